@@ -1,0 +1,485 @@
+//! A perfect index of each moving-phase class up to the 16 board symmetries.
+//!
+//! A position is three ring patterns (outer `o`, middle `m`, inner `i`); the symmetry group is
+//! the square's group D4 acting on all three rings at once, times the swap of `o` and `i`. The
+//! index is a stabiliser chain over ring-entry tables:
+//!
+//! 1. `m` is mapped to the least pattern of its D4 orbit; the same symmetry is applied to `o` and
+//!    `i`. What can still move the position without changing `m` is the stabiliser `S` of `m`
+//!    in D4, together with the swap.
+//! 2. The pair `(o, i)` is numbered among the orbits of `S x swap`: the ring from the lesser
+//!    `S`-orbit goes first and is mapped to its orbit's least pattern `U`; the other ring is then
+//!    only free under the stabiliser `S1` of `U` in `S`, and is mapped to its least `S1` image. When
+//!    both rings lie in the same `S`-orbit the swap can still act, which a small table of
+//!    "diagonal" pairs per orbit resolves.
+//!
+//! Every step is a table lookup over the 3^8 ring patterns, and offsets are prefix sums of exact
+//! orbit counts, so the numbering has no gaps: a class's index size is its number of distinct
+//! positions. The tables cover all 49 classes and take a few megabytes.
+
+use super::board::Points;
+use super::symmetry::{PATTERN_IMAGE, PATTERNS, SQUARE_PRODUCT, SQUARE_SYMMETRIES, from_ring_patterns, ring_pattern};
+use std::sync::OnceLock;
+
+/// Stones per side in a moving-phase class.
+pub const MIN_STONES: u32 = 3;
+pub const MAX_STONES: u32 = 9;
+
+/// Classes `(p, q)` of one ring: `p` stones of the side to move and `q` of the other, `p + q <= 8`.
+const RING_CLASSES: usize = 45;
+/// Pair totals `(a, b)` are looked up at `a * PAIR_STRIDE + b`, with `a, b <= 9`.
+const PAIR_STRIDE: usize = 10;
+
+const fn ring_class_id(p: usize, q: usize) -> usize {
+    // (p, q) in lexicographic order: rows of 9, 8, ..., 1 classes.
+    p * 9 - p * (p.saturating_sub(1)) / 2 + q
+}
+
+const fn build_pattern_classes() -> ([u8; PATTERNS], [[u8; 2]; PATTERNS]) {
+    let mut class = [0u8; PATTERNS];
+    let mut counts = [[0u8; 2]; PATTERNS];
+    let mut pattern = 0;
+    while pattern < PATTERNS {
+        let mut rest = pattern;
+        let (mut p, mut q) = (0, 0);
+        while rest > 0 {
+            match rest % 3 {
+                1 => p += 1,
+                2 => q += 1,
+                _ => {}
+            }
+            rest /= 3;
+        }
+        class[pattern] = ring_class_id(p, q) as u8;
+        counts[pattern] = [p as u8, q as u8];
+        pattern += 1;
+    }
+    (class, counts)
+}
+
+static PATTERN_CLASSES: ([u8; PATTERNS], [[u8; 2]; PATTERNS]) = build_pattern_classes();
+
+#[inline]
+fn pattern_class(pattern: usize) -> usize {
+    PATTERN_CLASSES.0[pattern] as usize
+}
+
+#[inline]
+fn pattern_counts(pattern: usize) -> (usize, usize) {
+    let [p, q] = PATTERN_CLASSES.1[pattern];
+    (p as usize, q as usize)
+}
+
+/// The subgroups of D4, each a bit mask over the 8 square symmetries.
+fn subgroups_of_d4() -> Vec<u8> {
+    (0u16..256)
+        .map(|m| m as u8)
+        .filter(|&mask| {
+            mask & 1 != 0
+                && (0..8).all(|a| {
+                    mask & (1 << a) == 0
+                        || (0..8).all(|b| {
+                            mask & (1 << b) == 0 || mask & (1 << SQUARE_PRODUCT[a][b]) != 0
+                        })
+                })
+        })
+        .collect()
+}
+
+/// A subgroup `S1` of a subgroup `S`: the `S1`-least patterns of each class, ordered by
+/// (`S`-orbit, pattern).
+struct RankedUnder {
+    /// Rank of an `S1`-least pattern within its class in that order.
+    rank: Vec<u16>,
+    /// All `S1`-least patterns in that order, class after class.
+    list: Vec<u16>,
+    class_start: [u32; RING_CLASSES + 1],
+    /// Per `S`-orbit: how many `S1`-least patterns of the orbit's class lie in it or before it.
+    through_orbit: Vec<u32>,
+}
+
+impl RankedUnder {
+    #[inline]
+    fn class_total(&self, class: usize) -> u32 {
+        self.class_start[class + 1] - self.class_start[class]
+    }
+}
+
+/// The orbits of one subgroup `S` of D4 on ring patterns.
+struct OrbitTables {
+    mask: u8,
+    /// The least pattern of each pattern's orbit, and a symmetry of `S` that maps it there.
+    least: Vec<u16>,
+    to_least: Vec<u8>,
+    /// Each pattern's orbit number; orbits are numbered by (ring class, least pattern).
+    orbit: Vec<u16>,
+    orbit_least: Vec<u16>,
+    /// Subgroup id of the stabiliser in `S` of the orbit's least pattern.
+    orbit_stabiliser: Vec<u8>,
+    /// Per orbit, the second rings that make a canonical pair with its least pattern when both
+    /// rings lie in this orbit: `diagonal[diagonal_start[k]..diagonal_start[k + 1]]`.
+    diagonal_start: Vec<u32>,
+    diagonal: Vec<u16>,
+    /// Rank of a pattern among its orbit's diagonal entries (valid only for those entries).
+    diagonal_rank: Vec<u8>,
+    /// Indexed by the subgroup id of `S1`, for the subgroups of `S`.
+    ranked: Vec<Option<RankedUnder>>,
+}
+
+impl OrbitTables {
+    #[inline]
+    fn diagonal_count(&self, orbit: usize) -> u32 {
+        self.diagonal_start[orbit + 1] - self.diagonal_start[orbit]
+    }
+
+    fn orbit_count(&self) -> usize {
+        self.orbit_least.len()
+    }
+}
+
+/// The tables shared by every class.
+struct Tables {
+    /// `orbits[s]` for subgroup id `s`; [`Tables::full`] is D4 itself.
+    orbits: Vec<OrbitTables>,
+    full: usize,
+    /// Per subgroup id and pair total `(a, b)`: prefix sums over the subgroup's orbits of the
+    /// number of canonical `(first, second)` ring pairs whose first ring lies in that orbit.
+    pair_offsets: Vec<Vec<u32>>,
+    /// Per moving-phase class `(A, B)`: prefix sums over the D4 orbits of the middle ring.
+    class_offsets: Vec<Vec<u64>>,
+}
+
+fn class_slot(mover: u32, other: u32) -> usize {
+    ((mover - MIN_STONES) * (MAX_STONES - MIN_STONES + 1) + (other - MIN_STONES)) as usize
+}
+
+impl Tables {
+    fn build() -> Tables {
+        let masks = subgroups_of_d4();
+        let id_of = |mask: u8| masks.iter().position(|&m| m == mask).expect("a subgroup");
+        let full = id_of(0xff);
+
+        // Pass 1: least images, which every later pass consults for smaller subgroups.
+        let mut least_of: Vec<(Vec<u16>, Vec<u8>)> = Vec::new();
+        for &mask in &masks {
+            let mut least = vec![0u16; PATTERNS];
+            let mut to_least = vec![0u8; PATTERNS];
+            for x in 0..PATTERNS {
+                let (mut best, mut best_d) = (x as u16, 0u8);
+                for d in (0..SQUARE_SYMMETRIES).filter(|d| mask & (1 << d) != 0) {
+                    let y = PATTERN_IMAGE[d][x];
+                    if y < best {
+                        best = y;
+                        best_d = d as u8;
+                    }
+                }
+                least[x] = best;
+                to_least[x] = best_d;
+            }
+            least_of.push((least, to_least));
+        }
+
+        let mut orbits = Vec::new();
+        for (s, &mask) in masks.iter().enumerate() {
+            let (least, to_least) = least_of[s].clone();
+            let mut reps: Vec<u16> = (0..PATTERNS as u16).filter(|&x| least[x as usize] == x).collect();
+            reps.sort_by_key(|&x| (pattern_class(x as usize), x));
+            let mut orbit_of_rep = vec![u16::MAX; PATTERNS];
+            for (k, &rep) in reps.iter().enumerate() {
+                orbit_of_rep[rep as usize] = k as u16;
+            }
+            let orbit: Vec<u16> = (0..PATTERNS).map(|x| orbit_of_rep[least[x] as usize]).collect();
+            let stabiliser_mask = |x: usize| {
+                (0..SQUARE_SYMMETRIES)
+                    .filter(|&d| mask & (1 << d) != 0 && PATTERN_IMAGE[d][x] as usize == x)
+                    .fold(0u8, |acc, d| acc | (1 << d))
+            };
+            let orbit_stabiliser: Vec<u8> =
+                reps.iter().map(|&rep| id_of(stabiliser_mask(rep as usize)) as u8).collect();
+
+            let mut members: Vec<Vec<u16>> = vec![Vec::new(); reps.len()];
+            for x in 0..PATTERNS {
+                members[orbit[x] as usize].push(x as u16);
+            }
+            let mut diagonal_start = vec![0u32];
+            let mut diagonal = Vec::new();
+            let mut diagonal_rank = vec![u8::MAX; PATTERNS];
+            for (k, &rep) in reps.iter().enumerate() {
+                let s1_least = &least_of[orbit_stabiliser[k] as usize].0;
+                for &x in &members[k] {
+                    let swapped = PATTERN_IMAGE[to_least[x as usize] as usize][rep as usize];
+                    let canonical = s1_least[x as usize].min(s1_least[swapped as usize]);
+                    if canonical == x {
+                        diagonal_rank[x as usize] = (diagonal.len() as u32 - diagonal_start[k]) as u8;
+                        diagonal.push(x);
+                    }
+                }
+                diagonal_start.push(diagonal.len() as u32);
+            }
+
+            let ranked = masks
+                .iter()
+                .enumerate()
+                .map(|(s1, &sub)| {
+                    (sub & mask == sub).then(|| {
+                        let s1_least = &least_of[s1].0;
+                        let mut list: Vec<u16> =
+                            (0..PATTERNS as u16).filter(|&x| s1_least[x as usize] == x).collect();
+                        list.sort_by_key(|&x| (orbit[x as usize], x));
+                        let mut class_start = [0u32; RING_CLASSES + 1];
+                        for &x in &list {
+                            class_start[pattern_class(x as usize) + 1] += 1;
+                        }
+                        for c in 0..RING_CLASSES {
+                            class_start[c + 1] += class_start[c];
+                        }
+                        let mut rank = vec![u16::MAX; PATTERNS];
+                        let mut through_orbit = vec![0u32; reps.len()];
+                        for (pos, &x) in list.iter().enumerate() {
+                            let class = pattern_class(x as usize);
+                            let within = pos as u32 - class_start[class];
+                            rank[x as usize] = within as u16;
+                            through_orbit[orbit[x as usize] as usize] = within + 1;
+                        }
+                        // Orbits without S1-least patterns cannot occur: an orbit's least
+                        // pattern is least under every subgroup too.
+                        RankedUnder { rank, list, class_start, through_orbit }
+                    })
+                })
+                .collect();
+
+            orbits.push(OrbitTables {
+                mask,
+                least,
+                to_least,
+                orbit,
+                orbit_least: reps,
+                orbit_stabiliser,
+                diagonal_start,
+                diagonal,
+                diagonal_rank,
+                ranked,
+            });
+        }
+
+        let mut pair_offsets = Vec::with_capacity(masks.len() * PAIR_STRIDE * PAIR_STRIDE);
+        for tables in &orbits {
+            for a in 0..PAIR_STRIDE {
+                for b in 0..PAIR_STRIDE {
+                    pair_offsets.push(if a + b <= 16 { pair_prefix(tables, a, b) } else { Vec::new() });
+                }
+            }
+        }
+
+        let mut tables = Tables { orbits, full, pair_offsets, class_offsets: Vec::new() };
+        for mover in MIN_STONES..=MAX_STONES {
+            for other in MIN_STONES..=MAX_STONES {
+                let offsets = tables.middle_prefix(mover as usize, other as usize);
+                tables.class_offsets.push(offsets);
+            }
+        }
+        tables
+    }
+
+    #[inline]
+    fn pairs(&self, subgroup: usize, a: usize, b: usize) -> &[u32] {
+        &self.pair_offsets[(subgroup * PAIR_STRIDE + a) * PAIR_STRIDE + b]
+    }
+
+    fn middle_prefix(&self, mover: usize, other: usize) -> Vec<u64> {
+        let d4 = &self.orbits[self.full];
+        let mut offsets = Vec::with_capacity(d4.orbit_count() + 1);
+        let mut total = 0u64;
+        for k in 0..d4.orbit_count() {
+            offsets.push(total);
+            let (p, q) = pattern_counts(d4.orbit_least[k] as usize);
+            if p <= mover && q <= other && (mover - p) + (other - q) <= 16 {
+                let prefix = self.pairs(d4.orbit_stabiliser[k] as usize, mover - p, other - q);
+                total += u64::from(*prefix.last().expect("pair table"));
+            }
+        }
+        offsets.push(total);
+        offsets
+    }
+
+    /// The number of the pair `(o, i)` (outer and inner ring patterns) among the orbits of
+    /// `subgroup x swap` on pairs with `a` stones of the side to move and `b` of the other.
+    #[inline]
+    fn pair_index(&self, subgroup: usize, mut o: usize, mut i: usize, a: usize, b: usize) -> u32 {
+        let s = &self.orbits[subgroup];
+        let (mut ko, mut ki) = (s.orbit[o] as usize, s.orbit[i] as usize);
+        if ko > ki {
+            std::mem::swap(&mut o, &mut i);
+            std::mem::swap(&mut ko, &mut ki);
+        }
+        let base = self.pairs(subgroup, a, b)[ko];
+        let s1 = s.orbit_stabiliser[ko] as usize;
+        let s1_least = &self.orbits[s1].least;
+        let second = s1_least[PATTERN_IMAGE[s.to_least[o] as usize][i] as usize] as usize;
+        if ko == ki {
+            let swapped = s1_least[PATTERN_IMAGE[s.to_least[i] as usize][o] as usize] as usize;
+            return base + u32::from(s.diagonal_rank[second.min(swapped)]);
+        }
+        let ranked = s.ranked[s1].as_ref().expect("stabiliser is a subgroup");
+        let rank = u32::from(ranked.rank[second]);
+        if pattern_class(o) == pattern_class(i) {
+            base + s.diagonal_count(ko) + rank - ranked.through_orbit[ko]
+        } else {
+            base + rank
+        }
+    }
+
+    /// The inverse of [`Tables::pair_index`]: the canonical `(first, second)` ring patterns.
+    fn pair_at(&self, subgroup: usize, a: usize, b: usize, index: u32) -> (u16, u16) {
+        let s = &self.orbits[subgroup];
+        let prefix = self.pairs(subgroup, a, b);
+        let ko = prefix.partition_point(|&start| start <= index) - 1;
+        let first = s.orbit_least[ko];
+        let mut rest = index - prefix[ko];
+        let (p, q) = pattern_counts(first as usize);
+        let second_class = ring_class_id(a - p, b - q);
+        let ranked = s.ranked[s.orbit_stabiliser[ko] as usize].as_ref().expect("subgroup");
+        if second_class == pattern_class(first as usize) {
+            let diagonal = s.diagonal_count(ko);
+            if rest < diagonal {
+                return (first, s.diagonal[(s.diagonal_start[ko] + rest) as usize]);
+            }
+            rest = rest - diagonal + ranked.through_orbit[ko];
+        }
+        (first, ranked.list[(ranked.class_start[second_class] + rest) as usize])
+    }
+}
+
+/// Prefix sums, over the orbits of `tables`' subgroup in order, of the canonical pairs whose
+/// first ring lies in the orbit, for pairs with `a` stones of the side to move and `b` of the
+/// other over the two rings.
+fn pair_prefix(tables: &OrbitTables, a: usize, b: usize) -> Vec<u32> {
+    let mut prefix = Vec::with_capacity(tables.orbit_count() + 1);
+    let mut total = 0u32;
+    for k in 0..tables.orbit_count() {
+        prefix.push(total);
+        let (p, q) = pattern_counts(tables.orbit_least[k] as usize);
+        if p > a || q > b || (a - p) + (b - q) > 8 {
+            continue;
+        }
+        let first_class = ring_class_id(p, q);
+        let second_class = ring_class_id(a - p, b - q);
+        let ranked = tables.ranked[tables.orbit_stabiliser[k] as usize].as_ref().expect("subgroup");
+        total += match first_class.cmp(&second_class) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Less => ranked.class_total(second_class),
+            std::cmp::Ordering::Equal => {
+                tables.diagonal_count(k) + ranked.class_total(second_class) - ranked.through_orbit[k]
+            }
+        };
+    }
+    prefix.push(total);
+    prefix
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(Tables::build)
+}
+
+/// The index of one moving-phase class `A-B`: a bijection between the class's positions up to
+/// symmetry and `0..size()`.
+#[derive(Clone, Copy)]
+pub struct ClassIndex {
+    tables: &'static Tables,
+    offsets: &'static [u64],
+    mover: u32,
+    other: u32,
+}
+
+impl ClassIndex {
+    /// The index of class `mover-other` (each 3..=9).
+    ///
+    /// # Panics
+    /// If a count is outside 3..=9; callers validate user input first.
+    pub fn new(mover: u32, other: u32) -> ClassIndex {
+        assert!((MIN_STONES..=MAX_STONES).contains(&mover) && (MIN_STONES..=MAX_STONES).contains(&other));
+        let tables = tables();
+        ClassIndex { tables, offsets: &tables.class_offsets[class_slot(mover, other)], mover, other }
+    }
+
+    pub fn mover(&self) -> u32 {
+        self.mover
+    }
+
+    pub fn other(&self) -> u32 {
+        self.other
+    }
+
+    /// Number of indices, equal to the number of distinct positions of the class.
+    pub fn size(&self) -> u64 {
+        *self.offsets.last().expect("offsets")
+    }
+
+    /// The index of a position of this class, given as the stones of the side to move and of the
+    /// other side; any of its 16 images gives the same index.
+    #[inline]
+    pub fn index(&self, mover: Points, other: Points) -> u64 {
+        debug_assert_eq!((mover.count_ones(), other.count_ones()), (self.mover, self.other));
+        let t = self.tables;
+        let d4 = &t.orbits[t.full];
+        let middle = ring_pattern(mover, other, 1) as usize;
+        let d = d4.to_least[middle] as usize;
+        let km = d4.orbit[middle] as usize;
+        let outer = PATTERN_IMAGE[d][ring_pattern(mover, other, 0) as usize] as usize;
+        let inner = PATTERN_IMAGE[d][ring_pattern(mover, other, 2) as usize] as usize;
+        let (p, q) = pattern_counts(middle);
+        let a = self.mover as usize - p;
+        let b = self.other as usize - q;
+        self.offsets[km] + u64::from(t.pair_index(d4.orbit_stabiliser[km] as usize, outer, inner, a, b))
+    }
+
+    /// The canonical position with this index: (stones of the side to move, of the other side).
+    ///
+    /// # Panics
+    /// If `index >= size()`.
+    pub fn position(&self, index: u64) -> (Points, Points) {
+        assert!(index < self.size(), "index {index} out of range for class {}-{}", self.mover, self.other);
+        let t = self.tables;
+        let d4 = &t.orbits[t.full];
+        let km = self.offsets.partition_point(|&start| start <= index) - 1;
+        let middle = d4.orbit_least[km];
+        let (p, q) = pattern_counts(middle as usize);
+        let (a, b) = (self.mover as usize - p, self.other as usize - q);
+        let rest = (index - self.offsets[km]) as u32;
+        let (outer, inner) = t.pair_at(d4.orbit_stabiliser[km] as usize, a, b, rest);
+        from_ring_patterns([outer, middle, inner])
+    }
+}
+
+/// Diagnostics of the ring-entry tables, for `info` and the documentation.
+pub fn subgroup_orbit_counts() -> Vec<(u8, usize)> {
+    tables().orbits.iter().map(|o| (o.mask, o.orbit_count())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ring_class_ids_are_dense() {
+        let mut seen = vec![false; RING_CLASSES];
+        for p in 0..=8 {
+            for q in 0..=8 - p {
+                let id = ring_class_id(p, q);
+                assert!(!seen[id]);
+                seen[id] = true;
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+        assert!(ring_class_id(0, 1) > ring_class_id(0, 0) && ring_class_id(1, 0) > ring_class_id(0, 8));
+    }
+
+    #[test]
+    fn d4_has_ten_subgroups_and_954_ring_orbits() {
+        assert_eq!(subgroups_of_d4().len(), 10);
+        let counts = subgroup_orbit_counts();
+        assert!(counts.contains(&(0xff, 954)));
+        assert!(counts.contains(&(0x01, PATTERNS)));
+    }
+}

@@ -1,0 +1,10 @@
+//! Nine Men's Morris: board, rules, notation, symmetry and the per-class index.
+
+pub mod board;
+pub mod index;
+pub mod position;
+pub mod rules;
+pub mod symmetry;
+
+pub use index::ClassIndex;
+pub use position::{Color, Move, Position};

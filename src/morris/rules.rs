@@ -1,0 +1,225 @@
+//! Moves and un-moves of Nine Men's Morris (SPEC section 3), allocation-free.
+//!
+//! Successors are produced by [`for_each_move`]; predecessors by [`for_each_unmove`], its exact
+//! inverse: `p` is produced by `for_each_unmove(s)` exactly when `s` is produced by
+//! `for_each_move(p)`. The solver walks predecessors; probe and verify walk successors.
+
+use super::board::{ADJACENT, ALL_POINTS, Points, in_mill, points, removable};
+use super::position::{Color, Move, NO_POINT, Position};
+
+/// Whether the hands fit the alternation of SPEC section 3 (White places first): White to move
+/// holds as many stones as Black, Black to move holds one more, and after the last placement
+/// either side may be to move with both hands empty.
+#[inline]
+pub fn hands_alternate(hand: [u8; 2], to_move: Color) -> bool {
+    let [white, black] = hand;
+    (white == 0 && black == 0)
+        || match to_move {
+            Color::White => white == black,
+            Color::Black => black == white + 1,
+        }
+}
+
+/// Whether the game is over with the side to move having lost: fewer than three stones on the
+/// board and in hand, or no legal move.
+pub fn is_lost(pos: &Position) -> bool {
+    if pos.material(pos.to_move) < 3 {
+        return true;
+    }
+    let mut any = false;
+    for_each_move(pos, |_, _| any = true);
+    !any
+}
+
+/// Whether the side to move, with stones on the board only, may fly.
+#[inline]
+fn flies(pos: &Position, color: Color) -> bool {
+    pos.hand[color.index()] == 0 && pos.stones[color.index()].count_ones() == 3
+}
+
+/// Calls `f(move, successor)` for every legal move of `pos`. A successor in which the side to
+/// move has fewer than three stones is a finished game (the mover won). A position whose side to
+/// move has already lost by material has no moves.
+#[inline]
+pub fn for_each_move(pos: &Position, mut f: impl FnMut(Move, Position)) {
+    let me = pos.to_move;
+    let them = me.other();
+    if pos.material(me) < 3 || pos.material(them) < 3 {
+        return;
+    }
+    let empty = !pos.occupied() & ALL_POINTS;
+    let mine = pos.stones[me.index()];
+    let theirs = pos.stones[them.index()];
+    let mut emit = |from: u8, to: usize, mine_after: Points, hand_after: [u8; 2]| {
+        let mut next = Position { stones: pos.stones, hand: hand_after, to_move: them };
+        next.stones[me.index()] = mine_after;
+        let mv = Move { from, to: to as u8, remove: NO_POINT };
+        if in_mill(mine_after, to) {
+            for r in points(removable(theirs)) {
+                let mut after = next;
+                after.stones[them.index()] = theirs & !(1 << r);
+                f(Move { remove: r as u8, ..mv }, after);
+            }
+        } else {
+            f(mv, next);
+        }
+    };
+    if pos.hand[me.index()] > 0 {
+        let mut hand_after = pos.hand;
+        hand_after[me.index()] -= 1;
+        for to in points(empty) {
+            emit(NO_POINT, to, mine | (1 << to), hand_after);
+        }
+    } else if pos.hand[them.index()] > 0 {
+        // Alternation never leaves the side to move with an empty hand while the other still
+        // holds stones; such a position has no moves rather than invented ones.
+    } else {
+        let flying = flies(pos, me);
+        for from in points(mine) {
+            let targets = if flying { empty } else { ADJACENT[from] & empty };
+            for to in points(targets) {
+                emit(from as u8, to, mine & !(1 << from) | (1 << to), pos.hand);
+            }
+        }
+    }
+}
+
+/// Calls `f(predecessor)` for every position from which a legal move leads to `pos`, in a game
+/// where each side starts with `stones_per_side` stones: un-slides and un-flies (both hands
+/// empty before and after), un-placements, each with the removed stone put back where the
+/// move closed a mill.
+#[inline]
+pub fn for_each_unmove(pos: &Position, stones_per_side: u8, mut f: impl FnMut(Position)) {
+    let me = pos.to_move; // the side that did not make the last move
+    let them = me.other(); // the side that made it
+    if pos.material(them) < 3 || !hands_alternate(pos.hand, me) {
+        return;
+    }
+    let mut unplaced_hand = pos.hand;
+    unplaced_hand[them.index()] += 1;
+    if u32::from(unplaced_hand[them.index()]) <= u32::from(stones_per_side)
+        && hands_alternate(unplaced_hand, them)
+    {
+        for_each_unmove_of_kind(pos, stones_per_side, None, unplaced_hand, &mut f);
+    }
+    if pos.is_moving_phase() {
+        for_each_unmove_of_kind(pos, stones_per_side, Some(flies(pos, them)), pos.hand, &mut f);
+    }
+}
+
+/// Un-moves of the moving phase only (slides and flies), for the moving-phase solver.
+#[inline]
+pub fn for_each_unslide(pos: &Position, max_stones: u8, mut f: impl FnMut(Position)) {
+    let them = pos.to_move.other();
+    if pos.material(them) < 3 || !pos.is_moving_phase() {
+        return;
+    }
+    for_each_unmove_of_kind(pos, max_stones, Some(flies(pos, them)), pos.hand, &mut f);
+}
+
+/// `flying`: `None` un-places; `Some(flies)` un-slides (or un-flies when `flies`).
+#[inline]
+fn for_each_unmove_of_kind(
+    pos: &Position,
+    stones_per_side: u8,
+    flying: Option<bool>,
+    hand_before: [u8; 2],
+    f: &mut impl FnMut(Position),
+) {
+    let me = pos.to_move;
+    let them = me.other();
+    let empty = !pos.occupied() & ALL_POINTS;
+    let mine = pos.stones[me.index()];
+    let theirs = pos.stones[them.index()];
+    let my_material = pos.material(me);
+    for to in points(theirs) {
+        let closed_mill = in_mill(theirs, to);
+        let sources = match flying {
+            None => 1, // a single pseudo-source: the stone goes back to the hand
+            Some(true) => empty,
+            Some(false) => ADJACENT[to] & empty,
+        };
+        for from in points(sources) {
+            let theirs_before = match flying {
+                None => theirs & !(1 << to),
+                Some(_) => theirs & !(1 << to) | (1 << from),
+            };
+            let mut before = Position { stones: pos.stones, hand: hand_before, to_move: them };
+            before.stones[them.index()] = theirs_before;
+            if closed_mill {
+                if my_material + 1 > u32::from(stones_per_side) {
+                    continue;
+                }
+                let vacated = if flying.is_some() { 1 << from } else { 0 };
+                for back in points(empty & !vacated) {
+                    let mine_before = mine | (1 << back);
+                    if removable(mine_before) & (1 << back) != 0 {
+                        let mut p = before;
+                        p.stones[me.index()] = mine_before;
+                        f(p);
+                    }
+                }
+            } else if my_material >= 3 {
+                f(before);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::morris::board::point_from_name;
+
+    fn at(names: &[&str]) -> Points {
+        names.iter().map(|n| 1 << point_from_name(n).unwrap()).sum()
+    }
+
+    fn moves(pos: &Position) -> Vec<String> {
+        let mut v = Vec::new();
+        for_each_move(pos, |m, _| v.push(m.to_string()));
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn start_has_24_placements() {
+        assert_eq!(moves(&Position::start(9)).len(), 24);
+    }
+
+    #[test]
+    fn slides_flies_and_removals() {
+        // White a1,d1 with g4 able to slide to g1: closes a1-d1-g1 and removes a free stone.
+        let pos = Position {
+            stones: [at(&["a1", "d1", "g4", "b6"]), at(&["a7", "d7", "g7", "d5"])],
+            hand: [0, 0],
+            to_move: Color::White,
+        };
+        let m = moves(&pos);
+        // The black mill a7-d7-g7 protects its stones; only d5 may go.
+        assert!(m.contains(&"g4-g1xd5".to_string()));
+        assert!(!m.iter().any(|s| s.starts_with("g4-g1x") && s != "g4-g1xd5"));
+        assert!(m.contains(&"b6-d6".to_string()));
+        // Black with three stones flies anywhere empty.
+        let black = Position { to_move: Color::Black, ..pos };
+        let three = Position { stones: [pos.stones[0], at(&["a7", "d7", "d5"])], ..black };
+        // 3 stones x 17 empty points, of which d5-g7 and a7-d6 close a mill and each take one
+        // of the four unprotected white stones.
+        let m = moves(&three);
+        assert_eq!(m.len(), 3 * 17 - 2 + 2 * 4);
+        assert!(m.contains(&"a7-d6xg4".to_string()) && m.contains(&"d5-g7xa1".to_string()));
+    }
+
+    #[test]
+    fn a_side_without_moves_or_material_has_lost() {
+        let blocked = Position {
+            stones: [at(&["a7", "d7", "g7", "a4"]), at(&["d6", "g4", "a1", "b4", "b6", "c4"])],
+            hand: [0, 0],
+            to_move: Color::White,
+        };
+        // a7-d7-g7, a4 boxed in by d6, g4, a1, b4 and the mill itself.
+        assert!(is_lost(&blocked));
+        let two = Position { stones: [at(&["a7", "d7"]), at(&["a1", "d1", "g1"])], ..blocked };
+        assert!(is_lost(&two));
+    }
+}

@@ -1,0 +1,49 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use tablebase::rng::SplitMix64;
+
+/// Calls `f(set)` for every set of `count` points among `free`, in increasing order of the
+/// compressed bit pattern.
+pub fn for_each_subset(free: u32, count: u32, mut f: impl FnMut(u32)) {
+    let spots: Vec<u32> = (0..32).filter(|b| free & (1 << b) != 0).collect();
+    let n = spots.len() as u32;
+    if count > n {
+        return;
+    }
+    if count == 0 {
+        f(0);
+        return;
+    }
+    let mut combo: u64 = (1 << count) - 1;
+    while combo < (1u64 << n) {
+        let mut set = 0;
+        let mut bits = combo;
+        while bits != 0 {
+            set |= 1 << spots[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+        }
+        f(set);
+        // Gosper's hack: the next larger number with the same number of bits.
+        let low = combo & combo.wrapping_neg();
+        let ripple = combo + low;
+        combo = (((ripple ^ combo) >> 2) / low) | ripple;
+    }
+}
+
+/// Calls `f(mover, other)` for every placement of a moving-phase class.
+pub fn for_each_placement(mover: u32, other: u32, mut f: impl FnMut(u32, u32)) {
+    let all = (1u32 << 24) - 1;
+    for_each_subset(all, mover, |m| for_each_subset(all & !m, other, |o| f(m, o)));
+}
+
+/// A uniformly random placement of a moving-phase class.
+pub fn random_placement(rng: &mut SplitMix64, mover: u32, other: u32) -> (u32, u32) {
+    let all = (1u32 << 24) - 1;
+    let m = rng.subset(all, mover);
+    (m, rng.subset(all & !m, other))
+}
+
+pub fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}

@@ -1,0 +1,106 @@
+//! The per-class index is a bijection between positions up to the 16 symmetries and 0..size.
+
+mod common;
+
+use common::{binomial, for_each_placement, random_placement};
+use tablebase::morris::ClassIndex;
+use tablebase::morris::symmetry::{BOARD_SYMMETRIES, canonical, transform};
+use tablebase::reference::morris_class_size;
+use tablebase::rng::SplitMix64;
+
+fn classes() -> impl Iterator<Item = (u32, u32)> {
+    (3..=9).flat_map(|a| (3..=9).map(move |b| (a, b)))
+}
+
+#[test]
+fn index_sizes_equal_the_reference_class_sizes() {
+    let mut total = 0;
+    for (a, b) in classes() {
+        let size = ClassIndex::new(a, b).size();
+        assert_eq!(Some(size), morris_class_size(a, b), "class {a}-{b}");
+        total += size;
+    }
+    assert_eq!(total, 8_904_593_601);
+}
+
+/// Every placement of the class: indices in range, equal exactly for positions of one orbit, and
+/// every index used; the inverse returns a member of the orbit with the same index.
+fn check_exhaustively(a: u32, b: u32) {
+    let class = ClassIndex::new(a, b);
+    let size = class.size() as usize;
+    let mut orbit_of_index = vec![u64::MAX; size];
+    let mut placements = 0u64;
+    for_each_placement(a, b, |m, o| {
+        placements += 1;
+        let index = class.index(m, o) as usize;
+        assert!(index < size, "{a}-{b}: index {index} >= {size}");
+        let (cm, co) = canonical(m, o);
+        let key = (u64::from(co) << 24) | u64::from(cm);
+        if orbit_of_index[index] == u64::MAX {
+            orbit_of_index[index] = key;
+        } else {
+            assert_eq!(orbit_of_index[index], key, "{a}-{b}: two orbits share index {index}");
+        }
+    });
+    assert_eq!(placements, binomial(24, a.into()) * binomial(24 - u64::from(a), b.into()));
+    for (index, &key) in orbit_of_index.iter().enumerate() {
+        assert_ne!(key, u64::MAX, "{a}-{b}: index {index} unused");
+        let (m, o) = class.position(index as u64);
+        let (cm, co) = canonical(m, o);
+        assert_eq!((u64::from(co) << 24) | u64::from(cm), key, "{a}-{b}: inverse of {index}");
+        assert_eq!(class.index(m, o), index as u64);
+    }
+}
+
+#[test]
+fn exhaustive_3_3() {
+    check_exhaustively(3, 3);
+}
+
+#[test]
+fn exhaustive_3_4_and_4_3() {
+    check_exhaustively(3, 4);
+    check_exhaustively(4, 3);
+}
+
+#[test]
+fn exhaustive_4_4() {
+    check_exhaustively(4, 4);
+}
+
+#[test]
+fn exhaustive_3_5_and_5_3() {
+    check_exhaustively(3, 5);
+    check_exhaustively(5, 3);
+}
+
+/// A million random positions per class: all 16 images share the index, the inverse lies in the
+/// orbit and indexes back; and a million random indices round-trip.
+#[test]
+fn random_round_trips_in_every_class() {
+    let mut rng = SplitMix64::new(0x5eed_0002);
+    for (a, b) in classes() {
+        let class = ClassIndex::new(a, b);
+        for n in 0..1_000_000u32 {
+            let (m, o) = random_placement(&mut rng, a, b);
+            let index = class.index(m, o);
+            assert!(index < class.size());
+            let sym = if n % 64 == 0 { None } else { Some(rng.below(BOARD_SYMMETRIES as u64) as usize) };
+            match sym {
+                Some(sym) => assert_eq!(class.index(transform(sym, m), transform(sym, o)), index),
+                None => {
+                    for sym in 0..BOARD_SYMMETRIES {
+                        assert_eq!(class.index(transform(sym, m), transform(sym, o)), index);
+                    }
+                }
+            }
+            let (pm, po) = class.position(index);
+            assert_eq!(canonical(pm, po), canonical(m, o), "{a}-{b}: inverse of {index}");
+            let random_index = rng.below(class.size());
+            let (rm, ro) = class.position(random_index);
+            assert_eq!((rm.count_ones(), ro.count_ones()), (a, b));
+            assert_eq!(rm & ro, 0);
+            assert_eq!(class.index(rm, ro), random_index);
+        }
+    }
+}
