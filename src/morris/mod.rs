@@ -2,6 +2,7 @@
 
 pub mod board;
 pub mod index;
+pub mod notation;
 pub mod position;
 pub mod rules;
 pub mod symmetry;

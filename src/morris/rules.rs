@@ -147,7 +147,8 @@ fn for_each_unmove_of_kind(
             let mut before = Position { stones: pos.stones, hand: hand_before, to_move: them };
             before.stones[them.index()] = theirs_before;
             if closed_mill {
-                if my_material + 1 > u32::from(stones_per_side) {
+                // The side to move had one stone more before; the game was still on.
+                if my_material + 1 > u32::from(stones_per_side) || my_material + 1 < 3 {
                     continue;
                 }
                 let vacated = if flying.is_some() { 1 << from } else { 0 };
