@@ -18,7 +18,9 @@
 //! positions. The tables cover all 49 classes and take a few megabytes.
 
 use super::board::Points;
-use super::symmetry::{PATTERN_IMAGE, PATTERNS, SQUARE_PRODUCT, SQUARE_SYMMETRIES, from_ring_patterns, ring_pattern};
+use super::symmetry::{
+    PATTERN_IMAGE, PATTERNS, SQUARE_PRODUCT, SQUARE_SYMMETRIES, from_ring_patterns, ring_pattern,
+};
 use std::sync::OnceLock;
 
 /// Stones per side in a moving-phase class.
@@ -29,6 +31,9 @@ pub const MAX_STONES: u32 = 9;
 const RING_CLASSES: usize = 45;
 /// Pair totals `(a, b)` are looked up at `a * PAIR_STRIDE + b`, with `a, b <= 9`.
 const PAIR_STRIDE: usize = 10;
+/// Guide-table sizes of [`PrefixSums`]: a few segments per bucket, a few megabytes in all.
+const PAIR_GUIDE_BUCKETS: usize = 1024;
+const CLASS_GUIDE_BUCKETS: usize = 2048;
 
 const fn ring_class_id(p: usize, q: usize) -> usize {
     // (p, q) in lexicographic order: rows of 9, 8, ..., 1 classes.
@@ -86,6 +91,78 @@ fn subgroups_of_d4() -> Vec<u8> {
         .collect()
 }
 
+/// Prefix sums of segment lengths, with a guide table that finds the segment holding a value
+/// in a few steps instead of a binary search over all segments.
+struct PrefixSums<T> {
+    /// `starts[k]` is where segment `k` starts; the last entry is the total.
+    starts: Vec<T>,
+    /// `guide[j]`: the segment holding the least value whose bucket is `j` or more.
+    guide: Vec<u32>,
+    /// A value's bucket is `value * scale >> 64`, which is below `guide.len() - 1`.
+    scale: u64,
+}
+
+impl<T: Copy + Into<u64>> PrefixSums<T> {
+    fn new(starts: Vec<T>, max_buckets: usize) -> PrefixSums<T> {
+        let total: u64 = (*starts.last().expect("a total")).into();
+        let segments = starts.len() - 1;
+        let buckets = segments.next_power_of_two().min(max_buckets).max(1) as u64;
+        let scale = if total == 0 {
+            0
+        } else {
+            ((u128::from(buckets) << 64) / u128::from(total)).min(u128::from(u64::MAX)) as u64
+        };
+        let bucket = |v: u64| ((u128::from(v) * u128::from(scale)) >> 64) as u64;
+        let segment_of = |v: u64| {
+            starts
+                .partition_point(|&s| s.into() <= v)
+                .saturating_sub(1)
+                .min(segments.saturating_sub(1))
+        };
+        let mut guide = Vec::with_capacity(buckets as usize + 1);
+        let mut v = 0u64;
+        for j in 0..=buckets {
+            while v < total && bucket(v) < j {
+                // Jump close to the bucket's first value, then step to it exactly.
+                let estimate = if scale == 0 {
+                    total
+                } else {
+                    ((u128::from(j) << 64) / u128::from(scale)) as u64
+                };
+                v = if estimate > v + 1 && bucket(estimate - 1) < j {
+                    estimate.min(total)
+                } else {
+                    v + 1
+                };
+            }
+            guide.push(segment_of(v) as u32);
+        }
+        PrefixSums {
+            starts,
+            guide,
+            scale,
+        }
+    }
+
+    #[inline]
+    fn total(&self) -> u64 {
+        (*self.starts.last().expect("a total")).into()
+    }
+
+    #[inline]
+    fn start(&self, segment: usize) -> u64 {
+        self.starts[segment].into()
+    }
+
+    /// The segment holding `value` (< total).
+    #[inline]
+    fn segment(&self, value: u64) -> usize {
+        let j = ((u128::from(value) * u128::from(self.scale)) >> 64) as usize;
+        let (low, high) = (self.guide[j] as usize, self.guide[j + 1] as usize);
+        low + self.starts[low + 1..=high].partition_point(|&s| s.into() <= value)
+    }
+}
+
 /// A subgroup `S1` of a subgroup `S`: the `S1`-least patterns of each class, ordered by
 /// (`S`-orbit, pattern).
 struct RankedUnder {
@@ -105,6 +182,24 @@ impl RankedUnder {
     }
 }
 
+/// One orbit of a subgroup `S`, packed so that un-indexing reads it in one load.
+#[derive(Clone, Copy)]
+struct Orbit {
+    least: u16,
+    /// Subgroup id of the stabiliser in `S` of the least pattern.
+    stabiliser: u8,
+    /// Stones of the side to move and of the other side on the ring.
+    mover: u8,
+    other: u8,
+}
+
+impl Orbit {
+    #[inline]
+    fn counts(&self) -> (usize, usize) {
+        (self.mover as usize, self.other as usize)
+    }
+}
+
 /// The orbits of one subgroup `S` of D4 on ring patterns.
 struct OrbitTables {
     mask: u8,
@@ -113,9 +208,7 @@ struct OrbitTables {
     to_least: Vec<u8>,
     /// Each pattern's orbit number; orbits are numbered by (ring class, least pattern).
     orbit: Vec<u16>,
-    orbit_least: Vec<u16>,
-    /// Subgroup id of the stabiliser in `S` of the orbit's least pattern.
-    orbit_stabiliser: Vec<u8>,
+    orbit_info: Vec<Orbit>,
     /// Per orbit, the second rings that make a canonical pair with its least pattern when both
     /// rings lie in this orbit: `diagonal[diagonal_start[k]..diagonal_start[k + 1]]`.
     diagonal_start: Vec<u32>,
@@ -133,7 +226,7 @@ impl OrbitTables {
     }
 
     fn orbit_count(&self) -> usize {
-        self.orbit_least.len()
+        self.orbit_info.len()
     }
 }
 
@@ -144,9 +237,9 @@ struct Tables {
     full: usize,
     /// Per subgroup id and pair total `(a, b)`: prefix sums over the subgroup's orbits of the
     /// number of canonical `(first, second)` ring pairs whose first ring lies in that orbit.
-    pair_offsets: Vec<Vec<u32>>,
+    pair_offsets: Vec<PrefixSums<u32>>,
     /// Per moving-phase class `(A, B)`: prefix sums over the D4 orbits of the middle ring.
-    class_offsets: Vec<Vec<u64>>,
+    class_offsets: Vec<PrefixSums<u64>>,
 }
 
 fn class_slot(mover: u32, other: u32) -> usize {
@@ -182,20 +275,26 @@ impl Tables {
         let mut orbits = Vec::new();
         for (s, &mask) in masks.iter().enumerate() {
             let (least, to_least) = least_of[s].clone();
-            let mut reps: Vec<u16> = (0..PATTERNS as u16).filter(|&x| least[x as usize] == x).collect();
+            let mut reps: Vec<u16> = (0..PATTERNS as u16)
+                .filter(|&x| least[x as usize] == x)
+                .collect();
             reps.sort_by_key(|&x| (pattern_class(x as usize), x));
             let mut orbit_of_rep = vec![u16::MAX; PATTERNS];
             for (k, &rep) in reps.iter().enumerate() {
                 orbit_of_rep[rep as usize] = k as u16;
             }
-            let orbit: Vec<u16> = (0..PATTERNS).map(|x| orbit_of_rep[least[x] as usize]).collect();
+            let orbit: Vec<u16> = (0..PATTERNS)
+                .map(|x| orbit_of_rep[least[x] as usize])
+                .collect();
             let stabiliser_mask = |x: usize| {
                 (0..SQUARE_SYMMETRIES)
                     .filter(|&d| mask & (1 << d) != 0 && PATTERN_IMAGE[d][x] as usize == x)
                     .fold(0u8, |acc, d| acc | (1 << d))
             };
-            let orbit_stabiliser: Vec<u8> =
-                reps.iter().map(|&rep| id_of(stabiliser_mask(rep as usize)) as u8).collect();
+            let orbit_stabiliser: Vec<u8> = reps
+                .iter()
+                .map(|&rep| id_of(stabiliser_mask(rep as usize)) as u8)
+                .collect();
 
             let mut members: Vec<Vec<u16>> = vec![Vec::new(); reps.len()];
             for x in 0..PATTERNS {
@@ -210,7 +309,8 @@ impl Tables {
                     let swapped = PATTERN_IMAGE[to_least[x as usize] as usize][rep as usize];
                     let canonical = s1_least[x as usize].min(s1_least[swapped as usize]);
                     if canonical == x {
-                        diagonal_rank[x as usize] = (diagonal.len() as u32 - diagonal_start[k]) as u8;
+                        diagonal_rank[x as usize] =
+                            (diagonal.len() as u32 - diagonal_start[k]) as u8;
                         diagonal.push(x);
                     }
                 }
@@ -223,8 +323,9 @@ impl Tables {
                 .map(|(s1, &sub)| {
                     (sub & mask == sub).then(|| {
                         let s1_least = &least_of[s1].0;
-                        let mut list: Vec<u16> =
-                            (0..PATTERNS as u16).filter(|&x| s1_least[x as usize] == x).collect();
+                        let mut list: Vec<u16> = (0..PATTERNS as u16)
+                            .filter(|&x| s1_least[x as usize] == x)
+                            .collect();
                         list.sort_by_key(|&x| (orbit[x as usize], x));
                         let mut class_start = [0u32; RING_CLASSES + 1];
                         for &x in &list {
@@ -243,7 +344,12 @@ impl Tables {
                         }
                         // Orbits without S1-least patterns cannot occur: an orbit's least
                         // pattern is least under every subgroup too.
-                        RankedUnder { rank, list, class_start, through_orbit }
+                        RankedUnder {
+                            rank,
+                            list,
+                            class_start,
+                            through_orbit,
+                        }
                     })
                 })
                 .collect();
@@ -253,8 +359,19 @@ impl Tables {
                 least,
                 to_least,
                 orbit,
-                orbit_least: reps,
-                orbit_stabiliser,
+                orbit_info: reps
+                    .iter()
+                    .zip(&orbit_stabiliser)
+                    .map(|(&least, &stabiliser)| {
+                        let (mover, other) = pattern_counts(least as usize);
+                        Orbit {
+                            least,
+                            stabiliser,
+                            mover: mover as u8,
+                            other: other as u8,
+                        }
+                    })
+                    .collect(),
                 diagonal_start,
                 diagonal,
                 diagonal_rank,
@@ -266,23 +383,35 @@ impl Tables {
         for tables in &orbits {
             for a in 0..PAIR_STRIDE {
                 for b in 0..PAIR_STRIDE {
-                    pair_offsets.push(if a + b <= 16 { pair_prefix(tables, a, b) } else { Vec::new() });
+                    let prefix = if a + b <= 16 {
+                        pair_prefix(tables, a, b)
+                    } else {
+                        vec![0]
+                    };
+                    pair_offsets.push(PrefixSums::new(prefix, PAIR_GUIDE_BUCKETS));
                 }
             }
         }
 
-        let mut tables = Tables { orbits, full, pair_offsets, class_offsets: Vec::new() };
+        let mut tables = Tables {
+            orbits,
+            full,
+            pair_offsets,
+            class_offsets: Vec::new(),
+        };
         for mover in MIN_STONES..=MAX_STONES {
             for other in MIN_STONES..=MAX_STONES {
                 let offsets = tables.middle_prefix(mover as usize, other as usize);
-                tables.class_offsets.push(offsets);
+                tables
+                    .class_offsets
+                    .push(PrefixSums::new(offsets, CLASS_GUIDE_BUCKETS));
             }
         }
         tables
     }
 
     #[inline]
-    fn pairs(&self, subgroup: usize, a: usize, b: usize) -> &[u32] {
+    fn pairs(&self, subgroup: usize, a: usize, b: usize) -> &PrefixSums<u32> {
         &self.pair_offsets[(subgroup * PAIR_STRIDE + a) * PAIR_STRIDE + b]
     }
 
@@ -292,10 +421,12 @@ impl Tables {
         let mut total = 0u64;
         for k in 0..d4.orbit_count() {
             offsets.push(total);
-            let (p, q) = pattern_counts(d4.orbit_least[k] as usize);
+            let orbit = d4.orbit_info[k];
+            let (p, q) = orbit.counts();
             if p <= mover && q <= other && (mover - p) + (other - q) <= 16 {
-                let prefix = self.pairs(d4.orbit_stabiliser[k] as usize, mover - p, other - q);
-                total += u64::from(*prefix.last().expect("pair table"));
+                total += self
+                    .pairs(orbit.stabiliser as usize, mover - p, other - q)
+                    .total();
             }
         }
         offsets.push(total);
@@ -312,8 +443,8 @@ impl Tables {
             std::mem::swap(&mut o, &mut i);
             std::mem::swap(&mut ko, &mut ki);
         }
-        let base = self.pairs(subgroup, a, b)[ko];
-        let s1 = s.orbit_stabiliser[ko] as usize;
+        let base = self.pairs(subgroup, a, b).start(ko) as u32;
+        let s1 = s.orbit_info[ko].stabiliser as usize;
         let s1_least = &self.orbits[s1].least;
         let second = s1_least[PATTERN_IMAGE[s.to_least[o] as usize][i] as usize] as usize;
         if ko == ki {
@@ -333,20 +464,26 @@ impl Tables {
     fn pair_at(&self, subgroup: usize, a: usize, b: usize, index: u32) -> (u16, u16) {
         let s = &self.orbits[subgroup];
         let prefix = self.pairs(subgroup, a, b);
-        let ko = prefix.partition_point(|&start| start <= index) - 1;
-        let first = s.orbit_least[ko];
-        let mut rest = index - prefix[ko];
-        let (p, q) = pattern_counts(first as usize);
+        let ko = prefix.segment(u64::from(index));
+        let orbit = s.orbit_info[ko];
+        let first = orbit.least;
+        let mut rest = index - prefix.start(ko) as u32;
+        let (p, q) = orbit.counts();
         let second_class = ring_class_id(a - p, b - q);
-        let ranked = s.ranked[s.orbit_stabiliser[ko] as usize].as_ref().expect("subgroup");
-        if second_class == pattern_class(first as usize) {
+        let ranked = s.ranked[orbit.stabiliser as usize]
+            .as_ref()
+            .expect("subgroup");
+        if second_class == ring_class_id(p, q) {
             let diagonal = s.diagonal_count(ko);
             if rest < diagonal {
                 return (first, s.diagonal[(s.diagonal_start[ko] + rest) as usize]);
             }
             rest = rest - diagonal + ranked.through_orbit[ko];
         }
-        (first, ranked.list[(ranked.class_start[second_class] + rest) as usize])
+        (
+            first,
+            ranked.list[(ranked.class_start[second_class] + rest) as usize],
+        )
     }
 }
 
@@ -358,18 +495,22 @@ fn pair_prefix(tables: &OrbitTables, a: usize, b: usize) -> Vec<u32> {
     let mut total = 0u32;
     for k in 0..tables.orbit_count() {
         prefix.push(total);
-        let (p, q) = pattern_counts(tables.orbit_least[k] as usize);
+        let orbit = tables.orbit_info[k];
+        let (p, q) = orbit.counts();
         if p > a || q > b || (a - p) + (b - q) > 8 {
             continue;
         }
         let first_class = ring_class_id(p, q);
         let second_class = ring_class_id(a - p, b - q);
-        let ranked = tables.ranked[tables.orbit_stabiliser[k] as usize].as_ref().expect("subgroup");
+        let ranked = tables.ranked[orbit.stabiliser as usize]
+            .as_ref()
+            .expect("subgroup");
         total += match first_class.cmp(&second_class) {
             std::cmp::Ordering::Greater => 0,
             std::cmp::Ordering::Less => ranked.class_total(second_class),
             std::cmp::Ordering::Equal => {
-                tables.diagonal_count(k) + ranked.class_total(second_class) - ranked.through_orbit[k]
+                tables.diagonal_count(k) + ranked.class_total(second_class)
+                    - ranked.through_orbit[k]
             }
         };
     }
@@ -387,7 +528,7 @@ fn tables() -> &'static Tables {
 #[derive(Clone, Copy)]
 pub struct ClassIndex {
     tables: &'static Tables,
-    offsets: &'static [u64],
+    offsets: &'static PrefixSums<u64>,
     mover: u32,
     other: u32,
 }
@@ -398,9 +539,17 @@ impl ClassIndex {
     /// # Panics
     /// If a count is outside 3..=9; callers validate user input first.
     pub fn new(mover: u32, other: u32) -> ClassIndex {
-        assert!((MIN_STONES..=MAX_STONES).contains(&mover) && (MIN_STONES..=MAX_STONES).contains(&other));
+        assert!(
+            (MIN_STONES..=MAX_STONES).contains(&mover)
+                && (MIN_STONES..=MAX_STONES).contains(&other)
+        );
         let tables = tables();
-        ClassIndex { tables, offsets: &tables.class_offsets[class_slot(mover, other)], mover, other }
+        ClassIndex {
+            tables,
+            offsets: &tables.class_offsets[class_slot(mover, other)],
+            mover,
+            other,
+        }
     }
 
     pub fn mover(&self) -> u32 {
@@ -413,14 +562,17 @@ impl ClassIndex {
 
     /// Number of indices, equal to the number of distinct positions of the class.
     pub fn size(&self) -> u64 {
-        *self.offsets.last().expect("offsets")
+        self.offsets.total()
     }
 
     /// The index of a position of this class, given as the stones of the side to move and of the
     /// other side; any of its 16 images gives the same index.
     #[inline]
     pub fn index(&self, mover: Points, other: Points) -> u64 {
-        debug_assert_eq!((mover.count_ones(), other.count_ones()), (self.mover, self.other));
+        debug_assert_eq!(
+            (mover.count_ones(), other.count_ones()),
+            (self.mover, self.other)
+        );
         let t = self.tables;
         let d4 = &t.orbits[t.full];
         let middle = ring_pattern(mover, other, 1) as usize;
@@ -431,7 +583,8 @@ impl ClassIndex {
         let (p, q) = pattern_counts(middle);
         let a = self.mover as usize - p;
         let b = self.other as usize - q;
-        self.offsets[km] + u64::from(t.pair_index(d4.orbit_stabiliser[km] as usize, outer, inner, a, b))
+        let stabiliser = d4.orbit_info[km].stabiliser as usize;
+        self.offsets.start(km) + u64::from(t.pair_index(stabiliser, outer, inner, a, b))
     }
 
     /// The canonical position with this index: (stones of the side to move, of the other side).
@@ -439,22 +592,32 @@ impl ClassIndex {
     /// # Panics
     /// If `index >= size()`.
     pub fn position(&self, index: u64) -> (Points, Points) {
-        assert!(index < self.size(), "index {index} out of range for class {}-{}", self.mover, self.other);
+        assert!(
+            index < self.size(),
+            "index {index} out of range for class {}-{}",
+            self.mover,
+            self.other
+        );
         let t = self.tables;
         let d4 = &t.orbits[t.full];
-        let km = self.offsets.partition_point(|&start| start <= index) - 1;
-        let middle = d4.orbit_least[km];
-        let (p, q) = pattern_counts(middle as usize);
+        let km = self.offsets.segment(index);
+        let orbit = d4.orbit_info[km];
+        let middle = orbit.least;
+        let (p, q) = orbit.counts();
         let (a, b) = (self.mover as usize - p, self.other as usize - q);
-        let rest = (index - self.offsets[km]) as u32;
-        let (outer, inner) = t.pair_at(d4.orbit_stabiliser[km] as usize, a, b, rest);
+        let rest = (index - self.offsets.start(km)) as u32;
+        let (outer, inner) = t.pair_at(orbit.stabiliser as usize, a, b, rest);
         from_ring_patterns([outer, middle, inner])
     }
 }
 
 /// Diagnostics of the ring-entry tables, for `info` and the documentation.
 pub fn subgroup_orbit_counts() -> Vec<(u8, usize)> {
-    tables().orbits.iter().map(|o| (o.mask, o.orbit_count())).collect()
+    tables()
+        .orbits
+        .iter()
+        .map(|o| (o.mask, o.orbit_count()))
+        .collect()
 }
 
 #[cfg(test)]
@@ -463,7 +626,7 @@ mod tests {
 
     #[test]
     fn ring_class_ids_are_dense() {
-        let mut seen = vec![false; RING_CLASSES];
+        let mut seen = [false; RING_CLASSES];
         for p in 0..=8 {
             for q in 0..=8 - p {
                 let id = ring_class_id(p, q);
@@ -472,7 +635,9 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&s| s));
-        assert!(ring_class_id(0, 1) > ring_class_id(0, 0) && ring_class_id(1, 0) > ring_class_id(0, 8));
+        assert!(
+            ring_class_id(0, 1) > ring_class_id(0, 0) && ring_class_id(1, 0) > ring_class_id(0, 8)
+        );
     }
 
     #[test]

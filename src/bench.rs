@@ -1,0 +1,158 @@
+//! `tablebase bench`: single-thread throughput of the building blocks, reported as the median
+//! of several runs, so that docs/BENCHMARKS.md can quote commands anyone can rerun.
+
+use crate::error::Error;
+use crate::morris::index::{MAX_STONES, MIN_STONES};
+use crate::morris::rules::{for_each_move, for_each_unslide};
+use crate::morris::{ClassIndex, Position};
+use crate::rng::SplitMix64;
+use clap::Args;
+use std::hint::black_box;
+use std::io::Write;
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct MorrisBenchArgs {
+    /// Classes to measure, e.g. `8-8,9-9` (default: all 49).
+    #[arg(long, value_delimiter = ',')]
+    classes: Vec<String>,
+    /// Positions per run for index and un-index.
+    #[arg(long, default_value_t = 2_000_000)]
+    samples: usize,
+    /// Positions per run for move and un-move generation.
+    #[arg(long, default_value_t = 200_000)]
+    move_samples: usize,
+    /// Runs per figure; the median is reported.
+    #[arg(long, default_value_t = 5)]
+    runs: usize,
+}
+
+fn parse_class(text: &str) -> Result<(u32, u32), Error> {
+    let bad = || {
+        Error::Usage(format!(
+            "bad class '{text}': expected A-B with A and B in 3..9"
+        ))
+    };
+    let (a, b) = text.split_once('-').ok_or_else(bad)?;
+    let (a, b): (u32, u32) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+    let range = MIN_STONES..=MAX_STONES;
+    if range.contains(&a) && range.contains(&b) {
+        Ok((a, b))
+    } else {
+        Err(bad())
+    }
+}
+
+/// Median over `runs` of `items / seconds` for one call of `work`.
+fn median_rate(runs: usize, items: usize, mut work: impl FnMut()) -> f64 {
+    let mut rates: Vec<f64> = (0..runs.max(1))
+        .map(|_| {
+            let start = Instant::now();
+            work();
+            items as f64 / start.elapsed().as_secs_f64()
+        })
+        .collect();
+    rates.sort_by(f64::total_cmp);
+    rates[rates.len() / 2]
+}
+
+pub fn morris(args: &MorrisBenchArgs) -> Result<(), Error> {
+    let classes: Vec<(u32, u32)> = if args.classes.is_empty() {
+        (MIN_STONES..=MAX_STONES)
+            .flat_map(|a| (MIN_STONES..=MAX_STONES).map(move |b| (a, b)))
+            .collect()
+    } else {
+        args.classes
+            .iter()
+            .map(|c| parse_class(c))
+            .collect::<Result<_, _>>()?
+    };
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "single thread, median of {} runs; M/s = million per second\n{:<6} {:>10} {:>12} {:>12} {:>12} {:>12} {:>10} {:>12} {:>10}",
+        args.runs,
+        "class",
+        "index",
+        "unindex-rnd",
+        "unindex-seq",
+        "move-pos",
+        "moves",
+        "unmove-pos",
+        "unmoves",
+        "sum"
+    )?;
+    for (a, b) in classes {
+        let class = ClassIndex::new(a, b);
+        let mut rng = SplitMix64::new(u64::from(a * 10 + b));
+        let positions: Vec<(u32, u32)> = (0..args.samples)
+            .map(|_| {
+                let (m, o) = class.position(rng.below(class.size()));
+                scramble(&mut rng, m, o)
+            })
+            .collect();
+        let indices: Vec<u64> = (0..args.samples).map(|_| rng.below(class.size())).collect();
+        let first = rng.below(class.size().saturating_sub(args.samples as u64).max(1));
+        let mut checksum = 0u64;
+
+        let index_rate = median_rate(args.runs, args.samples, || {
+            let sum: u64 = positions.iter().map(|&(m, o)| class.index(m, o)).sum();
+            checksum = checksum.wrapping_add(black_box(sum));
+        });
+        let unindex_rate = median_rate(args.runs, args.samples, || {
+            let sum = indices
+                .iter()
+                .fold(0u32, |acc, &i| acc ^ class.position(i).0);
+            checksum = checksum.wrapping_add(u64::from(black_box(sum)));
+        });
+        let count = (args.samples as u64).min(class.size());
+        let sequential_rate = median_rate(args.runs, count as usize, || {
+            let sum = (first..first + count).fold(0u32, |acc, i| acc ^ class.position(i).1);
+            checksum = checksum.wrapping_add(u64::from(black_box(sum)));
+        });
+        let sample = &positions[..args.move_samples.min(positions.len())];
+        let mut moves = 0u64;
+        let move_rate = median_rate(args.runs, sample.len(), || {
+            moves = 0;
+            for &(m, o) in sample {
+                for_each_move(&Position::moving(m, o), |_, next| {
+                    moves += 1;
+                    checksum = checksum.wrapping_add(u64::from(next.stones[0]));
+                });
+            }
+        });
+        let mut unmoves = 0u64;
+        let unmove_rate = median_rate(args.runs, sample.len(), || {
+            unmoves = 0;
+            for &(m, o) in sample {
+                for_each_unslide(&Position::moving(m, o), 9, |before| {
+                    unmoves += 1;
+                    checksum = checksum.wrapping_add(u64::from(before.stones[1]));
+                });
+            }
+        });
+        let per = |n: u64| n as f64 / sample.len() as f64;
+        writeln!(
+            out,
+            "{:<6} {:>8.1}M/s {:>10.1}M/s {:>10.1}M/s {:>10.2}M/s {:>6.1}/pos {:>8.2}M/s {:>6.1}/pos {:>10x}",
+            format!("{a}-{b}"),
+            index_rate / 1e6,
+            unindex_rate / 1e6,
+            sequential_rate / 1e6,
+            move_rate / 1e6,
+            per(moves),
+            unmove_rate / 1e6,
+            per(unmoves),
+            checksum & 0xffff
+        )?;
+    }
+    Ok(())
+}
+
+/// A random one of the 16 images, so that the index sees positions as they come, not only
+/// canonical ones.
+fn scramble(rng: &mut SplitMix64, mover: u32, other: u32) -> (u32, u32) {
+    use crate::morris::symmetry::{BOARD_SYMMETRIES, transform};
+    let sym = rng.below(BOARD_SYMMETRIES as u64) as usize;
+    (transform(sym, mover), transform(sym, other))
+}

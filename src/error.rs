@@ -1,0 +1,42 @@
+//! Errors of the command-line layer; each maps to an exit code of SPEC section 1.
+
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+
+#[derive(Debug)]
+pub enum Error {
+    /// A bad flag, a malformed or illegal position: exit 2.
+    Usage(String),
+    /// Reading or writing a file failed: exit 1.
+    Io { path: PathBuf, source: io::Error },
+    /// Writing results to standard output failed (a closed pipe, a full disk): exit 1.
+    Output(io::Error),
+}
+
+impl Error {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Usage(_) => 2,
+            Error::Io { .. } | Error::Output(_) => 1,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Usage(message) => write!(f, "{message}"),
+            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::Output(source) => write!(f, "standard output: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<io::Error> for Error {
+    fn from(source: io::Error) -> Error {
+        Error::Output(source)
+    }
+}
