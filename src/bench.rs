@@ -28,19 +28,11 @@ pub struct MorrisBenchArgs {
 }
 
 fn parse_class(text: &str) -> Result<(u32, u32), Error> {
-    let bad = || {
-        Error::Usage(format!(
-            "bad class '{text}': expected A-B with A and B in 3..9"
-        ))
-    };
+    let bad = || Error::Usage(format!("bad class '{text}': expected A-B with A and B in 3..9"));
     let (a, b) = text.split_once('-').ok_or_else(bad)?;
     let (a, b): (u32, u32) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
     let range = MIN_STONES..=MAX_STONES;
-    if range.contains(&a) && range.contains(&b) {
-        Ok((a, b))
-    } else {
-        Err(bad())
-    }
+    if range.contains(&a) && range.contains(&b) { Ok((a, b)) } else { Err(bad()) }
 }
 
 /// Median over `runs` of `items / seconds` for one call of `work`.
@@ -58,14 +50,9 @@ fn median_rate(runs: usize, items: usize, mut work: impl FnMut()) -> f64 {
 
 pub fn morris(args: &MorrisBenchArgs) -> Result<(), Error> {
     let classes: Vec<(u32, u32)> = if args.classes.is_empty() {
-        (MIN_STONES..=MAX_STONES)
-            .flat_map(|a| (MIN_STONES..=MAX_STONES).map(move |b| (a, b)))
-            .collect()
+        (MIN_STONES..=MAX_STONES).flat_map(|a| (MIN_STONES..=MAX_STONES).map(move |b| (a, b))).collect()
     } else {
-        args.classes
-            .iter()
-            .map(|c| parse_class(c))
-            .collect::<Result<_, _>>()?
+        args.classes.iter().map(|c| parse_class(c)).collect::<Result<_, _>>()?
     };
     let mut out = std::io::stdout().lock();
     writeln!(
@@ -100,9 +87,7 @@ pub fn morris(args: &MorrisBenchArgs) -> Result<(), Error> {
             checksum = checksum.wrapping_add(black_box(sum));
         });
         let unindex_rate = median_rate(args.runs, args.samples, || {
-            let sum = indices
-                .iter()
-                .fold(0u32, |acc, &i| acc ^ class.position(i).0);
+            let sum = indices.iter().fold(0u32, |acc, &i| acc ^ class.position(i).0);
             checksum = checksum.wrapping_add(u64::from(black_box(sum)));
         });
         let count = (args.samples as u64).min(class.size());

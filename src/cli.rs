@@ -10,11 +10,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(
-    name = "tablebase",
-    version,
-    about = "Strong solutions of board games by retrograde analysis"
-)]
+#[command(name = "tablebase", version, about = "Strong solutions of board games by retrograde analysis")]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -62,12 +58,8 @@ enum BenchTarget {
 /// Runs the command line; returns the process exit code.
 pub fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
-        Command::Info {
-            game: InfoGame::Morris(args),
-        } => info_morris(&args),
-        Command::Bench {
-            target: BenchTarget::Morris(args),
-        } => bench::morris(&args),
+        Command::Info { game: InfoGame::Morris(args) } => info_morris(&args),
+        Command::Bench { target: BenchTarget::Morris(args) } => bench::morris(&args),
     }
 }
 
@@ -81,11 +73,7 @@ fn info_morris(args: &MorrisInfoArgs) -> Result<(), Error> {
             out,
             "Nine Men's Morris, moving phase (classes A-B: A stones of the side to move, B of the other)"
         )?;
-        writeln!(
-            out,
-            "{:<6} {:>12} {:>12} {:>10}  status",
-            "class", "index_size", "positions", "padding"
-        )?;
+        writeln!(out, "{:<6} {:>12} {:>12} {:>10}  status", "class", "index_size", "positions", "padding")?;
     }
     let (mut total_size, mut total_positions) = (0u64, 0u64);
     for mover in MIN_STONES..=top {
@@ -103,10 +91,7 @@ fn info_morris(args: &MorrisInfoArgs) -> Result<(), Error> {
                 )?;
             } else {
                 let padding = 100.0 * (size as f64 - positions as f64) / positions as f64;
-                writeln!(
-                    out,
-                    "{table:<6} {size:>12} {positions:>12} {padding:>9.2}%  missing"
-                )?;
+                writeln!(out, "{table:<6} {size:>12} {positions:>12} {padding:>9.2}%  missing")?;
             }
         }
     }

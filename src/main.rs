@@ -1,10 +1,38 @@
 use clap::Parser;
+use clap::error::ErrorKind;
+use std::io::ErrorKind as IoErrorKind;
+use tablebase::Error;
 use tablebase::cli::{Cli, run};
 
 fn main() {
-    let cli = Cli::parse();
-    if let Err(error) = run(cli) {
-        eprintln!("tablebase: {error}");
-        std::process::exit(error.exit_code());
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e)
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            // One line, as for every other usage error; --help has the details.
+            let rendered = e.render().to_string();
+            let first = rendered.lines().next().unwrap_or("bad command line");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("tablebase: {first} (see 'tablebase --help')");
+            std::process::exit(2);
+        }
+    };
+    match run(cli) {
+        Ok(()) => {}
+        // A reader that stops early (`| head`) is not a failure of ours.
+        Err(Error::Output(e)) if e.kind() == IoErrorKind::BrokenPipe => {}
+        Err(error) => {
+            eprintln!("tablebase: {error}");
+            std::process::exit(error.exit_code());
+        }
     }
 }

@@ -13,10 +13,7 @@ fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
 }
 
 fn number(field: &str) -> u64 {
-    field
-        .trim()
-        .parse()
-        .expect("reference files hold plain numbers")
+    field.trim().parse().expect("reference files hold plain numbers")
 }
 
 /// Distinct positions of Morris moving-phase class `mover-other` up to the 16 symmetries.

@@ -39,25 +39,15 @@ fn check_exhaustively(a: u32, b: u32) {
         if orbit_of_index[index] == u64::MAX {
             orbit_of_index[index] = key;
         } else {
-            assert_eq!(
-                orbit_of_index[index], key,
-                "{a}-{b}: two orbits share index {index}"
-            );
+            assert_eq!(orbit_of_index[index], key, "{a}-{b}: two orbits share index {index}");
         }
     });
-    assert_eq!(
-        placements,
-        binomial(24, a.into()) * binomial(24 - u64::from(a), b.into())
-    );
+    assert_eq!(placements, binomial(24, a.into()) * binomial(24 - u64::from(a), b.into()));
     for (index, &key) in orbit_of_index.iter().enumerate() {
         assert_ne!(key, u64::MAX, "{a}-{b}: index {index} unused");
         let (m, o) = class.position(index as u64);
         let (cm, co) = canonical(m, o);
-        assert_eq!(
-            (u64::from(co) << 24) | u64::from(cm),
-            key,
-            "{a}-{b}: inverse of {index}"
-        );
+        assert_eq!((u64::from(co) << 24) | u64::from(cm), key, "{a}-{b}: inverse of {index}");
         assert_eq!(class.index(m, o), index as u64);
     }
 }
@@ -95,11 +85,7 @@ fn random_round_trips_in_every_class() {
             let (m, o) = random_placement(&mut rng, a, b);
             let index = class.index(m, o);
             assert!(index < class.size());
-            let sym = if n % 64 == 0 {
-                None
-            } else {
-                Some(rng.below(BOARD_SYMMETRIES as u64) as usize)
-            };
+            let sym = if n % 64 == 0 { None } else { Some(rng.below(BOARD_SYMMETRIES as u64) as usize) };
             match sym {
                 Some(sym) => assert_eq!(class.index(transform(sym, m), transform(sym, o)), index),
                 None => {
@@ -109,11 +95,7 @@ fn random_round_trips_in_every_class() {
                 }
             }
             let (pm, po) = class.position(index);
-            assert_eq!(
-                canonical(pm, po),
-                canonical(m, o),
-                "{a}-{b}: inverse of {index}"
-            );
+            assert_eq!(canonical(pm, po), canonical(m, o), "{a}-{b}: inverse of {index}");
             let random_index = rng.below(class.size());
             let (rm, ro) = class.position(random_index);
             assert_eq!((rm.count_ones(), ro.count_ones()), (a, b));

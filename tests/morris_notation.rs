@@ -9,29 +9,20 @@ use tablebase::rng::SplitMix64;
 
 fn random_position(rng: &mut SplitMix64, k: u8) -> Position {
     loop {
-        let to_move = if rng.below(2) == 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let to_move = if rng.below(2) == 0 { Color::White } else { Color::Black };
         let placed_white = rng.below(u64::from(k) + 1) as u8;
         let hand = match to_move {
             Color::White => [k - placed_white, k - placed_white],
             Color::Black if placed_white > 0 => [k - placed_white, k - placed_white + 1],
             Color::Black => [0, 0],
         };
-        let on_board =
-            |rng: &mut SplitMix64, c: usize| rng.below(u64::from(k - hand[c]) + 1) as u32;
+        let on_board = |rng: &mut SplitMix64, c: usize| rng.below(u64::from(k - hand[c]) + 1) as u32;
         let white_count = on_board(rng, 0);
         let black_count = on_board(rng, 1);
         let all = (1u32 << 24) - 1;
         let white = rng.subset(all, white_count);
         let black = rng.subset(all & !white, black_count);
-        let pos = Position {
-            stones: [white, black],
-            hand,
-            to_move,
-        };
+        let pos = Position { stones: [white, black], hand, to_move };
         if hands_alternate(hand, to_move) && pos.material(to_move.other()) >= 3 {
             return pos;
         }
@@ -64,65 +55,27 @@ fn extra_spaces_and_hands_are_accepted() {
 #[test]
 fn each_kind_of_bad_input_has_its_own_error() {
     use NotationError::*;
-    let cases: &[(&str, fn(&NotationError) -> bool)] = &[
-        (
-            "W:a1,h8 B: w",
-            |e| matches!(e, UnknownPoint(p) if p == "h8"),
-        ),
-        (
-            "W:d4 B:a1,a4,a7 w",
-            |e| matches!(e, UnknownPoint(p) if p == "d4"),
-        ),
-        (
-            "W:a1,a1,d1,g1 B:a4,b4,c4 w",
-            |e| matches!(e, DuplicatePoint(p) if p == "a1"),
-        ),
-        (
-            "W:a1,d1,g1 B:a1,b4,c4 w",
-            |e| matches!(e, PointOnBothSides(p) if p == "a1"),
-        ),
-        (
-            "W:a1,d1,g1,a4,a7,b2,b4,b6,c3,c4 B:d1 w",
-            |e| matches!(e, PointOnBothSides(p) if p == "d1"),
-        ),
+    type Expectation = fn(&NotationError) -> bool;
+    let cases: &[(&str, Expectation)] = &[
+        ("W:a1,h8 B: w", |e| matches!(e, UnknownPoint(p) if p == "h8")),
+        ("W:d4 B:a1,a4,a7 w", |e| matches!(e, UnknownPoint(p) if p == "d4")),
+        ("W:a1,a1,d1,g1 B:a4,b4,c4 w", |e| matches!(e, DuplicatePoint(p) if p == "a1")),
+        ("W:a1,d1,g1 B:a1,b4,c4 w", |e| matches!(e, PointOnBothSides(p) if p == "a1")),
+        ("W:a1,d1,g1,a4,a7,b2,b4,b6,c3,c4 B:d1 w", |e| matches!(e, PointOnBothSides(p) if p == "d1")),
         ("W:a1,d1,g1,a4,a7,b2,b4,b6,c3,c4 B:d2,d3,d5 w", |e| {
-            matches!(
-                e,
-                TooManyStones {
-                    color: Color::White,
-                    on_board: 10,
-                    ..
-                }
-            )
+            matches!(e, TooManyStones { color: Color::White, on_board: 10, .. })
         }),
-        ("W:a1 B:d1 w 9 9", |e| {
-            matches!(
-                e,
-                TooManyStones {
-                    color: Color::White,
-                    ..
-                }
-            )
-        }),
-        ("W: B: w 10 10", |e| {
-            matches!(e, HandOutOfRange { hand: 10, .. })
-        }),
+        ("W:a1 B:d1 w 9 9", |e| matches!(e, TooManyStones { color: Color::White, .. })),
+        ("W: B: w 10 10", |e| matches!(e, HandOutOfRange { hand: 10, .. })),
         ("W: B: w 9 x", |e| matches!(e, BadHand(s) if s == "x")),
         ("W: B: w 9", |e| matches!(e, Malformed { .. })),
         ("W:a1,d1,g1 B:a4,b4,c4", |e| matches!(e, MissingSideToMove)),
-        (
-            "W:a1,d1,g1 B:a4,b4,c4 x",
-            |e| matches!(e, BadSideToMove(s) if s == "x"),
-        ),
-        ("W:a1,d1,g1 B:a4,b4,c4 white", |e| {
-            matches!(e, BadSideToMove(_))
-        }),
+        ("W:a1,d1,g1 B:a4,b4,c4 x", |e| matches!(e, BadSideToMove(s) if s == "x")),
+        ("W:a1,d1,g1 B:a4,b4,c4 white", |e| matches!(e, BadSideToMove(_))),
         ("B:a4 W:a1 w", |e| matches!(e, Malformed { .. })),
         ("W:a1,,d1 B:a4,b4,c4 w", |e| matches!(e, Malformed { .. })),
         ("W: B: b 9 9", |e| matches!(e, HandsDoNotAlternate { .. })),
-        ("W:a1,d1,g1 B:a4,b4 w", |e| {
-            matches!(e, GameAlreadyOver(Color::Black))
-        }),
+        ("W:a1,d1,g1 B:a4,b4 w", |e| matches!(e, GameAlreadyOver(Color::Black))),
         ("", |e| matches!(e, Malformed { .. })),
     ];
     for (text, is_expected) in cases {
@@ -132,9 +85,6 @@ fn each_kind_of_bad_input_has_its_own_error() {
         assert!(!message.contains('\n') && !message.is_empty());
     }
     // A smaller game: each side starts with 3.
-    assert!(matches!(
-        parse_position("W: B: w 4 4", 3),
-        Err(HandOutOfRange { .. })
-    ));
+    assert!(matches!(parse_position("W: B: w 4 4", 3), Err(HandOutOfRange { .. })));
     assert!(parse_position("W: B: w 3 3", 3).is_ok());
 }

@@ -15,19 +15,13 @@ fn check_inverse(pos: &Position, k: u8) -> (u64, u64) {
         successors += 1;
         let mut found = false;
         for_each_unmove(&next, k, |p| found |= p == *pos);
-        assert!(
-            found,
-            "{pos:?} --{mv}--> {next:?}, but no un-move leads back"
-        );
+        assert!(found, "{pos:?} --{mv}--> {next:?}, but no un-move leads back");
     });
     for_each_unmove(pos, k, |before| {
         predecessors += 1;
         let mut found = false;
         for_each_move(&before, |_, next| found |= next == *pos);
-        assert!(
-            found,
-            "{before:?} is an un-move of {pos:?}, but no move leads there"
-        );
+        assert!(found, "{before:?} is an un-move of {pos:?}, but no move leads there");
     });
     if pos.is_moving_phase() {
         // The moving-phase un-moves are the un-moves whose predecessor also has empty hands.
@@ -51,11 +45,7 @@ fn moving(mover: u32, other: u32, to_move: Color) -> Position {
     let mut stones = [0; 2];
     stones[to_move.index()] = mover;
     stones[to_move.other().index()] = other;
-    Position {
-        stones,
-        hand: [0, 0],
-        to_move,
-    }
+    Position { stones, hand: [0, 0], to_move }
 }
 
 /// Every distinct position of the class, with either colour to move (the colour matters only for
@@ -71,10 +61,7 @@ fn check_class_exhaustively(a: u32, b: u32) {
             predecessors += p;
         }
     }
-    assert!(
-        successors > class.size() && predecessors > class.size(),
-        "{a}-{b}"
-    );
+    assert!(successors > class.size() && predecessors > class.size(), "{a}-{b}");
 }
 
 #[test]
@@ -102,11 +89,7 @@ fn random_moving_positions_of_every_other_class() {
             }
             for _ in 0..100_000 {
                 let (m, o) = random_placement(&mut rng, a, b);
-                let to_move = if rng.below(2) == 0 {
-                    Color::White
-                } else {
-                    Color::Black
-                };
+                let to_move = if rng.below(2) == 0 { Color::White } else { Color::Black };
                 check_inverse(&moving(m, o, to_move), 9);
             }
         }
@@ -120,22 +103,14 @@ fn random_placement_phase_positions() {
     while checked < 300_000 {
         let k = 3 + rng.below(7) as u8;
         let placed = rng.below(2 * u64::from(k)) as u8; // plies played so far
-        let to_move = if placed.is_multiple_of(2) {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let to_move = if placed.is_multiple_of(2) { Color::White } else { Color::Black };
         let hand = [k - placed.div_ceil(2), k - placed / 2];
         let all = (1u32 << 24) - 1;
         let white_count = rng.below(u64::from(k - hand[0]) + 1) as u32;
         let black_count = rng.below(u64::from(k - hand[1]) + 1) as u32;
         let white = rng.subset(all, white_count);
         let black = rng.subset(all & !white, black_count);
-        let pos = Position {
-            stones: [white, black],
-            hand,
-            to_move,
-        };
+        let pos = Position { stones: [white, black], hand, to_move };
         assert!(hands_alternate(hand, to_move));
         if pos.material(to_move.other()) < 3 {
             continue;

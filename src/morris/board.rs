@@ -59,8 +59,7 @@ const fn build_mills() -> [Points; 16] {
         while side < 4 {
             let k = 2 * side;
             let base = ring * RING_SIZE;
-            mills[n] =
-                (1 << (base + k)) | (1 << (base + k + 1)) | (1 << (base + (k + 2) % RING_SIZE));
+            mills[n] = (1 << (base + k)) | (1 << (base + k + 1)) | (1 << (base + (k + 2) % RING_SIZE));
             n += 1;
             side += 1;
         }
@@ -148,9 +147,7 @@ mod tests {
     fn geometry_matches_the_board() {
         let name = |p: usize| POINT_NAMES[p];
         let neighbours = |p: &str| {
-            let mut v: Vec<&str> = points(ADJACENT[point_from_name(p).unwrap()])
-                .map(name)
-                .collect();
+            let mut v: Vec<&str> = points(ADJACENT[point_from_name(p).unwrap()]).map(name).collect();
             v.sort();
             v
         };
@@ -167,10 +164,7 @@ mod tests {
             v.sort();
             v
         };
-        let all: Vec<Vec<&str>> = MILLS
-            .iter()
-            .map(|&m| sorted(points(m).map(name).collect()))
-            .collect();
+        let all: Vec<Vec<&str>> = MILLS.iter().map(|&m| sorted(points(m).map(name).collect())).collect();
         for mill in [
             ["a1", "a4", "a7"],
             ["a1", "d1", "g1"],

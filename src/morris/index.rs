@@ -83,9 +83,7 @@ fn subgroups_of_d4() -> Vec<u8> {
             mask & 1 != 0
                 && (0..8).all(|a| {
                     mask & (1 << a) == 0
-                        || (0..8).all(|b| {
-                            mask & (1 << b) == 0 || mask & (1 << SQUARE_PRODUCT[a][b]) != 0
-                        })
+                        || (0..8).all(|b| mask & (1 << b) == 0 || mask & (1 << SQUARE_PRODUCT[a][b]) != 0)
                 })
         })
         .collect()
@@ -114,34 +112,20 @@ impl<T: Copy + Into<u64>> PrefixSums<T> {
         };
         let bucket = |v: u64| ((u128::from(v) * u128::from(scale)) >> 64) as u64;
         let segment_of = |v: u64| {
-            starts
-                .partition_point(|&s| s.into() <= v)
-                .saturating_sub(1)
-                .min(segments.saturating_sub(1))
+            starts.partition_point(|&s| s.into() <= v).saturating_sub(1).min(segments.saturating_sub(1))
         };
         let mut guide = Vec::with_capacity(buckets as usize + 1);
         let mut v = 0u64;
         for j in 0..=buckets {
             while v < total && bucket(v) < j {
                 // Jump close to the bucket's first value, then step to it exactly.
-                let estimate = if scale == 0 {
-                    total
-                } else {
-                    ((u128::from(j) << 64) / u128::from(scale)) as u64
-                };
-                v = if estimate > v + 1 && bucket(estimate - 1) < j {
-                    estimate.min(total)
-                } else {
-                    v + 1
-                };
+                let estimate =
+                    if scale == 0 { total } else { ((u128::from(j) << 64) / u128::from(scale)) as u64 };
+                v = if estimate > v + 1 && bucket(estimate - 1) < j { estimate.min(total) } else { v + 1 };
             }
             guide.push(segment_of(v) as u32);
         }
-        PrefixSums {
-            starts,
-            guide,
-            scale,
-        }
+        PrefixSums { starts, guide, scale }
     }
 
     #[inline]
@@ -275,26 +259,20 @@ impl Tables {
         let mut orbits = Vec::new();
         for (s, &mask) in masks.iter().enumerate() {
             let (least, to_least) = least_of[s].clone();
-            let mut reps: Vec<u16> = (0..PATTERNS as u16)
-                .filter(|&x| least[x as usize] == x)
-                .collect();
+            let mut reps: Vec<u16> = (0..PATTERNS as u16).filter(|&x| least[x as usize] == x).collect();
             reps.sort_by_key(|&x| (pattern_class(x as usize), x));
             let mut orbit_of_rep = vec![u16::MAX; PATTERNS];
             for (k, &rep) in reps.iter().enumerate() {
                 orbit_of_rep[rep as usize] = k as u16;
             }
-            let orbit: Vec<u16> = (0..PATTERNS)
-                .map(|x| orbit_of_rep[least[x] as usize])
-                .collect();
+            let orbit: Vec<u16> = (0..PATTERNS).map(|x| orbit_of_rep[least[x] as usize]).collect();
             let stabiliser_mask = |x: usize| {
                 (0..SQUARE_SYMMETRIES)
                     .filter(|&d| mask & (1 << d) != 0 && PATTERN_IMAGE[d][x] as usize == x)
                     .fold(0u8, |acc, d| acc | (1 << d))
             };
-            let orbit_stabiliser: Vec<u8> = reps
-                .iter()
-                .map(|&rep| id_of(stabiliser_mask(rep as usize)) as u8)
-                .collect();
+            let orbit_stabiliser: Vec<u8> =
+                reps.iter().map(|&rep| id_of(stabiliser_mask(rep as usize)) as u8).collect();
 
             let mut members: Vec<Vec<u16>> = vec![Vec::new(); reps.len()];
             for x in 0..PATTERNS {
@@ -309,8 +287,7 @@ impl Tables {
                     let swapped = PATTERN_IMAGE[to_least[x as usize] as usize][rep as usize];
                     let canonical = s1_least[x as usize].min(s1_least[swapped as usize]);
                     if canonical == x {
-                        diagonal_rank[x as usize] =
-                            (diagonal.len() as u32 - diagonal_start[k]) as u8;
+                        diagonal_rank[x as usize] = (diagonal.len() as u32 - diagonal_start[k]) as u8;
                         diagonal.push(x);
                     }
                 }
@@ -323,9 +300,8 @@ impl Tables {
                 .map(|(s1, &sub)| {
                     (sub & mask == sub).then(|| {
                         let s1_least = &least_of[s1].0;
-                        let mut list: Vec<u16> = (0..PATTERNS as u16)
-                            .filter(|&x| s1_least[x as usize] == x)
-                            .collect();
+                        let mut list: Vec<u16> =
+                            (0..PATTERNS as u16).filter(|&x| s1_least[x as usize] == x).collect();
                         list.sort_by_key(|&x| (orbit[x as usize], x));
                         let mut class_start = [0u32; RING_CLASSES + 1];
                         for &x in &list {
@@ -344,12 +320,7 @@ impl Tables {
                         }
                         // Orbits without S1-least patterns cannot occur: an orbit's least
                         // pattern is least under every subgroup too.
-                        RankedUnder {
-                            rank,
-                            list,
-                            class_start,
-                            through_orbit,
-                        }
+                        RankedUnder { rank, list, class_start, through_orbit }
                     })
                 })
                 .collect();
@@ -364,12 +335,7 @@ impl Tables {
                     .zip(&orbit_stabiliser)
                     .map(|(&least, &stabiliser)| {
                         let (mover, other) = pattern_counts(least as usize);
-                        Orbit {
-                            least,
-                            stabiliser,
-                            mover: mover as u8,
-                            other: other as u8,
-                        }
+                        Orbit { least, stabiliser, mover: mover as u8, other: other as u8 }
                     })
                     .collect(),
                 diagonal_start,
@@ -383,28 +349,17 @@ impl Tables {
         for tables in &orbits {
             for a in 0..PAIR_STRIDE {
                 for b in 0..PAIR_STRIDE {
-                    let prefix = if a + b <= 16 {
-                        pair_prefix(tables, a, b)
-                    } else {
-                        vec![0]
-                    };
+                    let prefix = if a + b <= 16 { pair_prefix(tables, a, b) } else { vec![0] };
                     pair_offsets.push(PrefixSums::new(prefix, PAIR_GUIDE_BUCKETS));
                 }
             }
         }
 
-        let mut tables = Tables {
-            orbits,
-            full,
-            pair_offsets,
-            class_offsets: Vec::new(),
-        };
+        let mut tables = Tables { orbits, full, pair_offsets, class_offsets: Vec::new() };
         for mover in MIN_STONES..=MAX_STONES {
             for other in MIN_STONES..=MAX_STONES {
                 let offsets = tables.middle_prefix(mover as usize, other as usize);
-                tables
-                    .class_offsets
-                    .push(PrefixSums::new(offsets, CLASS_GUIDE_BUCKETS));
+                tables.class_offsets.push(PrefixSums::new(offsets, CLASS_GUIDE_BUCKETS));
             }
         }
         tables
@@ -424,9 +379,7 @@ impl Tables {
             let orbit = d4.orbit_info[k];
             let (p, q) = orbit.counts();
             if p <= mover && q <= other && (mover - p) + (other - q) <= 16 {
-                total += self
-                    .pairs(orbit.stabiliser as usize, mover - p, other - q)
-                    .total();
+                total += self.pairs(orbit.stabiliser as usize, mover - p, other - q).total();
             }
         }
         offsets.push(total);
@@ -470,9 +423,7 @@ impl Tables {
         let mut rest = index - prefix.start(ko) as u32;
         let (p, q) = orbit.counts();
         let second_class = ring_class_id(a - p, b - q);
-        let ranked = s.ranked[orbit.stabiliser as usize]
-            .as_ref()
-            .expect("subgroup");
+        let ranked = s.ranked[orbit.stabiliser as usize].as_ref().expect("subgroup");
         if second_class == ring_class_id(p, q) {
             let diagonal = s.diagonal_count(ko);
             if rest < diagonal {
@@ -480,10 +431,7 @@ impl Tables {
             }
             rest = rest - diagonal + ranked.through_orbit[ko];
         }
-        (
-            first,
-            ranked.list[(ranked.class_start[second_class] + rest) as usize],
-        )
+        (first, ranked.list[(ranked.class_start[second_class] + rest) as usize])
     }
 }
 
@@ -502,15 +450,12 @@ fn pair_prefix(tables: &OrbitTables, a: usize, b: usize) -> Vec<u32> {
         }
         let first_class = ring_class_id(p, q);
         let second_class = ring_class_id(a - p, b - q);
-        let ranked = tables.ranked[orbit.stabiliser as usize]
-            .as_ref()
-            .expect("subgroup");
+        let ranked = tables.ranked[orbit.stabiliser as usize].as_ref().expect("subgroup");
         total += match first_class.cmp(&second_class) {
             std::cmp::Ordering::Greater => 0,
             std::cmp::Ordering::Less => ranked.class_total(second_class),
             std::cmp::Ordering::Equal => {
-                tables.diagonal_count(k) + ranked.class_total(second_class)
-                    - ranked.through_orbit[k]
+                tables.diagonal_count(k) + ranked.class_total(second_class) - ranked.through_orbit[k]
             }
         };
     }
@@ -539,17 +484,9 @@ impl ClassIndex {
     /// # Panics
     /// If a count is outside 3..=9; callers validate user input first.
     pub fn new(mover: u32, other: u32) -> ClassIndex {
-        assert!(
-            (MIN_STONES..=MAX_STONES).contains(&mover)
-                && (MIN_STONES..=MAX_STONES).contains(&other)
-        );
+        assert!((MIN_STONES..=MAX_STONES).contains(&mover) && (MIN_STONES..=MAX_STONES).contains(&other));
         let tables = tables();
-        ClassIndex {
-            tables,
-            offsets: &tables.class_offsets[class_slot(mover, other)],
-            mover,
-            other,
-        }
+        ClassIndex { tables, offsets: &tables.class_offsets[class_slot(mover, other)], mover, other }
     }
 
     pub fn mover(&self) -> u32 {
@@ -569,10 +506,7 @@ impl ClassIndex {
     /// other side; any of its 16 images gives the same index.
     #[inline]
     pub fn index(&self, mover: Points, other: Points) -> u64 {
-        debug_assert_eq!(
-            (mover.count_ones(), other.count_ones()),
-            (self.mover, self.other)
-        );
+        debug_assert_eq!((mover.count_ones(), other.count_ones()), (self.mover, self.other));
         let t = self.tables;
         let d4 = &t.orbits[t.full];
         let middle = ring_pattern(mover, other, 1) as usize;
@@ -592,12 +526,7 @@ impl ClassIndex {
     /// # Panics
     /// If `index >= size()`.
     pub fn position(&self, index: u64) -> (Points, Points) {
-        assert!(
-            index < self.size(),
-            "index {index} out of range for class {}-{}",
-            self.mover,
-            self.other
-        );
+        assert!(index < self.size(), "index {index} out of range for class {}-{}", self.mover, self.other);
         let t = self.tables;
         let d4 = &t.orbits[t.full];
         let km = self.offsets.segment(index);
@@ -613,11 +542,7 @@ impl ClassIndex {
 
 /// Diagnostics of the ring-entry tables, for `info` and the documentation.
 pub fn subgroup_orbit_counts() -> Vec<(u8, usize)> {
-    tables()
-        .orbits
-        .iter()
-        .map(|o| (o.mask, o.orbit_count()))
-        .collect()
+    tables().orbits.iter().map(|o| (o.mask, o.orbit_count())).collect()
 }
 
 #[cfg(test)]
@@ -635,9 +560,7 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&s| s));
-        assert!(
-            ring_class_id(0, 1) > ring_class_id(0, 0) && ring_class_id(1, 0) > ring_class_id(0, 8)
-        );
+        assert!(ring_class_id(0, 1) > ring_class_id(0, 0) && ring_class_id(1, 0) > ring_class_id(0, 8));
     }
 
     #[test]

@@ -54,30 +54,17 @@ impl fmt::Display for NotationError {
             MissingSideToMove => write!(f, "missing side to move (w or b)"),
             BadSideToMove(s) => write!(f, "side to move must be 'w' or 'b', not '{s}'"),
             BadHand(s) => write!(f, "stones in hand must be a number, not '{s}'"),
-            HandOutOfRange {
-                color,
-                hand,
-                stones_per_side,
-            } => write!(
+            HandOutOfRange { color, hand, stones_per_side } => write!(
                 f,
                 "{} has {hand} stones in hand, more than the {stones_per_side} each side starts with",
                 color.name()
             ),
-            TooManyStones {
-                color,
-                on_board,
-                in_hand,
-                stones_per_side,
-            } => write!(
+            TooManyStones { color, on_board, in_hand, stones_per_side } => write!(
                 f,
                 "{} has {on_board} stones on the board and {in_hand} in hand, more than the {stones_per_side} it starts with",
                 color.name()
             ),
-            HandsDoNotAlternate {
-                white,
-                black,
-                to_move,
-            } => write!(
+            HandsDoNotAlternate { white, black, to_move } => write!(
                 f,
                 "hands {white} {black} with {} to move do not fit alternate placing (White places first)",
                 color_word(*to_move)
@@ -103,18 +90,14 @@ fn color_word(color: Color) -> &'static str {
 fn parse_points(list: &str, text: &str) -> Result<Points, NotationError> {
     let mut set = 0;
     for name in list.split(',').filter(|n| !n.is_empty()) {
-        let p =
-            point_from_name(name).ok_or_else(|| NotationError::UnknownPoint(name.to_string()))?;
+        let p = point_from_name(name).ok_or_else(|| NotationError::UnknownPoint(name.to_string()))?;
         if set & (1 << p) != 0 {
             return Err(NotationError::DuplicatePoint(name.to_string()));
         }
         set |= 1 << p;
     }
     if list.starts_with(',') || list.ends_with(',') || list.contains(",,") {
-        return Err(NotationError::Malformed {
-            text: text.to_string(),
-            expected: "point list",
-        });
+        return Err(NotationError::Malformed { text: text.to_string(), expected: "point list" });
     }
     Ok(set)
 }
@@ -132,14 +115,8 @@ pub fn parse_position(text: &str, stones_per_side: u8) -> Result<Position, Notat
         expected: "position (expected 'W:<points> B:<points> w|b [<white hand> <black hand>]')",
     };
     let fields: Vec<&str> = trimmed.split_whitespace().collect();
-    let white = fields
-        .first()
-        .and_then(|f| f.strip_prefix("W:"))
-        .ok_or_else(malformed)?;
-    let black = fields
-        .get(1)
-        .and_then(|f| f.strip_prefix("B:"))
-        .ok_or_else(malformed)?;
+    let white = fields.first().and_then(|f| f.strip_prefix("W:")).ok_or_else(malformed)?;
+    let black = fields.get(1).and_then(|f| f.strip_prefix("B:")).ok_or_else(malformed)?;
     let side = fields.get(2).ok_or(NotationError::MissingSideToMove)?;
     let to_move = match *side {
         "w" => Color::White,
@@ -151,15 +128,9 @@ pub fn parse_position(text: &str, stones_per_side: u8) -> Result<Position, Notat
         5 => {
             let mut hand = [0u8; 2];
             for (color, field) in [Color::White, Color::Black].into_iter().zip(&fields[3..5]) {
-                let n: u32 = field
-                    .parse()
-                    .map_err(|_| NotationError::BadHand(field.to_string()))?;
+                let n: u32 = field.parse().map_err(|_| NotationError::BadHand(field.to_string()))?;
                 if n > u32::from(stones_per_side) {
-                    return Err(NotationError::HandOutOfRange {
-                        color,
-                        hand: n,
-                        stones_per_side,
-                    });
+                    return Err(NotationError::HandOutOfRange { color, hand: n, stones_per_side });
                 }
                 hand[color.index()] = n as u8;
             }
@@ -172,29 +143,16 @@ pub fn parse_position(text: &str, stones_per_side: u8) -> Result<Position, Notat
     if let Some(p) = points(white & black).next() {
         return Err(NotationError::PointOnBothSides(POINT_NAMES[p].to_string()));
     }
-    let pos = Position {
-        stones: [white, black],
-        hand,
-        to_move,
-    };
+    let pos = Position { stones: [white, black], hand, to_move };
     for color in [Color::White, Color::Black] {
         let on_board = pos.stones[color.index()].count_ones();
         let in_hand = u32::from(pos.hand[color.index()]);
         if on_board + in_hand > u32::from(stones_per_side) {
-            return Err(NotationError::TooManyStones {
-                color,
-                on_board,
-                in_hand,
-                stones_per_side,
-            });
+            return Err(NotationError::TooManyStones { color, on_board, in_hand, stones_per_side });
         }
     }
     if !hands_alternate(hand, to_move) {
-        return Err(NotationError::HandsDoNotAlternate {
-            white: hand[0],
-            black: hand[1],
-            to_move,
-        });
+        return Err(NotationError::HandsDoNotAlternate { white: hand[0], black: hand[1], to_move });
     }
     if pos.material(to_move.other()) < 3 {
         return Err(NotationError::GameAlreadyOver(to_move.other()));
@@ -219,15 +177,7 @@ impl fmt::Display for PositionText<'_> {
         write_points(f, pos.stones[0])?;
         write!(f, " B:")?;
         write_points(f, pos.stones[1])?;
-        write!(
-            f,
-            " {}",
-            if pos.to_move == Color::White {
-                'w'
-            } else {
-                'b'
-            }
-        )?;
+        write!(f, " {}", if pos.to_move == Color::White { 'w' } else { 'b' })?;
         if pos.hand != [0, 0] {
             write!(f, " {} {}", pos.hand[0], pos.hand[1])?;
         }
@@ -240,15 +190,10 @@ impl fmt::Display for PositionText<'_> {
 pub fn parse_move(text: &str) -> Result<Move, NotationError> {
     let text = text.trim();
     if text.is_empty() {
-        return Err(NotationError::Malformed {
-            text: text.to_string(),
-            expected: "move",
-        });
+        return Err(NotationError::Malformed { text: text.to_string(), expected: "move" });
     }
     let point = |name: &str| {
-        point_from_name(name)
-            .map(|p| p as u8)
-            .ok_or_else(|| NotationError::UnknownPoint(name.to_string()))
+        point_from_name(name).map(|p| p as u8).ok_or_else(|| NotationError::UnknownPoint(name.to_string()))
     };
     let (body, remove) = match text.split_once('x') {
         Some((body, removed)) => (body, point(removed)?),
@@ -283,10 +228,7 @@ mod tests {
         for text in ["d2", "a1-a4", "d2xd7", "a1-a4xd7", "g7-c3xb2"] {
             assert_eq!(parse_move(text).unwrap().to_string(), text);
         }
-        assert!(matches!(
-            parse_move("h9"),
-            Err(NotationError::UnknownPoint(_))
-        ));
+        assert!(matches!(parse_move("h9"), Err(NotationError::UnknownPoint(_))));
         assert!(parse_move("-a4").is_err());
         assert!(parse_move("").is_err());
     }

@@ -44,21 +44,13 @@ pub struct Position {
 impl Position {
     /// The start position of the game with `stones_per_side` stones in each hand.
     pub fn start(stones_per_side: u8) -> Position {
-        Position {
-            stones: [0, 0],
-            hand: [stones_per_side; 2],
-            to_move: Color::White,
-        }
+        Position { stones: [0, 0], hand: [stones_per_side; 2], to_move: Color::White }
     }
 
     /// A moving-phase position (empty hands) from the side to move's stones and the other's.
     #[inline]
     pub fn moving(mover: Points, other: Points) -> Position {
-        Position {
-            stones: [mover, other],
-            hand: [0, 0],
-            to_move: Color::White,
-        }
+        Position { stones: [mover, other], hand: [0, 0], to_move: Color::White }
     }
 
     #[inline]
@@ -91,10 +83,7 @@ impl Position {
     /// The moving-phase class `A-B` (stones of the side to move, of the other side).
     #[inline]
     pub fn class(&self) -> (u32, u32) {
-        (
-            self.mover_stones().count_ones(),
-            self.other_stones().count_ones(),
-        )
+        (self.mover_stones().count_ones(), self.other_stones().count_ones())
     }
 }
 

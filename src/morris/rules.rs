@@ -51,28 +51,14 @@ pub fn for_each_move(pos: &Position, mut f: impl FnMut(Move, Position)) {
     let mine = pos.stones[me.index()];
     let theirs = pos.stones[them.index()];
     let mut emit = |from: u8, to: usize, mine_after: Points, hand_after: [u8; 2]| {
-        let mut next = Position {
-            stones: pos.stones,
-            hand: hand_after,
-            to_move: them,
-        };
+        let mut next = Position { stones: pos.stones, hand: hand_after, to_move: them };
         next.stones[me.index()] = mine_after;
-        let mv = Move {
-            from,
-            to: to as u8,
-            remove: NO_POINT,
-        };
+        let mv = Move { from, to: to as u8, remove: NO_POINT };
         if in_mill(mine_after, to) {
             for r in points(removable(theirs)) {
                 let mut after = next;
                 after.stones[them.index()] = theirs & !(1 << r);
-                f(
-                    Move {
-                        remove: r as u8,
-                        ..mv
-                    },
-                    after,
-                );
+                f(Move { remove: r as u8, ..mv }, after);
             }
         } else {
             f(mv, next);
@@ -90,11 +76,7 @@ pub fn for_each_move(pos: &Position, mut f: impl FnMut(Move, Position)) {
     } else {
         let flying = flies(pos, me);
         for from in points(mine) {
-            let targets = if flying {
-                empty
-            } else {
-                ADJACENT[from] & empty
-            };
+            let targets = if flying { empty } else { ADJACENT[from] & empty };
             for to in points(targets) {
                 emit(from as u8, to, mine & !(1 << from) | (1 << to), pos.hand);
             }
@@ -121,13 +103,7 @@ pub fn for_each_unmove(pos: &Position, stones_per_side: u8, mut f: impl FnMut(Po
         for_each_unmove_of_kind(pos, stones_per_side, None, unplaced_hand, &mut f);
     }
     if pos.is_moving_phase() {
-        for_each_unmove_of_kind(
-            pos,
-            stones_per_side,
-            Some(flies(pos, them)),
-            pos.hand,
-            &mut f,
-        );
+        for_each_unmove_of_kind(pos, stones_per_side, Some(flies(pos, them)), pos.hand, &mut f);
     }
 }
 
@@ -168,11 +144,7 @@ fn for_each_unmove_of_kind(
                 None => theirs & !(1 << to),
                 Some(_) => theirs & !(1 << to) | (1 << from),
             };
-            let mut before = Position {
-                stones: pos.stones,
-                hand: hand_before,
-                to_move: them,
-            };
+            let mut before = Position { stones: pos.stones, hand: hand_before, to_move: them };
             before.stones[them.index()] = theirs_before;
             if closed_mill {
                 // The side to move had one stone more before; the game was still on.
@@ -230,14 +202,8 @@ mod tests {
         assert!(!m.iter().any(|s| s.starts_with("g4-g1x") && s != "g4-g1xd5"));
         assert!(m.contains(&"b6-d6".to_string()));
         // Black with three stones flies anywhere empty.
-        let black = Position {
-            to_move: Color::Black,
-            ..pos
-        };
-        let three = Position {
-            stones: [pos.stones[0], at(&["a7", "d7", "d5"])],
-            ..black
-        };
+        let black = Position { to_move: Color::Black, ..pos };
+        let three = Position { stones: [pos.stones[0], at(&["a7", "d7", "d5"])], ..black };
         // 3 stones x 17 empty points, of which d5-g7 and a7-d6 close a mill and each take one
         // of the four unprotected white stones.
         let m = moves(&three);
@@ -248,19 +214,13 @@ mod tests {
     #[test]
     fn a_side_without_moves_or_material_has_lost() {
         let blocked = Position {
-            stones: [
-                at(&["a7", "d7", "g7", "a4"]),
-                at(&["d6", "g4", "a1", "b4", "b6", "c4"]),
-            ],
+            stones: [at(&["a7", "d7", "g7", "a4"]), at(&["d6", "g4", "a1", "b4", "b6", "c4"])],
             hand: [0, 0],
             to_move: Color::White,
         };
         // a7-d7-g7, a4 boxed in by d6, g4, a1, b4 and the mill itself.
         assert!(is_lost(&blocked));
-        let two = Position {
-            stones: [at(&["a7", "d7"]), at(&["a1", "d1", "g1"])],
-            ..blocked
-        };
+        let two = Position { stones: [at(&["a7", "d7"]), at(&["a1", "d1", "g1"])], ..blocked };
         assert!(is_lost(&two));
     }
 }

@@ -18,11 +18,7 @@ pub const BOARD_SYMMETRIES: usize = 16;
 /// Where symmetry `d` (0..8) of the square sends point `k` of a ring: `d < 4` rotates by `d`
 /// quarter turns, `d >= 4` reflects and then rotates.
 pub const fn ring_point_image(d: usize, k: usize) -> usize {
-    if d < 4 {
-        (k + 2 * d) % RING_SIZE
-    } else {
-        (2 * (d - 4) + RING_SIZE - k) % RING_SIZE
-    }
+    if d < 4 { (k + 2 * d) % RING_SIZE } else { (2 * (d - 4) + RING_SIZE - k) % RING_SIZE }
 }
 
 /// `SQUARE_PRODUCT[a][b]`: the symmetry "first `b`, then `a`".
@@ -217,11 +213,7 @@ mod tests {
             mills.sort();
             expected.sort();
             assert_eq!(mills, expected);
-            images.insert(
-                (0..POINT_COUNT)
-                    .map(|p| transform(sym, 1 << p))
-                    .collect::<Vec<_>>(),
-            );
+            images.insert((0..POINT_COUNT).map(|p| transform(sym, 1 << p)).collect::<Vec<_>>());
         }
         assert_eq!(images.len(), 16, "the 16 symmetries are distinct");
     }
@@ -246,10 +238,7 @@ mod tests {
             for b in 0..8 {
                 let c = SQUARE_PRODUCT[a][b] as usize;
                 for k in 0..RING_SIZE {
-                    assert_eq!(
-                        ring_point_image(a, ring_point_image(b, k)),
-                        ring_point_image(c, k)
-                    );
+                    assert_eq!(ring_point_image(a, ring_point_image(b, k)), ring_point_image(c, k));
                 }
             }
         }

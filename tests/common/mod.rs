@@ -34,9 +34,7 @@ pub fn for_each_subset(free: u32, count: u32, mut f: impl FnMut(u32)) {
 /// Calls `f(mover, other)` for every placement of a moving-phase class.
 pub fn for_each_placement(mover: u32, other: u32, mut f: impl FnMut(u32, u32)) {
     let all = (1u32 << 24) - 1;
-    for_each_subset(all, mover, |m| {
-        for_each_subset(all & !m, other, |o| f(m, o))
-    });
+    for_each_subset(all, mover, |m| for_each_subset(all & !m, other, |o| f(m, o)));
 }
 
 /// A uniformly random placement of a moving-phase class.
