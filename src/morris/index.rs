@@ -224,6 +224,20 @@ struct Tables {
     pair_offsets: Vec<PrefixSums<u32>>,
     /// Per moving-phase class `(A, B)`: prefix sums over the D4 orbits of the middle ring.
     class_offsets: Vec<PrefixSums<u64>>,
+    /// The trivial subgroup, the stabiliser of most middle rings: its pairs are un-indexed by
+    /// arithmetic over [`PairBlock`]s rather than through its large prefix-sum tables.
+    trivial: usize,
+    trivial_blocks: Vec<Vec<PairBlock>>,
+}
+
+/// Under the trivial subgroup, the canonical pairs with first ring in class `first` and second
+/// ring in class `second` form one block: a rectangle (all ranks) when `first < second`, a
+/// triangle (second rank at least the first) when they are equal.
+#[derive(Clone, Copy)]
+struct PairBlock {
+    start: u32,
+    first: u8,
+    second: u8,
 }
 
 fn class_slot(mover: u32, other: u32) -> usize {
@@ -355,7 +369,21 @@ impl Tables {
             }
         }
 
-        let mut tables = Tables { orbits, full, pair_offsets, class_offsets: Vec::new() };
+        let trivial = id_of(0x01);
+        let mut tables = Tables {
+            orbits,
+            full,
+            pair_offsets,
+            class_offsets: Vec::new(),
+            trivial,
+            trivial_blocks: Vec::new(),
+        };
+        for a in 0..PAIR_STRIDE {
+            for b in 0..PAIR_STRIDE {
+                let blocks = tables.trivial_pair_blocks(a, b);
+                tables.trivial_blocks.push(blocks);
+            }
+        }
         for mover in MIN_STONES..=MAX_STONES {
             for other in MIN_STONES..=MAX_STONES {
                 let offsets = tables.middle_prefix(mover as usize, other as usize);
@@ -413,8 +441,64 @@ impl Tables {
         }
     }
 
+    fn trivial_pair_blocks(&self, a: usize, b: usize) -> Vec<PairBlock> {
+        let mut blocks = Vec::new();
+        if a + b > 16 {
+            return blocks;
+        }
+        let ranked = self.orbits[self.trivial].ranked[self.trivial].as_ref().expect("trivial");
+        let prefix = self.pairs(self.trivial, a, b);
+        for p in 0..=a.min(8) {
+            for q in 0..=b.min(8 - p) {
+                if (a - p) + (b - q) > 8 {
+                    continue;
+                }
+                let (first, second) = (ring_class_id(p, q), ring_class_id(a - p, b - q));
+                if first <= second {
+                    // Trivial-subgroup orbits are single patterns in (class, pattern) order.
+                    let start = prefix.start(ranked.class_start[first] as usize) as u32;
+                    blocks.push(PairBlock { start, first: first as u8, second: second as u8 });
+                }
+            }
+        }
+        blocks.sort_by_key(|block| block.first);
+        blocks
+    }
+
+    /// [`Tables::pair_at`] for the trivial subgroup, by arithmetic within a block.
+    #[inline]
+    fn trivial_pair_at(&self, a: usize, b: usize, index: u32) -> (u16, u16) {
+        let blocks = &self.trivial_blocks[a * PAIR_STRIDE + b];
+        let block = blocks[blocks.partition_point(|block| block.start <= index) - 1];
+        let ranked = self.orbits[self.trivial].ranked[self.trivial].as_ref().expect("trivial");
+        let (first, second) = (block.first as usize, block.second as usize);
+        let rest = index - block.start;
+        let n = ranked.class_total(second);
+        let (r1, r2) = if first < second {
+            (rest / n, rest % n)
+        } else {
+            // Row r of the triangle holds n - r pairs and starts at r * n - r * (r - 1) / 2.
+            let row_start =
+                |r: u32| u64::from(r) * u64::from(n) - u64::from(r) * u64::from(r.saturating_sub(1)) / 2;
+            let m = 2.0 * f64::from(n) + 1.0;
+            let mut r = ((m - (m * m - 8.0 * f64::from(rest)).max(0.0).sqrt()) / 2.0) as u32;
+            while r > 0 && row_start(r) > u64::from(rest) {
+                r -= 1;
+            }
+            while r + 1 < n && row_start(r + 1) <= u64::from(rest) {
+                r += 1;
+            }
+            (r, r + rest - row_start(r) as u32)
+        };
+        let list = &ranked.list;
+        (list[(ranked.class_start[first] + r1) as usize], list[(ranked.class_start[second] + r2) as usize])
+    }
+
     /// The inverse of [`Tables::pair_index`]: the canonical `(first, second)` ring patterns.
     fn pair_at(&self, subgroup: usize, a: usize, b: usize, index: u32) -> (u16, u16) {
+        if subgroup == self.trivial {
+            return self.trivial_pair_at(a, b, index);
+        }
         let s = &self.orbits[subgroup];
         let prefix = self.pairs(subgroup, a, b);
         let ko = prefix.segment(u64::from(index));
