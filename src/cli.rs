@@ -3,8 +3,12 @@
 use crate::bench;
 use crate::error::Error;
 use crate::morris::ClassIndex;
-use crate::morris::index::{MAX_STONES, MIN_STONES};
+use crate::morris::index::MAX_STONES;
+use crate::morris::notation::PositionText;
+use crate::morris::tables::{self, Class};
+use crate::progress::Progress;
 use crate::reference::morris_class_size;
+use crate::table::{Status, TableError};
 use clap::{Args, Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
@@ -18,6 +22,16 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Generate tables (resumable: finished tables are skipped).
+    Generate {
+        #[command(subcommand)]
+        game: GenerateGame,
+    },
+    /// Check tables: headers, checksums, reference counts, and every value from its successors.
+    Verify {
+        #[command(subcommand)]
+        game: VerifyGame,
+    },
     /// List every table a game needs, with its index size, positions and status.
     Info {
         #[command(subcommand)]
@@ -31,22 +45,73 @@ enum Command {
 }
 
 #[derive(Subcommand)]
+enum GenerateGame {
+    /// Nine Men's Morris.
+    Morris(MorrisGenerateArgs),
+}
+
+#[derive(Subcommand)]
+enum VerifyGame {
+    /// Nine Men's Morris.
+    Morris(MorrisVerifyArgs),
+}
+
+#[derive(Subcommand)]
 enum InfoGame {
     /// Nine Men's Morris.
     Morris(MorrisInfoArgs),
 }
 
 #[derive(Args)]
-struct MorrisInfoArgs {
+struct MorrisTablesArgs {
     /// Directory of the tables.
     #[arg(long, default_value = "tables")]
     dir: PathBuf,
-    /// One JSON object per table (SPEC section 5).
-    #[arg(long)]
-    json: bool,
     /// Stones each side starts with (3..9).
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u8).range(3..=9))]
     stones: u8,
+}
+
+#[derive(Args)]
+struct MorrisGenerateArgs {
+    #[command(flatten)]
+    tables: MorrisTablesArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Only the moving-phase classes needed for class A-B.
+    #[arg(long, value_name = "A-B")]
+    up_to: Option<String>,
+    /// Moving phase only, without the placement-phase (opening) tables.
+    #[arg(long)]
+    no_opening: bool,
+}
+
+#[derive(Args)]
+struct MorrisVerifyArgs {
+    #[command(flatten)]
+    tables: MorrisTablesArgs,
+    /// One JSON object per table (SPEC section 5).
+    #[arg(long)]
+    json: bool,
+    /// Headers, checksums and counts only, without recomputing values.
+    #[arg(long)]
+    quick: bool,
+    /// Only the moving-phase classes needed for class A-B.
+    #[arg(long, value_name = "A-B")]
+    up_to: Option<String>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Args)]
+struct MorrisInfoArgs {
+    #[command(flatten)]
+    tables: MorrisTablesArgs,
+    /// One JSON object per table (SPEC section 5).
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Subcommand)]
@@ -55,44 +120,206 @@ enum BenchTarget {
     Morris(bench::MorrisBenchArgs),
 }
 
-/// Runs the command line; returns the process exit code.
+/// Runs the command line.
 pub fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
+        Command::Generate { game: GenerateGame::Morris(args) } => generate_morris(&args),
+        Command::Verify { game: VerifyGame::Morris(args) } => verify_morris(&args),
         Command::Info { game: InfoGame::Morris(args) } => info_morris(&args),
         Command::Bench { target: BenchTarget::Morris(args) } => bench::morris(&args),
     }
 }
 
+fn set_threads(threads: Option<usize>) -> Result<(), Error> {
+    if let Some(n) = threads {
+        if n == 0 {
+            return Err(Error::Usage("--threads must be at least 1".into()));
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| Error::Usage(format!("--threads {n}: {e}")))?;
+    }
+    Ok(())
+}
+
+/// The class named by `--up-to`, or the largest class of a game with `stones` per side.
+fn target_class(up_to: Option<&str>, stones: u8) -> Result<Option<Class>, Error> {
+    match up_to {
+        Some(text) => Class::parse(text)
+            .map(Some)
+            .ok_or_else(|| Error::Usage(format!("--up-to '{text}': expected A-B with A and B in 3..9"))),
+        None if stones < 9 => Ok(Class::new(stones.into(), stones.into())),
+        None => Ok(None),
+    }
+}
+
+fn generate_morris(args: &MorrisGenerateArgs) -> Result<(), Error> {
+    let target = target_class(args.up_to.as_deref(), args.tables.stones)?;
+    if !args.no_opening {
+        return Err(Error::Usage(
+            "the placement-phase (opening) tables are not built yet: run with --no-opening".into(),
+        ));
+    }
+    set_threads(args.threads)?;
+    let progress = Progress::stderr();
+    tables::generate(&args.tables.dir, target, &progress)?;
+    Ok(())
+}
+
+fn verify_morris(args: &MorrisVerifyArgs) -> Result<(), Error> {
+    let target = target_class(args.up_to.as_deref(), args.tables.stones)?;
+    set_threads(args.threads)?;
+    let progress = Progress::stderr();
+    let dir = &args.tables.dir;
+    let classes = tables::needed_classes(target);
+    let mut out = std::io::stdout().lock();
+    let (mut missing, mut failed) = (Vec::new(), false);
+    for pair in tables::pairs_in_order(&classes) {
+        let members = if pair.mover == pair.other { vec![pair] } else { vec![pair, pair.swapped()] };
+        let absent: Vec<Class> = members
+            .iter()
+            .filter(|c| !matches!(Status::of(&c.path(dir)), Status::Complete(_)))
+            .copied()
+            .collect();
+        if !absent.is_empty() {
+            for class in absent {
+                eprintln!("tablebase: {}", TableError::Missing { path: class.path(dir) });
+                missing.push(class);
+            }
+            continue;
+        }
+        for check in tables::verify_pair(dir, pair, args.quick, &progress)? {
+            let bad =
+                !check.checksum_ok || check.consistent == Some(false) || check.reference_match == Some(false);
+            failed |= bad;
+            for (position, m) in &check.mismatches {
+                eprintln!(
+                    "tablebase: morris {}: position {} stored {} but its moves give {}",
+                    check.class,
+                    PositionText(position),
+                    m.stored,
+                    m.recomputed
+                );
+            }
+            if !check.checksum_ok {
+                eprintln!(
+                    "tablebase: {}: checksum does not match the header",
+                    check.class.path(dir).display()
+                );
+            }
+            if check.reference_match == Some(false) {
+                eprintln!("tablebase: morris {}: counts differ from the reference", check.class);
+            }
+            write_check(&mut out, &check, args.json)?;
+        }
+    }
+    if failed {
+        return Err(Error::VerifyFailed);
+    }
+    if !missing.is_empty() {
+        let names: Vec<String> = missing.iter().map(Class::to_string).collect();
+        return Err(Error::Runtime(format!(
+            "{} table(s) not generated ({}): run tablebase generate morris --no-opening",
+            names.len(),
+            names.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+fn write_check(out: &mut impl Write, check: &tables::ClassCheck, json: bool) -> Result<(), Error> {
+    let c = &check.counts;
+    let checksum = if check.checksum_ok { "ok" } else { "bad" };
+    let reference = match check.reference_match {
+        Some(true) => "match",
+        Some(false) => "mismatch",
+        None => "none",
+    };
+    if json {
+        let consistent = check.consistent.map_or("null".to_string(), |b| b.to_string());
+        writeln!(
+            out,
+            "{{\"game\": \"morris\", \"table\": \"{}\", \"positions\": {}, \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {}, \"max_loss\": {}, \"checksum\": \"{checksum}\", \"consistent\": {consistent}, \"reference\": \"{reference}\"}}",
+            check.class,
+            c.positions(),
+            c.win,
+            c.loss,
+            c.draw,
+            c.max_win,
+            c.max_loss
+        )?;
+    } else {
+        let consistent = match check.consistent {
+            Some(true) => "consistent",
+            Some(false) => "INCONSISTENT",
+            None => "not recomputed",
+        };
+        writeln!(
+            out,
+            "{:<5} {:>11} positions  win {:>11} loss {:>11} draw {:>11}  longest win {:>3} loss {:>3}  checksum {checksum}  {consistent}  reference {reference}",
+            check.class,
+            c.positions(),
+            c.win,
+            c.loss,
+            c.draw,
+            c.max_win,
+            c.max_loss
+        )?;
+    }
+    Ok(())
+}
+
 fn info_morris(args: &MorrisInfoArgs) -> Result<(), Error> {
-    let _ = &args.dir; // tables on disk are read once the solver writes them (status: missing)
-    let top = u32::from(args.stones).min(MAX_STONES);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let top = u32::from(args.tables.stones).min(MAX_STONES);
+    let mut out = std::io::stdout().lock();
     if !args.json {
         writeln!(
             out,
             "Nine Men's Morris, moving phase (classes A-B: A stones of the side to move, B of the other)"
         )?;
-        writeln!(out, "{:<6} {:>12} {:>12} {:>10}  status", "class", "index_size", "positions", "padding")?;
+        writeln!(
+            out,
+            "{:<6} {:>12} {:>12} {:>8}  {:<9} {:>11} {:>11} {:>11} {:>5} {:>5}",
+            "class", "index_size", "positions", "padding", "status", "win", "loss", "draw", "lwin", "lloss"
+        )?;
     }
     let (mut total_size, mut total_positions) = (0u64, 0u64);
-    for mover in MIN_STONES..=top {
-        for other in MIN_STONES..=top {
-            let index = ClassIndex::new(mover, other);
-            let size = index.size();
-            let positions = morris_class_size(mover, other).expect("reference covers 3..9");
-            total_size += size;
-            total_positions += positions;
-            let table = format!("{mover}-{other}");
-            if args.json {
-                writeln!(
-                    out,
-                    "{{\"game\": \"morris\", \"table\": \"{table}\", \"index_size\": {size}, \"positions\": {positions}, \"status\": \"missing\"}}"
-                )?;
-            } else {
-                let padding = 100.0 * (size as f64 - positions as f64) / positions as f64;
-                writeln!(out, "{table:<6} {size:>12} {positions:>12} {padding:>9.2}%  missing")?;
-            }
+    for class in Class::all().filter(|c| c.mover <= top && c.other <= top) {
+        let size = ClassIndex::new(class.mover, class.other).size();
+        let positions = morris_class_size(class.mover, class.other).expect("reference covers 3..9");
+        total_size += size;
+        total_positions += positions;
+        let status = Status::of(&class.path(&args.tables.dir));
+        if args.json {
+            let counts = match &status {
+                Status::Complete(h) => format!(
+                    ", \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {}, \"max_loss\": {}",
+                    h.counts.win, h.counts.loss, h.counts.draw, h.counts.max_win, h.counts.max_loss
+                ),
+                _ => String::new(),
+            };
+            writeln!(
+                out,
+                "{{\"game\": \"morris\", \"table\": \"{class}\", \"index_size\": {size}, \"positions\": {positions}, \"status\": \"{}\"{counts}}}",
+                status.word()
+            )?;
+        } else {
+            let padding = 100.0 * (size as f64 - positions as f64) / positions as f64;
+            let counts = match &status {
+                Status::Complete(h) => format!(
+                    "{:>11} {:>11} {:>11} {:>5} {:>5}",
+                    h.counts.win, h.counts.loss, h.counts.draw, h.counts.max_win, h.counts.max_loss
+                ),
+                Status::Damaged(why) => why.clone(),
+                _ => String::new(),
+            };
+            writeln!(
+                out,
+                "{:<6} {size:>12} {positions:>12} {padding:>7.2}%  {:<9} {counts}",
+                class.to_string(),
+                status.word()
+            )?;
         }
     }
     if !args.json {

@@ -12,8 +12,13 @@ pub mod bench;
 pub mod cli;
 pub mod error;
 pub mod morris;
+pub mod progress;
 pub mod reference;
 pub mod rng;
+pub mod solve;
+pub mod table;
+pub mod value;
 
 pub use error::Error;
 pub use morris::{ClassIndex, Color, Move, Position};
+pub use value::Value;

@@ -6,6 +6,7 @@ pub mod notation;
 pub mod position;
 pub mod rules;
 pub mod symmetry;
+pub mod tables;
 
 pub use index::ClassIndex;
 pub use position::{Color, Move, Position};
