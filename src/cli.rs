@@ -177,16 +177,24 @@ fn verify_morris(args: &MorrisVerifyArgs) -> Result<(), Error> {
     let (mut missing, mut failed) = (Vec::new(), false);
     for pair in tables::pairs_in_order(&classes) {
         let members = if pair.mover == pair.other { vec![pair] } else { vec![pair, pair.swapped()] };
-        let absent: Vec<Class> = members
-            .iter()
-            .filter(|c| !matches!(Status::of(&c.path(dir)), Status::Complete(_)))
-            .copied()
-            .collect();
-        if !absent.is_empty() {
-            for class in absent {
-                eprintln!("tablebase: {}", TableError::Missing { path: class.path(dir) });
-                missing.push(class);
+        let mut usable = true;
+        for &class in &members {
+            let path = class.path(dir);
+            match Status::of(&path) {
+                Status::Complete(_) => {}
+                Status::Damaged(why) => {
+                    eprintln!("tablebase: {}: damaged table: {why}", path.display());
+                    failed = true;
+                    usable = false;
+                }
+                Status::Missing | Status::Partial => {
+                    eprintln!("tablebase: {}", TableError::Missing { path });
+                    missing.push(class);
+                    usable = false;
+                }
             }
+        }
+        if !usable {
             continue;
         }
         for check in tables::verify_pair(dir, pair, args.quick, &progress)? {

@@ -14,6 +14,7 @@ pub mod error;
 pub mod morris;
 pub mod progress;
 pub mod reference;
+pub mod resources;
 pub mod rng;
 pub mod solve;
 pub mod table;

@@ -233,6 +233,7 @@ pub struct PairReport {
     pub pair: Class,
     pub skipped: bool,
     pub seconds: f64,
+    pub cpu_seconds: Option<f64>,
     pub positions: u64,
 }
 
@@ -250,10 +251,11 @@ pub fn generate(
         let positions = members.iter().map(|c| c.index().size()).sum();
         if members.iter().all(|c| matches!(Status::of(&c.path(dir)), Status::Complete(_))) {
             progress.message(&format!("morris {pair}: complete, skipped"));
-            reports.push(PairReport { pair, skipped: true, seconds: 0.0, positions });
+            reports.push(PairReport { pair, skipped: true, seconds: 0.0, cpu_seconds: None, positions });
             continue;
         }
         let started = Instant::now();
+        let cpu_before = crate::resources::cpu_seconds();
         let names: Vec<String> = members.iter().map(Class::to_string).collect();
         progress.task(&format!("morris {}", names.join("/")));
         let captures = open_captures(dir, pair)?;
@@ -271,10 +273,16 @@ pub fn generate(
             })?;
         }
         let seconds = started.elapsed().as_secs_f64();
+        let cpu_seconds =
+            crate::resources::cpu_seconds().zip(cpu_before).map(|(after, before)| after - before);
+        let peak = crate::resources::peak_memory().map_or(0.0, |b| b as f64 / (1u64 << 30) as f64);
         progress.clear();
-        progress
-            .message(&format!("morris {}: {positions} positions solved in {seconds:.1} s", names.join("/")));
-        reports.push(PairReport { pair, skipped: false, seconds, positions });
+        progress.message(&format!(
+            "morris {}: {positions} positions solved in {seconds:.1} s (cpu {:.1} s, peak memory so far {peak:.2} GiB)",
+            names.join("/"),
+            cpu_seconds.unwrap_or(f64::NAN)
+        ));
+        reports.push(PairReport { pair, skipped: false, seconds, cpu_seconds, positions });
     }
     Ok(reports)
 }

@@ -1,0 +1,194 @@
+//! Moving-phase tables: exact counts against the reference, forward consistency, Gasser's
+//! figures, crash-safe resumption and verification of damaged tables.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+use tablebase::morris::tables::{self, Class, SolvedClass};
+use tablebase::progress::Progress;
+use tablebase::reference::{morris_class_size, morris_class_wdl};
+use tablebase::table::{Check, HEADER_SIZE, TableFile, checksum};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tablebase-test-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn tablebase(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tablebase")).args(args).output().expect("the binary runs")
+}
+
+fn class(text: &str) -> Class {
+    Class::parse(text).unwrap()
+}
+
+#[test]
+fn classes_up_to_5_5_match_the_reference_and_their_successors() {
+    let dir = scratch("up-to-5-5");
+    let target = class("5-5");
+    let reports = tables::generate(&dir, Some(target), &Progress::hidden()).unwrap();
+    assert_eq!(reports.len(), 6, "3-3, 3-4/4-3, 3-5/5-3, 4-4, 4-5/5-4, 5-5");
+    let needed = tables::needed_classes(Some(target));
+    assert_eq!(needed.len(), 9);
+    for &c in &needed {
+        let solved = SolvedClass::open(&dir, c, Check::Checksum).unwrap();
+        let counts = solved.file.header().counts;
+        assert_eq!(Some(counts.positions()), morris_class_size(c.mover, c.other), "{c}");
+        assert_eq!(Some([counts.win, counts.loss, counts.draw]), morris_class_wdl(c.mover, c.other), "{c}");
+    }
+    for pair in tables::pairs_in_order(&needed) {
+        for check in tables::verify_pair(&dir, pair, false, &Progress::hidden()).unwrap() {
+            assert!(check.checksum_ok, "{}", check.class);
+            assert_eq!(check.consistent, Some(true), "{}", check.class);
+            assert_eq!(check.reference_match, Some(true), "{}", check.class);
+        }
+    }
+
+    // Gasser 1996: in 3-3 the longest loss is 26 plies and the side to move wins about 83%.
+    let three = SolvedClass::open(&dir, class("3-3"), Check::Header).unwrap();
+    let counts = three.file.header().counts;
+    assert_eq!(counts.max_loss, 26);
+    let share = counts.win as f64 / counts.positions() as f64;
+    assert!((0.825..0.835).contains(&share), "{share}");
+    // Distances have the parity of their result everywhere.
+    for c in &needed {
+        let solved = SolvedClass::open(&dir, *c, Check::Header).unwrap();
+        let h = solved.file.header().counts;
+        assert!(h.max_win == 0 || h.max_win % 2 == 1);
+        assert!(h.max_loss % 2 == 0);
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+fn table_bytes(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "tbl"))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), fs::read(&p).unwrap()))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn killed_generation_resumes_to_identical_tables() {
+    let reference = scratch("resume-reference");
+    let interrupted = scratch("resume-interrupted");
+    let args = |dir: &Path| {
+        vec![
+            "generate".to_string(),
+            "morris".into(),
+            "--no-opening".into(),
+            "--up-to".into(),
+            "4-4".into(),
+            "--dir".into(),
+            dir.to_string_lossy().into_owned(),
+        ]
+    };
+    assert!(tablebase(&args(&reference).iter().map(String::as_str).collect::<Vec<_>>()).status.success());
+    // A stale temporary file, as a crash in the middle of writing leaves it.
+    fs::write(interrupted.join("morris-4-4.tbl.tmp"), b"half a table").unwrap();
+    let info =
+        tablebase(&["info", "morris", "--json", "--stones", "4", "--dir", interrupted.to_str().unwrap()]);
+    assert!(
+        String::from_utf8_lossy(&info.stdout)
+            .contains(r#""table": "4-4", "index_size": 3225597, "positions": 3225597, "status": "partial""#)
+    );
+    for delay_ms in [150, 400, 700, 1000] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tablebase"))
+            .args(args(&interrupted))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        child.kill().unwrap(); // SIGKILL: no chance to clean up
+        child.wait().unwrap();
+        // Whatever is under a final name is complete and checks out.
+        for (name, bytes) in table_bytes(&interrupted) {
+            let header = tablebase::table::Header::decode(&bytes, Path::new(&name)).unwrap();
+            assert!(header.complete && bytes.len() as u64 == header.file_length(), "{name}");
+            assert_eq!(checksum(&bytes[HEADER_SIZE..]), header.checksum, "{name}");
+        }
+    }
+    assert!(tablebase(&args(&interrupted).iter().map(String::as_str).collect::<Vec<_>>()).status.success());
+    let expected = table_bytes(&reference);
+    assert_eq!(expected.len(), 4);
+    assert!(table_bytes(&interrupted) == expected, "resumed tables differ from an uninterrupted run");
+    fs::remove_dir_all(&reference).unwrap();
+    fs::remove_dir_all(&interrupted).unwrap();
+}
+
+#[test]
+fn verify_reports_damage_with_exit_3_and_missing_tables_with_exit_1() {
+    let dir = scratch("verify");
+    tables::generate(&dir, Some(class("3-4")), &Progress::hidden()).unwrap();
+    let d = dir.to_str().unwrap();
+    let ok = tablebase(&["verify", "morris", "--up-to", "3-4", "--json", "--dir", d]);
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(ok.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3);
+    for v in &lines {
+        assert_eq!(v["checksum"], "ok");
+        assert_eq!(v["consistent"], true);
+        assert_eq!(v["reference"], "match");
+    }
+    let three = lines.iter().find(|v| v["table"] == "3-3").unwrap();
+    assert_eq!(
+        (three["win"].as_u64(), three["loss"].as_u64(), three["draw"].as_u64()),
+        (Some(140621), Some(28736), Some(269))
+    );
+    assert_eq!(three["max_loss"], 26);
+    let quick = tablebase(&["verify", "morris", "--up-to", "3-4", "--json", "--quick", "--dir", d]);
+    assert_eq!(quick.status.code(), Some(0));
+    assert!(String::from_utf8(quick.stdout).unwrap().contains(r#""consistent": null"#));
+
+    // A wrong value under a valid checksum: only recomputation finds it.
+    let path = class("3-3").path(&dir);
+    let pristine = fs::read(&path).unwrap();
+    let mut bytes = pristine.clone();
+    let table = TableFile::open(&path, "morris", "3-3", 169626, Check::Checksum).unwrap();
+    let victim = (0..169626u64).find(|&i| table.body()[i as usize] == 2).unwrap(); // a win in 1
+    drop(table);
+    bytes[HEADER_SIZE + victim as usize] = 4; // claim a win in 3
+    let sum = checksum(&bytes[HEADER_SIZE..]);
+    bytes[120..124].copy_from_slice(&sum.to_le_bytes());
+    fs::write(&path, &bytes).unwrap();
+    let bad = tablebase(&["verify", "morris", "--up-to", "3-3", "--dir", d]);
+    assert_eq!(bad.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(stderr.contains("morris 3-3: position W:") && stderr.contains("stored win 3"), "{stderr}");
+
+    // A flipped byte: the checksum catches it, even with --quick.
+    let mut flipped = pristine.clone();
+    flipped[HEADER_SIZE + 1000] ^= 0x10;
+    fs::write(&path, &flipped).unwrap();
+    let bad = tablebase(&["verify", "morris", "--up-to", "3-3", "--quick", "--json", "--dir", d]);
+    assert_eq!(bad.status.code(), Some(3));
+    assert!(String::from_utf8(bad.stdout).unwrap().contains(r#""checksum": "bad""#));
+
+    // A truncated table is damaged; a missing one is a runtime error naming the file.
+    fs::write(&path, &pristine[..pristine.len() - 7]).unwrap();
+    let bad = tablebase(&["verify", "morris", "--up-to", "3-3", "--dir", d]);
+    assert_eq!(bad.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("morris-3-3.tbl"));
+    fs::remove_file(&path).unwrap();
+    let missing = tablebase(&["verify", "morris", "--up-to", "3-3", "--dir", d]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("morris-3-3.tbl: table not generated"));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn generate_needs_no_opening_until_the_placement_phase_exists() {
+    let out = tablebase(&["generate", "morris", "--dir", "/nonexistent/never"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--no-opening"));
+    let out = tablebase(&["generate", "morris", "--no-opening", "--up-to", "10-3"]);
+    assert_eq!(out.status.code(), Some(2));
+}
