@@ -3,9 +3,11 @@
 use crate::bench;
 use crate::error::Error;
 use crate::morris::ClassIndex;
+use crate::morris::MorrisTablebase;
 use crate::morris::index::MAX_STONES;
 use crate::morris::notation::PositionText;
 use crate::morris::tables::{self, Class};
+use crate::probe::{Format, Probe, answer, answer_lines, worse};
 use crate::progress::Progress;
 use crate::reference::morris_class_size;
 use crate::table::{Status, TableError};
@@ -26,6 +28,11 @@ enum Command {
     Generate {
         #[command(subcommand)]
         game: GenerateGame,
+    },
+    /// Value, distance, every move and the best line of positions.
+    Probe {
+        #[command(subcommand)]
+        game: ProbeGame,
     },
     /// Check tables: headers, checksums, reference counts, and every value from its successors.
     Verify {
@@ -48,6 +55,30 @@ enum Command {
 enum GenerateGame {
     /// Nine Men's Morris.
     Morris(MorrisGenerateArgs),
+}
+
+#[derive(Subcommand)]
+enum ProbeGame {
+    /// Nine Men's Morris.
+    Morris(MorrisProbeArgs),
+}
+
+#[derive(Args)]
+struct MorrisProbeArgs {
+    #[command(flatten)]
+    tables: MorrisTablesArgs,
+    /// One JSON object per position (SPEC section 5).
+    #[arg(long, conflicts_with = "brief")]
+    json: bool,
+    /// One line per position: value and plies, no moves.
+    #[arg(long)]
+    brief: bool,
+    /// Add the best line (principal variation).
+    #[arg(long)]
+    line: bool,
+    /// Positions (quote each: 'W:a1,d1,g1 B:a4,b4,c4 b'), or - to read one per line from
+    /// standard input.
+    positions: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -124,6 +155,7 @@ enum BenchTarget {
 pub fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Command::Generate { game: GenerateGame::Morris(args) } => generate_morris(&args),
+        Command::Probe { game: ProbeGame::Morris(args) } => probe_morris(&args),
         Command::Verify { game: VerifyGame::Morris(args) } => verify_morris(&args),
         Command::Info { game: InfoGame::Morris(args) } => info_morris(&args),
         Command::Bench { target: BenchTarget::Morris(args) } => bench::morris(&args),
@@ -165,6 +197,55 @@ fn generate_morris(args: &MorrisGenerateArgs) -> Result<(), Error> {
     let progress = Progress::stderr();
     tables::generate(&args.tables.dir, target, &progress)?;
     Ok(())
+}
+
+fn probe_morris(args: &MorrisProbeArgs) -> Result<(), Error> {
+    let game = MorrisTablebase::open(&args.tables.dir, args.tables.stones);
+    let format = if args.json {
+        Format::Json
+    } else if args.brief {
+        Format::Brief
+    } else {
+        Format::Text
+    };
+    run_probe(&game, &args.positions, format, args.line)
+}
+
+/// Answers the positions given as arguments, or read from standard input with `-`.
+fn run_probe<G: Probe>(game: &G, positions: &[String], format: Format, line: bool) -> Result<(), Error> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let code = match positions {
+        [] => {
+            return Err(Error::Usage(
+                "no position given (pass positions, or - to read them from standard input)".into(),
+            ));
+        }
+        [dash] if dash == "-" => answer_lines(game, std::io::stdin().lock(), &mut out, format, line)?,
+        _ => {
+            let mut code = 0;
+            for (n, text) in positions.iter().enumerate() {
+                match answer(game, text, format, line) {
+                    Ok(answer) => {
+                        if format == Format::Text && n > 0 {
+                            writeln!(out)?;
+                        }
+                        writeln!(out, "{answer}")?
+                    }
+                    Err(e) => {
+                        out.flush()?;
+                        eprintln!("tablebase: '{text}': {e}");
+                        code = worse(code, e.exit_code());
+                    }
+                }
+            }
+            code
+        }
+    };
+    out.flush()?;
+    match code {
+        0 => Ok(()),
+        code => Err(Error::Reported(code)),
+    }
 }
 
 fn verify_morris(args: &MorrisVerifyArgs) -> Result<(), Error> {

@@ -16,6 +16,8 @@ pub enum Error {
     Runtime(String),
     /// `verify` found a table that is wrong: exit 3 (details already reported).
     VerifyFailed,
+    /// Failures already reported line by line; exit with this code.
+    Reported(i32),
 }
 
 impl Error {
@@ -24,6 +26,7 @@ impl Error {
             Error::Usage(_) => 2,
             Error::Io { .. } | Error::Output(_) | Error::Runtime(_) => 1,
             Error::VerifyFailed => 3,
+            Error::Reported(code) => *code,
         }
     }
 }
@@ -36,6 +39,7 @@ impl fmt::Display for Error {
             Error::Output(source) => write!(f, "standard output: {source}"),
             Error::Runtime(message) => write!(f, "{message}"),
             Error::VerifyFailed => write!(f, "verification failed"),
+            Error::Reported(code) => write!(f, "exit status {code}"),
         }
     }
 }

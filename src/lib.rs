@@ -12,6 +12,7 @@ pub mod bench;
 pub mod cli;
 pub mod error;
 pub mod morris;
+pub mod probe;
 pub mod progress;
 pub mod reference;
 pub mod resources;

@@ -30,6 +30,7 @@ fn main() {
         Ok(()) => {}
         // A reader that stops early (`| head`) is not a failure of ours.
         Err(Error::Output(e)) if e.kind() == IoErrorKind::BrokenPipe => {}
+        Err(Error::Reported(code)) => std::process::exit(code),
         Err(error) => {
             eprintln!("tablebase: {error}");
             std::process::exit(error.exit_code());

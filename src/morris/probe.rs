@@ -1,0 +1,174 @@
+//! Probing Nine Men's Morris positions in the moving-phase tables.
+
+use super::board::{POINT_NAMES, point_from_name};
+use super::notation::{PositionText, parse_position};
+use super::position::{Color, Move, Position};
+use super::rules::for_each_move;
+use super::tables::{Class, SolvedClass};
+use crate::probe::{Probe, ProbeError, Probed};
+use crate::table::{Check, TableError};
+use crate::value::Value;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The Morris tables in a directory, each mapped on first use (read-only, shared by threads).
+pub struct MorrisTablebase {
+    dir: PathBuf,
+    stones_per_side: u8,
+    classes: Vec<OnceLock<Result<SolvedClass, TableError>>>,
+}
+
+impl MorrisTablebase {
+    /// Tables in `dir` for a game with `stones_per_side` stones each (9: Nine Men's Morris).
+    /// Nothing is read until a position needs it.
+    pub fn open(dir: impl Into<PathBuf>, stones_per_side: u8) -> MorrisTablebase {
+        let classes = Class::all().map(|_| OnceLock::new()).collect();
+        MorrisTablebase { dir: dir.into(), stones_per_side, classes }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The value of `position` and every legal move with its outcome, best first.
+    pub fn probe(&self, position: &Position) -> Result<Probed<Move>, ProbeError> {
+        crate::probe::probe(self, position)
+    }
+
+    /// Optimal moves to the end of the game, or for a draw until a position repeats.
+    pub fn best_line(&self, position: &Position) -> Result<Vec<Move>, ProbeError> {
+        crate::probe::best_line(self, position)
+    }
+
+    fn class(&self, class: Class) -> Result<&SolvedClass, ProbeError> {
+        let slot = ((class.mover - 3) * 7 + (class.other - 3)) as usize;
+        let opened = self.classes[slot].get_or_init(|| SolvedClass::open(&self.dir, class, Check::Header));
+        opened.as_ref().map_err(|e| match e {
+            TableError::Missing { path } => ProbeError::NotGenerated {
+                path: path.clone(),
+                command: format!(
+                    "tablebase generate morris --no-opening --up-to {class} --dir {}",
+                    self.dir.display()
+                ),
+            },
+            other => ProbeError::Damaged(other.to_string()),
+        })
+    }
+
+    /// The value of a moving-phase position with at least 3 stones on each side.
+    fn stored(&self, mover: u32, other: u32) -> Result<Value, ProbeError> {
+        let class = Class::new(mover.count_ones(), other.count_ones())
+            .ok_or_else(|| ProbeError::Illegal("more than 9 stones on a side".into()))?;
+        Ok(self.class(class)?.value(mover, other))
+    }
+
+    fn require_moving_phase(position: &Position) -> Result<(), ProbeError> {
+        if position.is_moving_phase() {
+            Ok(())
+        } else {
+            Err(ProbeError::Unavailable(
+                "positions with stones in hand need the placement-phase tables, which this version does not generate yet"
+                    .into(),
+            ))
+        }
+    }
+}
+
+impl Probe for MorrisTablebase {
+    type Position = Position;
+    type Move = Move;
+
+    fn parse(&self, text: &str) -> Result<Position, ProbeError> {
+        parse_position(text, self.stones_per_side).map_err(|e| ProbeError::Illegal(e.to_string()))
+    }
+
+    fn notation(&self, position: &Position) -> String {
+        PositionText(position).to_string()
+    }
+
+    fn value(&self, position: &Position) -> Result<Value, ProbeError> {
+        Self::require_moving_phase(position)?;
+        if position.material(position.to_move) < 3 {
+            return Ok(Value::Loss(0));
+        }
+        self.stored(position.mover_stones(), position.other_stones())
+    }
+
+    fn moves(&self, position: &Position) -> Result<Vec<(Move, Position, Value)>, ProbeError> {
+        Self::require_moving_phase(position)?;
+        let mut successors = Vec::with_capacity(64);
+        for_each_move(position, |mv, next| successors.push((mv, next)));
+        successors
+            .into_iter()
+            .map(|(mv, next)| {
+                let value = if next.material(next.to_move) < 3 {
+                    Value::Loss(0)
+                } else {
+                    self.stored(next.mover_stones(), next.other_stones())?
+                };
+                Ok((mv, next, value.for_mover()))
+            })
+            .collect()
+    }
+
+    fn describe(&self, position: &Position, value: Value) -> String {
+        let mut out = diagram(position);
+        let side = position.to_move.name();
+        out.push_str(&match value {
+            Value::Win(n) => format!("{side} to move wins in {n} plies\n"),
+            Value::Loss(0) => format!("{side} to move has lost\n"),
+            Value::Loss(n) => format!("{side} to move loses in {n} plies\n"),
+            Value::Draw => format!("{side} to move: draw\n"),
+        });
+        out
+    }
+}
+
+const BOARD: [&str; 13] = [
+    "o-----------o-----------o",
+    "|           |           |",
+    "|   o-------o-------o   |",
+    "|   |       |       |   |",
+    "|   |   o---o---o   |   |",
+    "|   |   |       |   |   |",
+    "o---o---o       o---o---o",
+    "|   |   |       |   |   |",
+    "|   |   o---o---o   |   |",
+    "|   |       |       |   |",
+    "|   o-------o-------o   |",
+    "|           |           |",
+    "o-----------o-----------o",
+];
+
+/// The board with `W`, `B` and `.` on the points, ranks and files labelled.
+pub fn diagram(position: &Position) -> String {
+    let mut out = String::new();
+    for (row, line) in BOARD.iter().enumerate() {
+        let rank = 7 - row / 2;
+        out.push_str(if row % 2 == 0 { &"7654321"[7 - rank..8 - rank] } else { " " });
+        out.push_str("  ");
+        for (x, ch) in line.chars().enumerate() {
+            if ch == 'o' {
+                let name = format!("{}{rank}", (b'a' + (x / 4) as u8) as char);
+                let p = point_from_name(&name).expect("the diagram's points are the board's");
+                let bit = 1 << p;
+                out.push(if position.stones[Color::White.index()] & bit != 0 {
+                    'W'
+                } else if position.stones[Color::Black.index()] & bit != 0 {
+                    'B'
+                } else {
+                    '.'
+                });
+            } else {
+                out.push(ch);
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("   a   b   c   d   e   f   g\n");
+    debug_assert_eq!(POINT_NAMES.len(), 24);
+    if !position.is_moving_phase() {
+        out.push_str(&format!("in hand: White {}, Black {}\n", position.hand[0], position.hand[1]));
+    }
+    out
+}

@@ -1,0 +1,251 @@
+//! Probing, shared by every game: a position's value, every move with its outcome (best first),
+//! and the best line; and the output formats of `probe` (SPEC sections 1 and 5).
+
+use crate::value::Value;
+use std::fmt;
+use std::path::PathBuf;
+
+/// Why a position cannot be probed.
+#[derive(Debug)]
+pub enum ProbeError {
+    /// The position is malformed or cannot arise: a usage error (exit 2).
+    Illegal(String),
+    /// A table the position needs is not on disk; `command` generates it.
+    NotGenerated { path: PathBuf, command: String },
+    /// A table is there but cannot be used: damaged, incomplete, another version.
+    Damaged(String),
+    /// Positions of a kind this version cannot solve yet.
+    Unavailable(String),
+}
+
+impl ProbeError {
+    /// The exit code of SPEC section 1.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            ProbeError::Illegal(_) => 2,
+            ProbeError::NotGenerated { .. } | ProbeError::Damaged(_) | ProbeError::Unavailable(_) => 1,
+        }
+    }
+}
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbeError::Illegal(why) => write!(f, "{why}"),
+            ProbeError::NotGenerated { path, command } => {
+                write!(f, "{}: table not generated (run: {command})", path.display())
+            }
+            ProbeError::Damaged(why) | ProbeError::Unavailable(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl std::error::Error for ProbeError {}
+
+/// A game whose positions can be probed in its tables.
+pub trait Probe: Sync {
+    type Position: Clone + Eq + std::hash::Hash;
+    type Move: Copy + fmt::Display;
+
+    /// Parses one position of the command line's notation.
+    fn parse(&self, text: &str) -> Result<Self::Position, ProbeError>;
+    /// The position in the notation `parse` reads.
+    fn notation(&self, position: &Self::Position) -> String;
+    /// The value of the position.
+    fn value(&self, position: &Self::Position) -> Result<Value, ProbeError>;
+    /// Every legal move with the position it leads to and the value that gives the mover.
+    fn moves(
+        &self,
+        position: &Self::Position,
+    ) -> Result<Vec<(Self::Move, Self::Position, Value)>, ProbeError>;
+    /// A few lines that show the position to a person, and a sentence with its value.
+    fn describe(&self, position: &Self::Position, value: Value) -> String;
+}
+
+/// A probed position: its value and every move, best first.
+#[derive(Clone, Debug)]
+pub struct Probed<M> {
+    pub value: Value,
+    pub moves: Vec<(M, Value)>,
+}
+
+/// The value and all moves of `position`, best first (ties in the order the game lists moves).
+pub fn probe<G: Probe>(game: &G, position: &G::Position) -> Result<Probed<G::Move>, ProbeError> {
+    let value = game.value(position)?;
+    let mut moves: Vec<(G::Move, Value)> =
+        game.moves(position)?.into_iter().map(|(m, _, v)| (m, v)).collect();
+    moves.sort_by(|a, b| b.1.cmp(&a.1));
+    Ok(Probed { value, moves })
+}
+
+/// Plies a drawn line is followed at most before giving up on finding a repetition.
+const MAX_DRAW_LINE: usize = 10_000;
+
+/// A principal variation: best moves to the end of the game, or for a draw until a position
+/// repeats.
+pub fn best_line<G: Probe>(game: &G, position: &G::Position) -> Result<Vec<G::Move>, ProbeError> {
+    let mut line = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut current = position.clone();
+    loop {
+        let value = game.value(&current)?;
+        if !seen.insert(current.clone()) || line.len() >= MAX_DRAW_LINE {
+            break;
+        }
+        let moves = game.moves(&current)?;
+        // The first move that keeps the value: a win in n goes to a loss in n - 1, a loss in n
+        // to a win in n - 1, a draw to a draw.
+        let Some((mv, next, _)) = moves.into_iter().find(|(_, _, v)| *v == value) else {
+            break; // no move: the game is over
+        };
+        line.push(mv);
+        current = next;
+    }
+    Ok(line)
+}
+
+fn plies_json(value: Value) -> String {
+    value.distance().map_or("null".to_string(), |n| n.to_string())
+}
+
+/// `--json`: one object per position (SPEC section 5).
+pub fn json<M: fmt::Display>(position: &str, probed: &Probed<M>, line: Option<&[M]>) -> String {
+    let moves: Vec<String> = probed
+        .moves
+        .iter()
+        .map(|(m, v)| {
+            format!("{{\"move\": \"{m}\", \"value\": \"{}\", \"plies\": {}}}", v.word(), plies_json(*v))
+        })
+        .collect();
+    let mut out = format!(
+        "{{\"position\": \"{}\", \"value\": \"{}\", \"plies\": {}, \"moves\": [{}]",
+        position,
+        probed.value.word(),
+        plies_json(probed.value),
+        moves.join(", ")
+    );
+    if let Some(line) = line {
+        let line: Vec<String> = line.iter().map(|m| format!("\"{m}\"")).collect();
+        out.push_str(&format!(", \"line\": [{}]", line.join(", ")));
+    }
+    out.push('}');
+    out
+}
+
+/// `--brief`: `<value>\t<plies>`, `draw\t-` for a draw.
+pub fn brief(value: Value) -> String {
+    match value.distance() {
+        Some(n) => format!("{}\t{n}", value.word()),
+        None => "draw\t-".to_string(),
+    }
+}
+
+/// The text for people: diagram and sentence, then the moves.
+pub fn text<G: Probe>(
+    game: &G,
+    position: &G::Position,
+    probed: &Probed<G::Move>,
+    line: Option<&[G::Move]>,
+) -> String {
+    let mut out = game.describe(position, probed.value);
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    if !probed.moves.is_empty() {
+        out.push_str("moves:\n");
+        for (m, v) in &probed.moves {
+            out.push_str(&format!("  {:<12} {v}\n", m.to_string()));
+        }
+    }
+    if let Some(line) = line {
+        let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+        out.push_str(&format!(
+            "best line: {}\n",
+            if moves.is_empty() { "-".to_string() } else { moves.join(" ") }
+        ));
+    }
+    out
+}
+
+/// How `probe` prints each position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Brief,
+}
+
+/// The output for one position in `format` (with the best line when `with_line`).
+pub fn answer<G: Probe>(
+    game: &G,
+    input: &str,
+    format: Format,
+    with_line: bool,
+) -> Result<String, ProbeError> {
+    let position = game.parse(input)?;
+    if format == Format::Brief {
+        let mut out = brief(game.value(&position)?);
+        if with_line {
+            let line: Vec<String> = best_line(game, &position)?.iter().map(|m| m.to_string()).collect();
+            out.push('\t');
+            out.push_str(&line.join(" "));
+        }
+        return Ok(out);
+    }
+    let probed = probe(game, &position)?;
+    let line = if with_line { Some(best_line(game, &position)?) } else { None };
+    Ok(match format {
+        Format::Json => json(&game.notation(&position), &probed, line.as_deref()),
+        _ => text(game, &position, &probed, line.as_deref()),
+    })
+}
+
+/// Answers a batch of positions, one per input line, in parallel, writing answers in input order
+/// to `out` and errors (with their line numbers) to standard error. Returns the exit code:
+/// 0, or 2 when a line was malformed or illegal, else 1 when a table was missing or damaged.
+pub fn answer_lines<G: Probe>(
+    game: &G,
+    input: impl std::io::BufRead,
+    out: &mut impl std::io::Write,
+    format: Format,
+    with_line: bool,
+) -> std::io::Result<i32> {
+    use rayon::prelude::*;
+    const BLOCK: usize = 1 << 16;
+    let mut code = 0;
+    let mut lines = input.lines();
+    let mut number = 0usize;
+    loop {
+        let mut block = Vec::with_capacity(BLOCK);
+        for line in lines.by_ref().take(BLOCK) {
+            number += 1;
+            block.push((number, line?));
+        }
+        if block.is_empty() {
+            break;
+        }
+        let answers: Vec<Option<Result<String, ProbeError>>> = block
+            .par_iter()
+            .map(|(_, line)| (!line.trim().is_empty()).then(|| answer(game, line, format, with_line)))
+            .collect();
+        for ((n, _), result) in block.iter().zip(answers) {
+            match result {
+                None => {}
+                Some(Ok(text)) => writeln!(out, "{text}")?,
+                Some(Err(e)) => {
+                    eprintln!("tablebase: line {n}: {e}");
+                    code = worse(code, e.exit_code());
+                }
+            }
+        }
+    }
+    Ok(code)
+}
+
+/// The exit code to report when both happened: usage errors (2) before runtime errors (1).
+pub fn worse(a: i32, b: i32) -> i32 {
+    match (a, b) {
+        (2, _) | (_, 2) => 2,
+        _ => a.max(b),
+    }
+}
