@@ -54,12 +54,16 @@ pub trait Probe: Sync {
     /// The value of the position.
     fn value(&self, position: &Self::Position) -> Result<Value, ProbeError>;
     /// Every legal move with the position it leads to and the value that gives the mover.
-    fn moves(
-        &self,
-        position: &Self::Position,
-    ) -> Result<Vec<(Self::Move, Self::Position, Value)>, ProbeError>;
+    fn moves(&self, position: &Self::Position) -> Result<Vec<Outcome<Self>>, ProbeError>;
     /// A few lines that show the position to a person, and a sentence with its value.
     fn describe(&self, position: &Self::Position, value: Value) -> String;
+}
+
+/// A legal move, where it leads, and what that gives the side to move.
+pub struct Outcome<G: Probe + ?Sized> {
+    pub mv: G::Move,
+    pub next: G::Position,
+    pub value: Value,
 }
 
 /// A probed position: its value and every move, best first.
@@ -73,8 +77,8 @@ pub struct Probed<M> {
 pub fn probe<G: Probe>(game: &G, position: &G::Position) -> Result<Probed<G::Move>, ProbeError> {
     let value = game.value(position)?;
     let mut moves: Vec<(G::Move, Value)> =
-        game.moves(position)?.into_iter().map(|(m, _, v)| (m, v)).collect();
-    moves.sort_by(|a, b| b.1.cmp(&a.1));
+        game.moves(position)?.into_iter().map(|o| (o.mv, o.value)).collect();
+    moves.sort_by_key(|&(_, value)| std::cmp::Reverse(value));
     Ok(Probed { value, moves })
 }
 
@@ -95,11 +99,11 @@ pub fn best_line<G: Probe>(game: &G, position: &G::Position) -> Result<Vec<G::Mo
         let moves = game.moves(&current)?;
         // The first move that keeps the value: a win in n goes to a loss in n - 1, a loss in n
         // to a win in n - 1, a draw to a draw.
-        let Some((mv, next, _)) = moves.into_iter().find(|(_, _, v)| *v == value) else {
+        let Some(best) = moves.into_iter().find(|o| o.value == value) else {
             break; // no move: the game is over
         };
-        line.push(mv);
-        current = next;
+        line.push(best.mv);
+        current = best.next;
     }
     Ok(line)
 }

@@ -5,7 +5,7 @@ use super::notation::{PositionText, parse_position};
 use super::position::{Color, Move, Position};
 use super::rules::for_each_move;
 use super::tables::{Class, SolvedClass};
-use crate::probe::{Probe, ProbeError, Probed};
+use crate::probe::{Outcome, Probe, ProbeError, Probed};
 use crate::table::{Check, TableError};
 use crate::value::Value;
 use std::path::{Path, PathBuf};
@@ -94,7 +94,7 @@ impl Probe for MorrisTablebase {
         self.stored(position.mover_stones(), position.other_stones())
     }
 
-    fn moves(&self, position: &Position) -> Result<Vec<(Move, Position, Value)>, ProbeError> {
+    fn moves(&self, position: &Position) -> Result<Vec<Outcome<Self>>, ProbeError> {
         Self::require_moving_phase(position)?;
         let mut successors = Vec::with_capacity(64);
         for_each_move(position, |mv, next| successors.push((mv, next)));
@@ -106,7 +106,7 @@ impl Probe for MorrisTablebase {
                 } else {
                     self.stored(next.mover_stones(), next.other_stones())?
                 };
-                Ok((mv, next, value.for_mover()))
+                Ok(Outcome { mv, next, value: value.for_mover() })
             })
             .collect()
     }
