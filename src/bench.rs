@@ -141,3 +141,79 @@ fn scramble(rng: &mut SplitMix64, mover: u32, other: u32) -> (u32, u32) {
     let sym = rng.below(BOARD_SYMMETRIES as u64) as usize;
     (transform(sym, mover), transform(sym, other))
 }
+
+#[derive(Args)]
+pub struct ProbeBenchArgs {
+    /// Directory of the tables; positions are drawn from the complete classes there.
+    #[arg(long, default_value = "tables")]
+    dir: std::path::PathBuf,
+    /// Positions per run.
+    #[arg(long, default_value_t = 1_000_000)]
+    count: usize,
+    /// Runs per figure; the median is reported.
+    #[arg(long, default_value_t = 5)]
+    runs: usize,
+    /// Also write the positions, one per line, to this file (for timing `probe --brief -`).
+    #[arg(long)]
+    write_positions: Option<std::path::PathBuf>,
+}
+
+/// Throughput of `probe --brief` batches (all threads) and of full move lists (one thread).
+pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
+    use crate::morris::MorrisTablebase;
+    use crate::morris::notation::PositionText;
+    use crate::morris::tables::Class;
+    use crate::probe::{Format, answer_lines, probe};
+    use crate::table::Status;
+
+    let classes: Vec<Class> =
+        Class::all().filter(|c| matches!(Status::of(&c.path(&args.dir)), Status::Complete(_))).collect();
+    if classes.is_empty() {
+        return Err(Error::Runtime(format!("no complete Morris tables in {}", args.dir.display())));
+    }
+    let mut rng = SplitMix64::new(4);
+    let positions: Vec<Position> = (0..args.count)
+        .map(|_| {
+            let class = classes[rng.below(classes.len() as u64) as usize];
+            let index = class.index();
+            let (m, o) = index.position(rng.below(index.size()));
+            let (m, o) = scramble(&mut rng, m, o);
+            let mut pos = Position::moving(m, o);
+            if rng.below(2) == 1 {
+                pos = Position { stones: [o, m], hand: [0, 0], to_move: crate::morris::Color::Black };
+            }
+            pos
+        })
+        .collect();
+    let text: String = positions.iter().map(|p| format!("{}\n", PositionText(p))).collect();
+    if let Some(path) = &args.write_positions {
+        std::fs::write(path, &text).map_err(|source| Error::Io { path: path.clone(), source })?;
+    }
+    let tb = MorrisTablebase::open(&args.dir, 9);
+    // Warm up: map the tables and bring them into the page cache.
+    answer_lines(&tb, text.as_bytes(), &mut std::io::sink(), Format::Brief, false)?;
+    let brief_rate = median_rate(args.runs, positions.len(), || {
+        let code = answer_lines(&tb, text.as_bytes(), &mut std::io::sink(), Format::Brief, false);
+        assert_eq!(code.ok(), Some(0));
+    });
+    let sample = &positions[..positions.len().min(100_000)];
+    let mut moves = 0usize;
+    let list_rate = median_rate(args.runs, sample.len(), || {
+        moves = 0;
+        for pos in sample {
+            moves += probe(&tb, pos).expect("complete tables").moves.len();
+        }
+    });
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "classes: {}; positions: {}\nprobe --brief batch ({} threads): {:.2} M positions/s\nfull move list (1 thread): {:.2} us per position, {:.1} moves each",
+        classes.len(),
+        positions.len(),
+        rayon::current_num_threads(),
+        brief_rate / 1e6,
+        1e6 / list_rate,
+        moves as f64 / sample.len() as f64
+    )?;
+    Ok(())
+}

@@ -149,6 +149,8 @@ struct MorrisInfoArgs {
 enum BenchTarget {
     /// Index, un-index, move and un-move generation per Morris class.
     Morris(bench::MorrisBenchArgs),
+    /// Probing speed on the Morris tables in a directory.
+    ProbeMorris(bench::ProbeBenchArgs),
 }
 
 /// Runs the command line.
@@ -159,6 +161,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Verify { game: VerifyGame::Morris(args) } => verify_morris(&args),
         Command::Info { game: InfoGame::Morris(args) } => info_morris(&args),
         Command::Bench { target: BenchTarget::Morris(args) } => bench::morris(&args),
+        Command::Bench { target: BenchTarget::ProbeMorris(args) } => bench::probe_morris(&args),
     }
 }
 

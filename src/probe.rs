@@ -53,6 +53,11 @@ pub trait Probe: Sync {
     fn notation(&self, position: &Self::Position) -> String;
     /// The value of the position.
     fn value(&self, position: &Self::Position) -> Result<Value, ProbeError>;
+    /// The values of many positions. Games override it to look the tables up in a separate
+    /// tight loop, so that the processor overlaps the (mostly cache- and TLB-missing) reads.
+    fn values(&self, positions: &[Self::Position]) -> Vec<Result<Value, ProbeError>> {
+        positions.iter().map(|p| self.value(p)).collect()
+    }
     /// Every legal move with the position it leads to and the value that gives the mover.
     fn moves(&self, position: &Self::Position) -> Result<Vec<Outcome<Self>>, ProbeError>;
     /// A few lines that show the position to a person, and a sentence with its value.
@@ -209,39 +214,99 @@ pub fn answer<G: Probe>(
 /// 0, or 2 when a line was malformed or illegal, else 1 when a table was missing or damaged.
 pub fn answer_lines<G: Probe>(
     game: &G,
-    input: impl std::io::BufRead,
+    mut input: impl std::io::Read,
     out: &mut impl std::io::Write,
     format: Format,
     with_line: bool,
 ) -> std::io::Result<i32> {
     use rayon::prelude::*;
-    const BLOCK: usize = 1 << 16;
+    // Input is read in blocks of whole lines and answered in parallel chunks, each chunk into
+    // one string: per-line allocations and per-line tasks would cost more than probing.
+    const BLOCK: usize = 8 << 20;
+    const LINES_PER_TASK: usize = 2048;
     let mut code = 0;
-    let mut lines = input.lines();
-    let mut number = 0usize;
-    loop {
-        let mut block = Vec::with_capacity(BLOCK);
-        for line in lines.by_ref().take(BLOCK) {
-            number += 1;
-            block.push((number, line?));
+    let mut first_line = 1usize;
+    let mut pending: Vec<u8> = Vec::new();
+    let mut buffer = vec![0u8; BLOCK];
+    let mut at_end = false;
+    while !at_end {
+        let n = input.read(&mut buffer)?;
+        at_end = n == 0;
+        pending.extend_from_slice(&buffer[..n]);
+        // Answer every complete line; keep a partial last line for the next read.
+        let cut = if at_end {
+            pending.len()
+        } else {
+            pending.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+        };
+        if cut == 0 && !at_end {
+            continue;
         }
-        if block.is_empty() {
-            break;
-        }
-        let answers: Vec<Option<Result<String, ProbeError>>> = block
-            .par_iter()
-            .map(|(_, line)| (!line.trim().is_empty()).then(|| answer(game, line, format, with_line)))
-            .collect();
-        for ((n, _), result) in block.iter().zip(answers) {
-            match result {
-                None => {}
-                Some(Ok(text)) => writeln!(out, "{text}")?,
-                Some(Err(e)) => {
-                    eprintln!("tablebase: line {n}: {e}");
-                    code = worse(code, e.exit_code());
+        let block: Vec<u8> = pending.drain(..cut).collect();
+        let text = String::from_utf8_lossy(&block);
+        let lines: Vec<&str> = text.lines().collect();
+        let answers: Vec<(String, Vec<(usize, ProbeError)>)> = lines
+            .par_chunks(LINES_PER_TASK)
+            .enumerate()
+            .map(|(chunk, lines)| {
+                let mut answers = String::with_capacity(lines.len() * 16);
+                let mut errors = Vec::new();
+                let number = |k: usize| first_line + chunk * LINES_PER_TASK + k;
+                if format == Format::Brief && !with_line {
+                    // Parse all, look up all, then write: the fast path for big batches.
+                    let mut parsed = Vec::with_capacity(lines.len());
+                    let mut parsed_lines = Vec::with_capacity(lines.len());
+                    for (k, line) in lines.iter().enumerate() {
+                        if line.trim().is_empty() {
+                            continue;
+                        }
+                        match game.parse(line) {
+                            Ok(p) => {
+                                parsed.push(p);
+                                parsed_lines.push(k);
+                            }
+                            Err(e) => errors.push((number(k), e)),
+                        }
+                    }
+                    for (k, value) in parsed_lines.into_iter().zip(game.values(&parsed)) {
+                        match value {
+                            Ok(v) => {
+                                answers.push_str(&brief(v));
+                                answers.push('\n');
+                            }
+                            Err(e) => errors.push((number(k), e)),
+                        }
+                    }
+                    errors.sort_by_key(|(n, _)| *n);
+                    return (answers, errors);
                 }
+                for (k, line) in lines.iter().enumerate() {
+                    if line.trim().is_empty() {
+                        continue;
+                    }
+                    match answer(game, line, format, with_line) {
+                        Ok(text) => {
+                            answers.push_str(&text);
+                            answers.push('\n');
+                        }
+                        Err(e) => errors.push((number(k), e)),
+                    }
+                }
+                (answers, errors)
+            })
+            .collect();
+        for (answers, errors) in answers {
+            if !errors.is_empty() {
+                // Keep the order of answers and errors when both go to a terminal.
+                out.flush()?;
+            }
+            out.write_all(answers.as_bytes())?;
+            for (n, e) in errors {
+                eprintln!("tablebase: line {n}: {e}");
+                code = worse(code, e.exit_code());
             }
         }
+        first_line += lines.len();
     }
     Ok(code)
 }

@@ -21,9 +21,30 @@ pub const POINT_NAMES: [&str; POINT_COUNT] = [
 ];
 
 /// The point with the given name (`a1`..`g7`), if it is one of the 24.
+#[inline]
 pub fn point_from_name(name: &str) -> Option<usize> {
-    POINT_NAMES.iter().position(|&n| n == name)
+    match name.as_bytes() {
+        &[file @ b'a'..=b'g', rank @ b'1'..=b'7'] => {
+            let p = POINT_AT[usize::from(file - b'a')][usize::from(rank - b'1')];
+            (p != NOT_A_POINT).then_some(usize::from(p))
+        }
+        _ => None,
+    }
 }
+
+const NOT_A_POINT: u8 = u8::MAX;
+
+/// `POINT_AT[file][rank]` (both from 0): the point there, or [`NOT_A_POINT`].
+const POINT_AT: [[u8; 7]; 7] = {
+    let mut table = [[NOT_A_POINT; 7]; 7];
+    let mut p = 0;
+    while p < POINT_COUNT {
+        let name = POINT_NAMES[p].as_bytes();
+        table[(name[0] - b'a') as usize][(name[1] - b'1') as usize] = p as u8;
+        p += 1;
+    }
+    table
+};
 
 const fn build_adjacency() -> [Points; POINT_COUNT] {
     let mut adjacent = [0; POINT_COUNT];

@@ -94,6 +94,32 @@ impl Probe for MorrisTablebase {
         self.stored(position.mover_stones(), position.other_stones())
     }
 
+    fn values(&self, positions: &[Position]) -> Vec<Result<Value, ProbeError>> {
+        // Pass 1: which table and index each position needs (no table reads).
+        let located: Vec<Result<Result<(&SolvedClass, u64), Value>, ProbeError>> = positions
+            .iter()
+            .map(|position| {
+                Self::require_moving_phase(position)?;
+                if position.material(position.to_move) < 3 {
+                    return Ok(Err(Value::Loss(0)));
+                }
+                let (mover, other) = (position.mover_stones(), position.other_stones());
+                let class = Class::new(mover.count_ones(), other.count_ones())
+                    .ok_or_else(|| ProbeError::Illegal("more than 9 stones on a side".into()))?;
+                let solved = self.class(class)?;
+                Ok(Ok((solved, solved.index.index(mover, other))))
+            })
+            .collect();
+        // Pass 2: independent reads, which the processor keeps in flight together.
+        located
+            .into_iter()
+            .map(|found| match found? {
+                Ok((solved, index)) => Ok(solved.file.value(index)),
+                Err(value) => Ok(value),
+            })
+            .collect()
+    }
+
     fn moves(&self, position: &Position) -> Result<Vec<Outcome<Self>>, ProbeError> {
         Self::require_moving_phase(position)?;
         let mut successors = Vec::with_capacity(64);
