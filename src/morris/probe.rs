@@ -11,6 +11,12 @@ use crate::value::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+/// Where a position's value comes from, found before any table is read.
+enum Lookup<'a> {
+    Table(&'a SolvedClass, u64),
+    Known(Value),
+}
+
 /// The Morris tables in a directory, each mapped on first use (read-only, shared by threads).
 pub struct MorrisTablebase {
     dir: PathBuf,
@@ -96,26 +102,26 @@ impl Probe for MorrisTablebase {
 
     fn values(&self, positions: &[Position]) -> Vec<Result<Value, ProbeError>> {
         // Pass 1: which table and index each position needs (no table reads).
-        let located: Vec<Result<Result<(&SolvedClass, u64), Value>, ProbeError>> = positions
+        let located: Vec<Result<Lookup, ProbeError>> = positions
             .iter()
             .map(|position| {
                 Self::require_moving_phase(position)?;
                 if position.material(position.to_move) < 3 {
-                    return Ok(Err(Value::Loss(0)));
+                    return Ok(Lookup::Known(Value::Loss(0)));
                 }
                 let (mover, other) = (position.mover_stones(), position.other_stones());
                 let class = Class::new(mover.count_ones(), other.count_ones())
                     .ok_or_else(|| ProbeError::Illegal("more than 9 stones on a side".into()))?;
                 let solved = self.class(class)?;
-                Ok(Ok((solved, solved.index.index(mover, other))))
+                Ok(Lookup::Table(solved, solved.index.index(mover, other)))
             })
             .collect();
         // Pass 2: independent reads, which the processor keeps in flight together.
         located
             .into_iter()
             .map(|found| match found? {
-                Ok((solved, index)) => Ok(solved.file.value(index)),
-                Err(value) => Ok(value),
+                Lookup::Table(solved, index) => Ok(solved.file.value(index)),
+                Lookup::Known(value) => Ok(value),
             })
             .collect()
     }
