@@ -10,7 +10,7 @@ use crate::morris::tables::{self, Class};
 use crate::probe::{Format, Probe, answer, answer_lines, worse};
 use crate::progress::Progress;
 use crate::reference::morris_class_size;
-use crate::table::{Status, TableError};
+use crate::table::{Status, TableError, TableReport};
 use clap::{Args, Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
@@ -321,44 +321,15 @@ fn verify_morris(args: &MorrisVerifyArgs) -> Result<(), Error> {
 }
 
 fn write_check(out: &mut impl Write, check: &tables::ClassCheck, json: bool) -> Result<(), Error> {
-    let c = &check.counts;
-    let checksum = if check.checksum_ok { "ok" } else { "bad" };
-    let reference = match check.reference_match {
-        Some(true) => "match",
-        Some(false) => "mismatch",
-        None => "none",
+    let report = TableReport {
+        game: tables::GAME,
+        table: check.class.to_string(),
+        counts: check.counts,
+        checksum_ok: check.checksum_ok,
+        consistent: check.consistent,
+        reference_match: check.reference_match,
     };
-    if json {
-        let consistent = check.consistent.map_or("null".to_string(), |b| b.to_string());
-        writeln!(
-            out,
-            "{{\"game\": \"morris\", \"table\": \"{}\", \"positions\": {}, \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {}, \"max_loss\": {}, \"checksum\": \"{checksum}\", \"consistent\": {consistent}, \"reference\": \"{reference}\"}}",
-            check.class,
-            c.positions(),
-            c.win,
-            c.loss,
-            c.draw,
-            c.max_win,
-            c.max_loss
-        )?;
-    } else {
-        let consistent = match check.consistent {
-            Some(true) => "consistent",
-            Some(false) => "INCONSISTENT",
-            None => "not recomputed",
-        };
-        writeln!(
-            out,
-            "{:<5} {:>11} positions  win {:>11} loss {:>11} draw {:>11}  longest win {:>3} loss {:>3}  checksum {checksum}  {consistent}  reference {reference}",
-            check.class,
-            c.positions(),
-            c.win,
-            c.loss,
-            c.draw,
-            c.max_win,
-            c.max_loss
-        )?;
-    }
+    writeln!(out, "{}", if json { report.json() } else { report.text() })?;
     Ok(())
 }
 

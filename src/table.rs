@@ -453,6 +453,74 @@ pub fn sync_directory(path: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
+/// What `verify` found for one table, as SPEC section 5 words it.
+pub struct TableReport {
+    pub game: &'static str,
+    /// The class (`8-7`) or layer (`ply 12`).
+    pub table: String,
+    pub counts: Counts,
+    pub checksum_ok: bool,
+    /// `None` when values were not recomputed.
+    pub consistent: Option<bool>,
+    /// `None` when the reference has no figures for the table.
+    pub reference_match: Option<bool>,
+}
+
+impl TableReport {
+    fn checksum_word(&self) -> &'static str {
+        if self.checksum_ok { "ok" } else { "bad" }
+    }
+
+    fn reference_word(&self) -> &'static str {
+        match self.reference_match {
+            Some(true) => "match",
+            Some(false) => "mismatch",
+            None => "none",
+        }
+    }
+
+    /// The `verify --json` object.
+    pub fn json(&self) -> String {
+        let c = &self.counts;
+        format!(
+            "{{\"game\": \"{}\", \"table\": \"{}\", \"positions\": {}, \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {}, \"max_loss\": {}, \"checksum\": \"{}\", \"consistent\": {}, \"reference\": \"{}\"}}",
+            self.game,
+            self.table,
+            c.positions(),
+            c.win,
+            c.loss,
+            c.draw,
+            c.max_win,
+            c.max_loss,
+            self.checksum_word(),
+            self.consistent.map_or("null".to_string(), |b| b.to_string()),
+            self.reference_word()
+        )
+    }
+
+    /// One line for people.
+    pub fn text(&self) -> String {
+        let c = &self.counts;
+        let consistent = match self.consistent {
+            Some(true) => "consistent",
+            Some(false) => "INCONSISTENT",
+            None => "not recomputed",
+        };
+        format!(
+            "{:<5} {:>11} positions  win {:>11} loss {:>11} draw {:>11}  longest win {:>3} loss {:>3}  checksum {}  {consistent}  reference {}",
+            self.table,
+            c.positions(),
+            c.win,
+            c.loss,
+            c.draw,
+            c.max_win,
+            c.max_loss,
+            self.checksum_word(),
+            self.reference_word()
+        )
+    }
+}
+
 /// Status of a table on disk, for `info`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Status {
