@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod connect4;
 pub mod error;
 pub mod morris;
 pub mod probe;

@@ -3,6 +3,8 @@
 
 const MORRIS_CLASS_SIZES: &str = include_str!("../tables/reference/morris-class-sizes.tsv");
 const MORRIS_WDL: &str = include_str!("../tables/reference/morris-wdl-ninemm.tsv");
+const CONNECT4_PER_PLY: &str = include_str!("../tables/reference/connect4-7x6-per-ply.tsv");
+const CONNECT4_BOARDS: &str = include_str!("../tables/reference/connect4-boards.tsv");
 
 /// Rows of a tab-separated reference file, comments and the header skipped.
 fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
@@ -28,4 +30,21 @@ pub fn morris_class_wdl(mover: u32, other: u32) -> Option<[u64; 3]> {
     rows(MORRIS_WDL)
         .find(|r| number(r[0]) == u64::from(mover) && number(r[1]) == u64::from(other))
         .map(|r| [number(r[2]), number(r[3]), number(r[4])])
+}
+
+/// Reachable 7x6 Connect Four positions with `ply` stones (mirror images counted separately).
+pub fn connect4_7x6_positions(ply: u32) -> Option<u64> {
+    rows(CONNECT4_PER_PLY).find(|r| number(r[0]) == u64::from(ply)).map(|r| number(r[1]))
+}
+
+/// A Connect Four board's published figures: total reachable positions (when known), the value
+/// of the empty board for the first player (`first`, `second`, `draw`) and the ply the game ends
+/// on under perfect play (when known).
+pub fn connect4_board(width: u32, height: u32) -> Option<(Option<u64>, &'static str, Option<u32>)> {
+    rows(CONNECT4_BOARDS).find(|r| number(r[0]) == u64::from(width) && number(r[1]) == u64::from(height)).map(
+        |r| {
+            let known = |f: &str| (f.trim() != "-").then(|| number(f));
+            (known(r[2]), r[3].trim(), known(r[4]).map(|p| p as u32))
+        },
+    )
 }
