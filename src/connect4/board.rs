@@ -124,7 +124,7 @@ impl Position {
     /// The first player's stones (the first player moves at even plies).
     #[inline]
     pub fn first_player(&self) -> u64 {
-        if self.ply % 2 == 0 { self.current } else { self.previous() }
+        if self.ply.is_multiple_of(2) { self.current } else { self.previous() }
     }
 
     /// Whether the last move made four in a row: the side to move has lost.

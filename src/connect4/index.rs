@@ -140,7 +140,7 @@ impl PlyIndex {
                 order += 1;
             }
         }
-        let current = if self.ply % 2 == 0 { first } else { mask ^ first };
+        let current = if self.ply.is_multiple_of(2) { first } else { mask ^ first };
         Position { current, mask, ply: self.ply }
     }
 }
