@@ -36,6 +36,11 @@ pub trait RetrogradeSet: Sync {
     /// Calls `f(p)` for every position `p` of the set with a move to `index` (repeats allowed):
     /// exactly the `p` whose successors include `Inside(index)`.
     fn for_each_predecessor(&self, index: u64, f: impl FnMut(u64));
+    /// False when every move leaves the set (a Connect Four ply): the first pass then settles
+    /// every value and the distance levels are skipped.
+    fn has_inside_moves(&self) -> bool {
+        true
+    }
 }
 
 /// Error of the solver.
@@ -207,6 +212,14 @@ pub fn solve(set: &impl RetrogradeSet, progress: &Progress) -> Result<Solution, 
         Ok(())
     })?;
 
+    if !set.has_inside_moves() {
+        codes.par_iter().for_each(|c| {
+            let v = c.load(Relaxed);
+            c.store(v & !PLANNED, Relaxed);
+        });
+        progress.finish();
+        return Ok(Solution { codes });
+    }
     progress.phase("propagation", size);
     let mut distance = 0u32;
     loop {

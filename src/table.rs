@@ -103,16 +103,20 @@ pub struct Counts {
 
 impl Counts {
     pub fn add(&mut self, value: Value) {
+        self.add_weighted(value, 1);
+    }
+
+    pub fn add_weighted(&mut self, value: Value, weight: u64) {
         match value {
             Value::Win(n) => {
-                self.win += 1;
+                self.win += weight;
                 self.max_win = self.max_win.max(n);
             }
             Value::Loss(n) => {
-                self.loss += 1;
+                self.loss += weight;
                 self.max_loss = self.max_loss.max(n);
             }
-            Value::Draw => self.draw += 1,
+            Value::Draw => self.draw += weight,
         }
     }
 
@@ -161,6 +165,10 @@ fn u64_at(bytes: &[u8], at: usize) -> u64 {
 
 impl Header {
     pub fn encode(&self) -> [u8; HEADER_SIZE] {
+        self.encode_with(ENCODING_BYTE_WITH_OVERFLOW)
+    }
+
+    fn encode_with(&self, encoding: u32) -> [u8; HEADER_SIZE] {
         let mut h = [0u8; HEADER_SIZE];
         h[0..8].copy_from_slice(&MAGIC);
         h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -168,7 +176,7 @@ impl Header {
         put_name(&mut h[16..32], &self.game);
         put_name(&mut h[32..64], &self.table);
         h[64..72].copy_from_slice(&self.index_size.to_le_bytes());
-        h[72..76].copy_from_slice(&ENCODING_BYTE_WITH_OVERFLOW.to_le_bytes());
+        h[72..76].copy_from_slice(&encoding.to_le_bytes());
         h[76..80].copy_from_slice(&(if self.complete { FLAG_COMPLETE } else { 0 }).to_le_bytes());
         h[80..88].copy_from_slice(&self.overflow_count.to_le_bytes());
         h[88..96].copy_from_slice(&self.counts.win.to_le_bytes());
@@ -181,13 +189,17 @@ impl Header {
     }
 
     pub fn decode(bytes: &[u8], path: &Path) -> Result<Header, TableError> {
+        Header::decode_with(bytes, path, ENCODING_BYTE_WITH_OVERFLOW)
+    }
+
+    fn decode_with(bytes: &[u8], path: &Path, encoding: u32) -> Result<Header, TableError> {
         if bytes.len() < HEADER_SIZE || bytes[0..8] != MAGIC {
             return Err(TableError::NotATable { path: path.to_path_buf() });
         }
         let version = u32_at(bytes, 8);
         if version != FORMAT_VERSION
             || u32_at(bytes, 12) != HEADER_SIZE as u32
-            || u32_at(bytes, 72) != ENCODING_BYTE_WITH_OVERFLOW
+            || u32_at(bytes, 72) != encoding
         {
             return Err(TableError::Version { path: path.to_path_buf(), found: version });
         }
@@ -367,13 +379,16 @@ pub fn temporary_path(path: &Path) -> PathBuf {
 }
 
 /// Writes a complete table atomically: body and overflow from `value_of(index)` (computed in
-/// parallel), header with counts and checksum, sync, rename, sync of the directory.
+/// parallel), header with counts and checksum, sync, rename, sync of the directory. The counts
+/// weigh each entry with `weight_of(index)`: the number of positions it stands for, as the
+/// references count them (2 for a Connect Four entry that also stands for its mirror image).
 pub fn write_table(
     path: &Path,
     game: &str,
     table: &str,
     index_size: u64,
     value_of: impl Fn(u64) -> Value + Sync,
+    weight_of: impl Fn(u64) -> u64 + Sync,
 ) -> Result<Header, TableError> {
     const CHUNK: u64 = 1 << 20;
     let temporary = temporary_path(path);
@@ -403,7 +418,7 @@ pub fn write_table(
             for (offset, byte) in bytes.iter_mut().enumerate() {
                 let index = chunk * CHUNK + offset as u64;
                 let value = value_of(index);
-                counts.add(value);
+                counts.add_weighted(value, weight_of(index));
                 *byte = match encode_value(value) {
                     Some(code) => code,
                     None => {
@@ -445,6 +460,73 @@ pub fn write_table(
     fs::rename(&temporary, path).map_err(err(path))?;
     sync_directory(path).map_err(err(path))?;
     Ok(header)
+}
+
+/// Value encoding 2: the body is a set of indices, bit `i % 64` of little-endian word `i / 64`.
+pub const ENCODING_BITSET: u32 = 2;
+
+/// Writes a set of indices (`bits` of them in `words`) as a file with the table header, the same
+/// way as [`write_table`]: temporary name, checksum, sync, rename.
+pub fn write_bitset(
+    path: &Path,
+    game: &str,
+    table: &str,
+    bits: u64,
+    words: &[u64],
+) -> Result<(), TableError> {
+    let temporary = temporary_path(path);
+    let io = |p: &Path| {
+        let p = p.to_path_buf();
+        move |source| TableError::Io { path: p, source }
+    };
+    let body: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let header = Header {
+        game: game.to_string(),
+        table: table.to_string(),
+        index_size: bits,
+        overflow_count: 0,
+        counts: Counts { win: words.iter().map(|w| u64::from(w.count_ones())).sum(), ..Counts::default() },
+        checksum: checksum(&body),
+        complete: true,
+    };
+    let mut bytes = header.encode_with(ENCODING_BITSET).to_vec();
+    bytes.extend_from_slice(&body);
+    {
+        use std::io::Write;
+        let mut file = File::create(&temporary).map_err(io(&temporary))?;
+        file.write_all(&bytes).map_err(io(&temporary))?;
+        file.sync_all().map_err(io(&temporary))?;
+    }
+    fs::rename(&temporary, path).map_err(io(path))?;
+    sync_directory(path).map_err(io(path))
+}
+
+/// Reads a set written by [`write_bitset`], checking header, length and checksum; returns the
+/// number of bits and the words.
+pub fn read_bitset(path: &Path, game: &str, table: &str) -> Result<(u64, Vec<u64>), TableError> {
+    let bytes = fs::read(path).map_err(io_error(path))?;
+    let header = Header::decode_with(&bytes, path, ENCODING_BITSET)?;
+    if !header.complete {
+        return Err(TableError::Incomplete { path: path.to_path_buf() });
+    }
+    if header.game != game || header.table != table {
+        return Err(TableError::WrongTable {
+            path: path.to_path_buf(),
+            expected: format!("{game} {table}"),
+            found: format!("{} {}", header.game, header.table),
+        });
+    }
+    let expected = HEADER_SIZE as u64 + header.index_size.div_ceil(64) * 8;
+    if bytes.len() as u64 != expected {
+        return Err(TableError::Length { path: path.to_path_buf(), expected, found: bytes.len() as u64 });
+    }
+    let found = checksum(&bytes[HEADER_SIZE..]);
+    if found != header.checksum {
+        return Err(TableError::Checksum { path: path.to_path_buf(), expected: header.checksum, found });
+    }
+    let words =
+        bytes[HEADER_SIZE..].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8"))).collect();
+    Ok((header.index_size, words))
 }
 
 /// Syncs the directory holding `path`, so that a rename into it survives a power loss.
@@ -575,7 +657,7 @@ mod tests {
             3 => Value::Win(1),
             _ => Value::Loss(0),
         };
-        let header = write_table(&path, "test", "t", 3_000_003, value_of).unwrap();
+        let header = write_table(&path, "test", "t", 3_000_003, value_of, |_| 1).unwrap();
         assert!(header.overflow_count > 0);
         let table = TableFile::open(&path, "test", "t", 3_000_003, Check::Checksum).unwrap();
         for i in (0..3_000_003).step_by(7) {

@@ -147,12 +147,23 @@ impl PlyIndex {
 
 /// A set of indices of one ply, one bit each.
 pub struct BitSet {
+    bits: u64,
     words: Vec<AtomicU64>,
 }
 
 impl BitSet {
     pub fn new(size: u64) -> BitSet {
-        BitSet { words: (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect() }
+        BitSet { bits: size, words: (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect() }
+    }
+
+    /// The number of indices the set can hold.
+    pub fn capacity(&self) -> u64 {
+        self.bits
+    }
+
+    /// A copy of the words: bit `i % 64` of word `i / 64` is index `i`.
+    pub fn words(&self) -> Vec<u64> {
+        self.words.iter().map(|w| w.load(Relaxed)).collect()
     }
 
     #[inline]

@@ -268,9 +268,8 @@ pub fn generate(
                 continue; // written before an interruption; solving again gives the same bytes
             }
             progress.step(&format!("writing {class}"), class.index().size());
-            write_table(&path, GAME, &class.to_string(), class.index().size(), |i| {
-                solution.value(offset + i)
-            })?;
+            let size = class.index().size();
+            write_table(&path, GAME, &class.to_string(), size, |i| solution.value(offset + i), |_| 1)?;
         }
         let seconds = started.elapsed().as_secs_f64();
         let cpu_seconds =

@@ -1,0 +1,292 @@
+//! Connect Four tables: one per ply, solved back to front through the shared solver.
+//!
+//! The forward pass marks the reachable positions of every ply (mirror images under one index)
+//! and stores each ply's set as `connect4-WxH-plyNN.set`; the dense index of a position is its
+//! rank in that set. Values go to `connect4-WxH-plyNN.tbl` in the shared table format, one byte
+//! per dense index; header counts count mirror images separately, as the references do.
+
+use super::board::{Geometry, Position};
+use super::index::{PlyIndex, reachable};
+use crate::progress::Progress;
+use crate::solve::{RetrogradeSet, SolveError, Successor, check_forward, solve};
+use crate::table::{Check, Counts, Status, TableError, TableFile, read_bitset, write_bitset, write_table};
+use crate::value::Value;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub const GAME: &str = "connect4";
+
+/// A set of indices with rank (index -> dense number) and select (dense number -> index).
+pub struct RankedSet {
+    bits: u64,
+    words: Vec<u64>,
+    /// Members before each block of [`BLOCK_WORDS`] words, and the total at the end.
+    block_ranks: Vec<u64>,
+}
+
+const BLOCK_WORDS: usize = 8;
+
+impl RankedSet {
+    pub fn new(bits: u64, words: Vec<u64>) -> RankedSet {
+        let mut block_ranks = Vec::with_capacity(words.len() / BLOCK_WORDS + 2);
+        let mut total = 0u64;
+        for block in words.chunks(BLOCK_WORDS) {
+            block_ranks.push(total);
+            total += block.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        }
+        block_ranks.push(total);
+        RankedSet { bits, words, block_ranks }
+    }
+
+    pub fn len(&self) -> u64 {
+        *self.block_ranks.last().expect("total")
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn bits(&self) -> u64 {
+        self.bits
+    }
+
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// The dense number of `index`, if it is a member.
+    #[inline]
+    pub fn rank(&self, index: u64) -> Option<u64> {
+        if index >= self.bits {
+            return None;
+        }
+        let word = (index / 64) as usize;
+        let bit = 1u64 << (index % 64);
+        if self.words[word] & bit == 0 {
+            return None;
+        }
+        let block = word / BLOCK_WORDS;
+        let before: u64 =
+            self.words[block * BLOCK_WORDS..word].iter().map(|w| u64::from(w.count_ones())).sum();
+        Some(self.block_ranks[block] + before + u64::from((self.words[word] & (bit - 1)).count_ones()))
+    }
+
+    /// The member with dense number `rank` (< len()).
+    #[inline]
+    pub fn select(&self, rank: u64) -> u64 {
+        let block = self.block_ranks.partition_point(|&r| r <= rank) - 1;
+        let mut rest = rank - self.block_ranks[block];
+        let mut word = block * BLOCK_WORDS;
+        loop {
+            let ones = u64::from(self.words[word].count_ones());
+            if rest < ones {
+                break;
+            }
+            rest -= ones;
+            word += 1;
+        }
+        let mut bits = self.words[word];
+        for _ in 0..rest {
+            bits &= bits - 1;
+        }
+        word as u64 * 64 + u64::from(bits.trailing_zeros())
+    }
+}
+
+pub fn set_path(dir: &Path, g: Geometry, ply: u32) -> PathBuf {
+    dir.join(format!("connect4-{g}-ply{ply:02}.set"))
+}
+
+pub fn table_path(dir: &Path, g: Geometry, ply: u32) -> PathBuf {
+    dir.join(format!("connect4-{g}-ply{ply:02}.tbl"))
+}
+
+/// The table name in file headers: board and ply.
+pub fn table_name(g: Geometry, ply: u32) -> String {
+    format!("{g} ply {ply}")
+}
+
+/// A solved ply, readable.
+pub struct SolvedPly {
+    pub geometry: Geometry,
+    pub index: PlyIndex,
+    pub set: RankedSet,
+    pub file: TableFile,
+}
+
+impl SolvedPly {
+    pub fn open(dir: &Path, g: Geometry, ply: u32, check: Check) -> Result<SolvedPly, TableError> {
+        let name = table_name(g, ply);
+        let (bits, words) = read_bitset(&set_path(dir, g, ply), GAME, &name)?;
+        let set = RankedSet::new(bits, words);
+        let file = TableFile::open(&table_path(dir, g, ply), GAME, &name, set.len(), check)?;
+        Ok(SolvedPly { geometry: g, index: PlyIndex::new(g, ply), set, file })
+    }
+
+    /// The value of a position of this ply, or `None` when it cannot be reached in play.
+    #[inline]
+    pub fn value(&self, position: &Position) -> Option<Value> {
+        self.set.rank(self.index.canonical_index(position)).map(|dense| self.file.value(dense))
+    }
+}
+
+/// The reachable positions of one ply, whose moves all lead into the next ply, solved before.
+pub struct PlySet<'a> {
+    geometry: Geometry,
+    index: PlyIndex,
+    set: &'a RankedSet,
+    next: Option<&'a SolvedPly>,
+}
+
+impl<'a> PlySet<'a> {
+    pub fn new(geometry: Geometry, ply: u32, set: &'a RankedSet, next: Option<&'a SolvedPly>) -> PlySet<'a> {
+        PlySet { geometry, index: PlyIndex::new(geometry, ply), set, next }
+    }
+
+    pub fn position(&self, dense: u64) -> Position {
+        self.index.position(self.set.select(dense))
+    }
+
+    /// How many positions an entry stands for: itself and, unless symmetric, its mirror image.
+    pub fn weight(&self, dense: u64) -> u64 {
+        let p = self.position(dense);
+        if p.mirror(&self.geometry) == p { 1 } else { 2 }
+    }
+}
+
+impl RetrogradeSet for PlySet<'_> {
+    fn size(&self) -> u64 {
+        self.set.len()
+    }
+
+    fn for_each_successor(&self, index: u64, mut f: impl FnMut(Successor)) {
+        let g = &self.geometry;
+        let position = self.position(index);
+        if position.is_won_by_previous(g) {
+            return; // lost: no moves
+        }
+        if position.ply == g.cells() {
+            // A full board without four is a draw: the one pseudo-move that says so.
+            f(Successor::Outside(Value::Draw));
+            return;
+        }
+        let next = self.next.expect("every ply but the last has a next ply");
+        position.for_each_move(g, |_, child| {
+            let value = next.value(&child).expect("children of reachable positions are reachable");
+            f(Successor::Outside(value.for_mover()));
+        });
+    }
+
+    fn for_each_predecessor(&self, _index: u64, _f: impl FnMut(u64)) {}
+
+    fn has_inside_moves(&self) -> bool {
+        false
+    }
+}
+
+#[derive(Debug)]
+pub enum Connect4Error {
+    Table(TableError),
+    Solve { ply: u32, error: SolveError },
+}
+
+impl fmt::Display for Connect4Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Connect4Error::Table(e) => write!(f, "{e}"),
+            Connect4Error::Solve { ply, error } => write!(f, "solving connect4 ply {ply}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for Connect4Error {}
+
+impl From<TableError> for Connect4Error {
+    fn from(e: TableError) -> Connect4Error {
+        Connect4Error::Table(e)
+    }
+}
+
+fn complete(path: &Path) -> bool {
+    matches!(Status::of(path), Status::Complete(_))
+}
+
+/// Generates every ply of board `g` into `dir`: the forward pass (unless every ply's set is on
+/// disk), then the plies from the last back to the empty board, skipping finished ones.
+pub fn generate(dir: &Path, g: Geometry, progress: &Progress) -> Result<(), Connect4Error> {
+    std::fs::create_dir_all(dir).map_err(|source| TableError::Io { path: dir.to_path_buf(), source })?;
+    let plies = 0..=g.cells();
+    let sets_on_disk = plies.clone().all(|ply| set_path(dir, g, ply).exists());
+    if !sets_on_disk {
+        progress.task(&format!("connect4 {g}"));
+        progress.phase("forward pass", u64::from(g.cells()) + 1);
+        let reach = reachable(g, g.cells());
+        for (ply, (_, set)) in reach.plies.iter().enumerate() {
+            let ply = ply as u32;
+            let words: Vec<u64> = set.words();
+            write_bitset(&set_path(dir, g, ply), GAME, &table_name(g, ply), set.capacity(), &words)?;
+        }
+        progress.message(&format!(
+            "connect4 {g}: forward pass done, {} positions",
+            reach.counts.iter().sum::<u64>()
+        ));
+    }
+    let mut next: Option<SolvedPly> = None;
+    for ply in plies.rev() {
+        let path = table_path(dir, g, ply);
+        if !complete(&path) {
+            let name = table_name(g, ply);
+            let (bits, words) = read_bitset(&set_path(dir, g, ply), GAME, &name)?;
+            let set = RankedSet::new(bits, words);
+            progress.task(&format!("connect4 {g} ply {ply}"));
+            let layer = PlySet::new(g, ply, &set, next.as_ref());
+            let solution = solve(&layer, progress).map_err(|error| Connect4Error::Solve { ply, error })?;
+            write_table(&path, GAME, &name, set.len(), |i| solution.value(i), |i| layer.weight(i))?;
+        }
+        next = Some(SolvedPly::open(dir, g, ply, Check::Header)?);
+    }
+    progress.clear();
+    Ok(())
+}
+
+/// What `verify` found for one ply.
+pub struct PlyCheck {
+    pub ply: u32,
+    pub counts: Counts,
+    pub checksum_ok: bool,
+    pub consistent: Option<bool>,
+    pub reference_match: Option<bool>,
+}
+
+/// Verifies every ply of board `g`: checksums, per-ply counts against the 7x6 reference where it
+/// has figures, and unless `quick` every value recomputed from the next ply's values.
+pub fn verify(
+    dir: &Path,
+    g: Geometry,
+    quick: bool,
+    progress: &Progress,
+) -> Result<Vec<PlyCheck>, Connect4Error> {
+    let mut checks = Vec::new();
+    let mut next: Option<SolvedPly> = None;
+    for ply in (0..=g.cells()).rev() {
+        let solved = SolvedPly::open(dir, g, ply, Check::Header)?;
+        let checksum_ok = solved.file.check_checksum().is_ok();
+        let counts = solved.file.header().counts;
+        let reference_match = (g == Geometry { width: 7, height: 6 })
+            .then(|| crate::reference::connect4_7x6_positions(ply))
+            .flatten()
+            .map(|expected| expected == counts.positions());
+        let consistent = (!quick && checksum_ok).then(|| {
+            progress.task(&format!("verify connect4 {g} ply {ply}"));
+            let layer = PlySet::new(g, ply, &solved.set, next.as_ref());
+            let (mismatches, _) =
+                check_forward(&layer, 0..solved.set.len(), |i| solved.file.value(i), progress);
+            mismatches == 0
+        });
+        checks.push(PlyCheck { ply, counts, checksum_ok, consistent, reference_match });
+        next = Some(solved);
+    }
+    progress.clear();
+    checks.reverse();
+    Ok(checks)
+}
