@@ -1,6 +1,7 @@
 //! The command line (SPEC section 1): argument parsing and dispatch to the library.
 
 use crate::bench;
+use crate::connect4::{self, Connect4Tablebase, Geometry};
 use crate::error::Error;
 use crate::morris::ClassIndex;
 use crate::morris::MorrisTablebase;
@@ -11,6 +12,7 @@ use crate::probe::{Format, Probe, answer, answer_lines, worse};
 use crate::progress::Progress;
 use crate::reference::morris_class_size;
 use crate::table::{Status, TableError, TableReport};
+use crate::value::Value;
 use clap::{Args, Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
@@ -55,12 +57,81 @@ enum Command {
 enum GenerateGame {
     /// Nine Men's Morris.
     Morris(MorrisGenerateArgs),
+    /// Connect Four.
+    Connect4(Connect4GenerateArgs),
+}
+
+fn parse_size(text: &str) -> Result<Geometry, String> {
+    Geometry::parse(text).map_err(|e| e.to_string())
+}
+
+#[derive(Args)]
+struct Connect4TablesArgs {
+    /// Board size, columns x rows (7x6 is the standard board).
+    #[arg(long, value_parser = parse_size)]
+    size: Geometry,
+    /// Directory of the tables.
+    #[arg(long, default_value = "tables")]
+    dir: PathBuf,
+}
+
+#[derive(Args)]
+struct Connect4GenerateArgs {
+    #[command(flatten)]
+    tables: Connect4TablesArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Args)]
+struct Connect4ProbeArgs {
+    #[command(flatten)]
+    tables: Connect4TablesArgs,
+    /// One JSON object per position (SPEC section 5).
+    #[arg(long, conflicts_with = "brief")]
+    json: bool,
+    /// One line per position: value and plies, no moves.
+    #[arg(long)]
+    brief: bool,
+    /// Add the best line (principal variation).
+    #[arg(long)]
+    line: bool,
+    /// Positions as the columns played from the empty board ("4453"; "" is the empty board), or
+    /// - to read one per line from standard input.
+    positions: Vec<String>,
+}
+
+#[derive(Args)]
+struct Connect4VerifyArgs {
+    #[command(flatten)]
+    tables: Connect4TablesArgs,
+    /// One JSON object per table (SPEC section 5).
+    #[arg(long)]
+    json: bool,
+    /// Headers, checksums and counts only, without recomputing values.
+    #[arg(long)]
+    quick: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Args)]
+struct Connect4InfoArgs {
+    #[command(flatten)]
+    tables: Connect4TablesArgs,
+    /// One JSON object per table (SPEC section 5).
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Subcommand)]
 enum ProbeGame {
     /// Nine Men's Morris.
     Morris(MorrisProbeArgs),
+    /// Connect Four.
+    Connect4(Connect4ProbeArgs),
 }
 
 #[derive(Args)]
@@ -85,12 +156,16 @@ struct MorrisProbeArgs {
 enum VerifyGame {
     /// Nine Men's Morris.
     Morris(MorrisVerifyArgs),
+    /// Connect Four.
+    Connect4(Connect4VerifyArgs),
 }
 
 #[derive(Subcommand)]
 enum InfoGame {
     /// Nine Men's Morris.
     Morris(MorrisInfoArgs),
+    /// Connect Four.
+    Connect4(Connect4InfoArgs),
 }
 
 #[derive(Args)]
@@ -157,7 +232,11 @@ enum BenchTarget {
 pub fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Command::Generate { game: GenerateGame::Morris(args) } => generate_morris(&args),
+        Command::Generate { game: GenerateGame::Connect4(args) } => generate_connect4(&args),
         Command::Probe { game: ProbeGame::Morris(args) } => probe_morris(&args),
+        Command::Probe { game: ProbeGame::Connect4(args) } => probe_connect4(&args),
+        Command::Verify { game: VerifyGame::Connect4(args) } => verify_connect4(&args),
+        Command::Info { game: InfoGame::Connect4(args) } => info_connect4(&args),
         Command::Verify { game: VerifyGame::Morris(args) } => verify_morris(&args),
         Command::Info { game: InfoGame::Morris(args) } => info_morris(&args),
         Command::Bench { target: BenchTarget::Morris(args) } => bench::morris(&args),
@@ -212,6 +291,124 @@ fn probe_morris(args: &MorrisProbeArgs) -> Result<(), Error> {
         Format::Text
     };
     run_probe(&game, &args.positions, format, args.line)
+}
+
+fn generate_connect4(args: &Connect4GenerateArgs) -> Result<(), Error> {
+    set_threads(args.threads)?;
+    let progress = Progress::stderr();
+    connect4::tables::generate(&args.tables.dir, args.tables.size, &progress)
+        .map_err(|e| Error::Runtime(e.to_string()))
+}
+
+fn probe_connect4(args: &Connect4ProbeArgs) -> Result<(), Error> {
+    let game = Connect4Tablebase::open(&args.tables.dir, args.tables.size);
+    let format = if args.json {
+        Format::Json
+    } else if args.brief {
+        Format::Brief
+    } else {
+        Format::Text
+    };
+    run_probe(&game, &args.positions, format, args.line)
+}
+
+fn verify_connect4(args: &Connect4VerifyArgs) -> Result<(), Error> {
+    set_threads(args.threads)?;
+    let g = args.tables.size;
+    let progress = Progress::stderr();
+    let checks = connect4::tables::verify(&args.tables.dir, g, args.quick, &progress)
+        .map_err(|e| Error::Runtime(e.to_string()))?;
+    // Board-level figures (total, empty board's value and end ply) are checked on ply 0.
+    let total: u64 = checks.iter().map(|c| c.counts.positions()).sum();
+    let board_match = crate::reference::connect4_board(g.width, g.height).map(|(positions, value, end)| {
+        let empty = Connect4Tablebase::open(&args.tables.dir, g);
+        let v =
+            empty.value(&connect4::probe::Game { position: connect4::Position::EMPTY, moves: String::new() });
+        let value_ok = match (value, v) {
+            ("first", Ok(Value::Win(n))) | ("second", Ok(Value::Loss(n))) => end.is_none_or(|e| e == n),
+            ("draw", Ok(Value::Draw)) => true,
+            _ => false,
+        };
+        value_ok && positions.is_none_or(|p| p == total)
+    });
+    let mut out = std::io::stdout().lock();
+    let mut failed = false;
+    for check in &checks {
+        let reference_match = if check.ply == 0 {
+            match (check.reference_match, board_match) {
+                (Some(a), Some(b)) => Some(a && b),
+                (a, b) => a.or(b),
+            }
+        } else {
+            check.reference_match
+        };
+        let report = TableReport {
+            game: connect4::tables::GAME,
+            table: format!("ply {}", check.ply),
+            counts: check.counts,
+            checksum_ok: check.checksum_ok,
+            consistent: check.consistent,
+            reference_match,
+        };
+        if !check.checksum_ok || check.consistent == Some(false) || reference_match == Some(false) {
+            eprintln!("tablebase: connect4 {g} ply {}: verification failed", check.ply);
+            failed = true;
+        }
+        writeln!(out, "{}", if args.json { report.json() } else { report.text() })?;
+    }
+    if failed { Err(Error::VerifyFailed) } else { Ok(()) }
+}
+
+fn info_connect4(args: &Connect4InfoArgs) -> Result<(), Error> {
+    let g = args.tables.size;
+    let mut out = std::io::stdout().lock();
+    if !args.json {
+        writeln!(out, "Connect Four {g}: one table per ply (stones on the board)")?;
+        writeln!(
+            out,
+            "{:<7} {:>14} {:>14}  {:<9} {:>13} {:>13} {:>13}",
+            "table", "index_size", "positions", "status", "win", "loss", "draw"
+        )?;
+    }
+    for ply in 0..=g.cells() {
+        let index_size = connect4::PlyIndex::new(g, ply).size();
+        let status = Status::of(&connect4::tables::table_path(&args.tables.dir, g, ply));
+        let positions = match &status {
+            Status::Complete(h) => Some(h.counts.positions()),
+            _ if g == (Geometry { width: 7, height: 6 }) => crate::reference::connect4_7x6_positions(ply),
+            _ => None,
+        };
+        let positions_text = positions.map_or("null".to_string(), |p| p.to_string());
+        if args.json {
+            let counts = match &status {
+                Status::Complete(h) => format!(
+                    ", \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {}, \"max_loss\": {}",
+                    h.counts.win, h.counts.loss, h.counts.draw, h.counts.max_win, h.counts.max_loss
+                ),
+                _ => String::new(),
+            };
+            writeln!(
+                out,
+                "{{\"game\": \"connect4\", \"table\": \"ply {ply}\", \"index_size\": {index_size}, \"positions\": {positions_text}, \"status\": \"{}\"{counts}}}",
+                status.word()
+            )?;
+        } else {
+            let counts = match &status {
+                Status::Complete(h) => {
+                    format!("{:>13} {:>13} {:>13}", h.counts.win, h.counts.loss, h.counts.draw)
+                }
+                _ => String::new(),
+            };
+            let positions_text = positions.map_or("-".to_string(), |p| p.to_string());
+            writeln!(
+                out,
+                "{:<7} {index_size:>14} {positions_text:>14}  {:<9} {counts}",
+                format!("ply {ply}"),
+                status.word()
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// Answers the positions given as arguments, or read from standard input with `-`.

@@ -62,6 +62,10 @@ pub trait Probe: Sync {
     fn moves(&self, position: &Self::Position) -> Result<Vec<Outcome<Self>>, ProbeError>;
     /// A few lines that show the position to a person, and a sentence with its value.
     fn describe(&self, position: &Self::Position, value: Value) -> String;
+    /// Whether `probe -` skips blank lines (false where the empty string is a position).
+    fn skips_blank_lines(&self) -> bool {
+        true
+    }
 }
 
 /// A legal move, where it leads, and what that gives the side to move.
@@ -225,6 +229,7 @@ pub fn answer_lines<G: Probe>(
     const BLOCK: usize = 8 << 20;
     const LINES_PER_TASK: usize = 2048;
     let mut code = 0;
+    let skip_blank = game.skips_blank_lines();
     let mut first_line = 1usize;
     let mut pending: Vec<u8> = Vec::new();
     let mut buffer = vec![0u8; BLOCK];
@@ -257,7 +262,7 @@ pub fn answer_lines<G: Probe>(
                     let mut parsed = Vec::with_capacity(lines.len());
                     let mut parsed_lines = Vec::with_capacity(lines.len());
                     for (k, line) in lines.iter().enumerate() {
-                        if line.trim().is_empty() {
+                        if skip_blank && line.trim().is_empty() {
                             continue;
                         }
                         match game.parse(line) {
@@ -281,7 +286,7 @@ pub fn answer_lines<G: Probe>(
                     return (answers, errors);
                 }
                 for (k, line) in lines.iter().enumerate() {
-                    if line.trim().is_empty() {
+                    if skip_blank && line.trim().is_empty() {
                         continue;
                     }
                     match answer(game, line, format, with_line) {

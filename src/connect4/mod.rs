@@ -3,7 +3,9 @@
 
 pub mod board;
 pub mod index;
+pub mod probe;
 pub mod tables;
 
 pub use board::{Geometry, Position};
 pub use index::{PlyIndex, Reachable, reachable};
+pub use probe::Connect4Tablebase;

@@ -1,0 +1,87 @@
+//! `generate`, `verify`, `info` and `probe connect4` as users and scripts see them.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn tablebase(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tablebase"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn json_lines(output: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8(output.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn four_by_four_end_to_end() {
+    let dir = std::env::temp_dir().join(format!("tablebase-c4-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let before = tablebase(&["info", "connect4", "--size", "4x4", "--dir", d, "--json"], "");
+    let lines = json_lines(&before);
+    assert_eq!(lines.len(), 17);
+    assert!(lines.iter().all(|v| v["status"] == "missing"));
+    assert_eq!(lines[1]["index_size"], 4);
+
+    assert!(tablebase(&["generate", "connect4", "--size", "4x4", "--dir", d], "").status.success());
+    let verified = tablebase(&["verify", "connect4", "--size", "4x4", "--dir", d, "--json"], "");
+    assert_eq!(verified.status.code(), Some(0));
+    let lines = json_lines(&verified);
+    assert_eq!(lines.len(), 17);
+    assert_eq!(lines[0]["table"], "ply 0");
+    assert_eq!(lines[0]["reference"], "match", "total, value and end ply of 4x4");
+    let total: u64 = lines.iter().map(|v| v["positions"].as_u64().unwrap()).sum();
+    assert_eq!(total, 161029);
+    assert!(lines.iter().all(|v| v["consistent"] == true && v["checksum"] == "ok"));
+    let info = json_lines(&tablebase(&["info", "connect4", "--size", "4x4", "--dir", d, "--json"], ""));
+    assert!(info.iter().all(|v| v["status"] == "complete"));
+
+    // The empty board is a draw; a first move in column 1 too.
+    let probed = tablebase(&["probe", "connect4", "--size", "4x4", "--dir", d, "--json", "--line", ""], "");
+    let v: serde_json::Value = serde_json::from_slice(&probed.stdout).unwrap();
+    assert_eq!(
+        (v["position"].as_str(), v["value"].as_str(), v["plies"].is_null()),
+        (Some(""), Some("draw"), true)
+    );
+    assert_eq!(v["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(v["line"].as_array().unwrap().len(), 16, "a drawn line fills the board");
+    // Four in a row already: lost for the side to move, no moves.
+    let won = tablebase(&["probe", "connect4", "--size", "4x4", "--dir", d, "--brief", "1212121"], "");
+    assert_eq!(String::from_utf8(won.stdout).unwrap(), "loss\t0\n");
+    let batch = tablebase(
+        &["probe", "connect4", "--size", "4x4", "--dir", d, "--brief", "-"],
+        "\n15\n11111\n12121212\n1\n",
+    );
+    assert_eq!(batch.status.code(), Some(2));
+    assert_eq!(String::from_utf8(batch.stdout).unwrap().lines().count(), 2, "the empty board and 1");
+    let errors = String::from_utf8(batch.stderr).unwrap();
+    assert!(errors.contains("line 2: move 2: column 5 is off the board"), "{errors}");
+    assert!(errors.contains("line 3: move 5: column 1 is full"), "{errors}");
+    assert!(errors.contains("line 4: move 8: the game is already over"), "{errors}");
+
+    for args in [
+        vec!["probe", "connect4", "--size", "3x4", "--dir", d, ""],
+        vec!["probe", "connect4", "--size", "8x8", "--dir", d, ""],
+        vec!["probe", "connect4", "--dir", d, ""],
+        vec!["probe", "connect4", "--size", "4x4", "--dir", d, "9"],
+    ] {
+        let out = tablebase(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8(out.stderr).unwrap().lines().count(), 1, "{args:?}");
+    }
+    let missing = tablebase(&["probe", "connect4", "--size", "5x4", "--dir", d, ""], "");
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8(missing.stderr).unwrap().contains("generate connect4 --size 5x4"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
