@@ -121,7 +121,7 @@ impl Probe for Connect4Tablebase {
         }
         out.push_str(&(1..=g.width).map(|c| c.to_string()).collect::<Vec<_>>().join(" "));
         out.push('\n');
-        let side = if p.ply % 2 == 0 { "First player (X)" } else { "Second player (O)" };
+        let side = if p.ply.is_multiple_of(2) { "First player (X)" } else { "Second player (O)" };
         out.push_str(&match value {
             Value::Win(n) => format!("{side} to move wins in {n} plies\n"),
             Value::Loss(0) if p.ply == g.cells() => format!("{side} to move: the board is full\n"),
