@@ -39,6 +39,9 @@ pub struct PlyIndex {
     colourings: u64,
     /// `ways[k][s]`: height vectors of `k` columns summing to `s`.
     ways: Vec<Vec<u64>>,
+    /// `below[k][s][h]`: the sum of `ways[k][s - v]` over `v < h`, the rank offset of a column
+    /// of height `h` followed by `k` columns holding `s - h` stones.
+    below: Vec<Vec<Vec<u64>>>,
 }
 
 impl PlyIndex {
@@ -53,8 +56,21 @@ impl PlyIndex {
                 ways[k][s] = (0..=h.min(s)).map(|v| ways[k - 1][s - v]).sum();
             }
         }
+        let below = (0..=w)
+            .map(|k| {
+                (0..=cells)
+                    .map(|s| {
+                        let mut sums = vec![0u64; h + 2];
+                        for v in 0..=h {
+                            sums[v + 1] = sums[v] + if v <= s { ways[k][s - v] } else { 0 };
+                        }
+                        sums
+                    })
+                    .collect()
+            })
+            .collect();
         let first = ply.div_ceil(2);
-        PlyIndex { geometry, ply, first, colourings: BINOMIAL[ply as usize][first as usize], ways }
+        PlyIndex { geometry, ply, first, colourings: BINOMIAL[ply as usize][first as usize], ways, below }
     }
 
     pub fn ply(&self) -> u32 {
@@ -78,10 +94,7 @@ impl PlyIndex {
         for c in 0..g.width {
             let column = (position.mask >> (c * stride)) & ((1 << g.height) - 1);
             let height = column.count_ones() as usize;
-            let rest = &self.ways[(g.width - 1 - c) as usize];
-            for v in 0..height {
-                heights_rank += rest[remaining - v];
-            }
+            heights_rank += self.below[(g.width - 1 - c) as usize][remaining][height];
             remaining -= height;
             let mut mine = (first >> (c * stride)) & column;
             while mine != 0 {

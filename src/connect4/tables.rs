@@ -6,11 +6,12 @@
 //! per dense index; header counts count mirror images separately, as the references do.
 
 use super::board::{Geometry, Position};
-use super::index::{PlyIndex, reachable};
+use super::index::{BitSet, PlyIndex, reachable};
 use crate::progress::Progress;
 use crate::solve::{RetrogradeSet, SolveError, Successor, check_forward, solve};
 use crate::table::{Check, Counts, Status, TableError, TableFile, read_bitset, write_bitset, write_table};
 use crate::value::Value;
+use std::cell::Cell;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -69,6 +70,18 @@ impl RankedSet {
         let before: u64 =
             self.words[block * BLOCK_WORDS..word].iter().map(|w| u64::from(w.count_ones())).sum();
         Some(self.block_ranks[block] + before + u64::from((self.words[word] & (bit - 1)).count_ones()))
+    }
+
+    /// The first member at or after `index` (one must exist).
+    #[inline]
+    pub fn next_member(&self, index: u64) -> u64 {
+        let mut word = (index / 64) as usize;
+        let mut bits = self.words[word] & (u64::MAX << (index % 64));
+        while bits == 0 {
+            word += 1;
+            bits = self.words[word];
+        }
+        word as u64 * 64 + u64::from(bits.trailing_zeros())
     }
 
     /// The member with dense number `rank` (< len()).
@@ -136,21 +149,43 @@ pub struct PlySet<'a> {
     index: PlyIndex,
     set: &'a RankedSet,
     next: Option<&'a SolvedPly>,
+    /// Entries that are their own mirror image, noted while successors are generated.
+    symmetric: BitSet,
+}
+
+thread_local! {
+    /// The last (set, dense number, index) this thread selected: the solver walks dense numbers
+    /// in order within a chunk, so the next member is usually found from the last one.
+    static CURSOR: Cell<(usize, u64, u64)> = const { Cell::new((0, u64::MAX, 0)) };
 }
 
 impl<'a> PlySet<'a> {
     pub fn new(geometry: Geometry, ply: u32, set: &'a RankedSet, next: Option<&'a SolvedPly>) -> PlySet<'a> {
-        PlySet { geometry, index: PlyIndex::new(geometry, ply), set, next }
+        PlySet { geometry, index: PlyIndex::new(geometry, ply), set, next, symmetric: BitSet::new(set.len()) }
+    }
+
+    /// The index of the member with dense number `dense`.
+    #[inline]
+    fn member(&self, dense: u64) -> u64 {
+        let id = self.set as *const RankedSet as usize;
+        let (last_id, last_dense, last_index) = CURSOR.get();
+        let index = if last_id == id && last_dense.wrapping_add(1) == dense {
+            self.set.next_member(last_index + 1)
+        } else {
+            self.set.select(dense)
+        };
+        CURSOR.set((id, dense, index));
+        index
     }
 
     pub fn position(&self, dense: u64) -> Position {
-        self.index.position(self.set.select(dense))
+        self.index.position(self.member(dense))
     }
 
     /// How many positions an entry stands for: itself and, unless symmetric, its mirror image.
+    /// Valid once the set is solved (or checked).
     pub fn weight(&self, dense: u64) -> u64 {
-        let p = self.position(dense);
-        if p.mirror(&self.geometry) == p { 1 } else { 2 }
+        if self.symmetric.contains(dense) { 1 } else { 2 }
     }
 }
 
@@ -162,6 +197,9 @@ impl RetrogradeSet for PlySet<'_> {
     fn for_each_successor(&self, index: u64, mut f: impl FnMut(Successor)) {
         let g = &self.geometry;
         let position = self.position(index);
+        if position.mirror(g) == position {
+            self.symmetric.insert(index);
+        }
         if position.is_won_by_previous(g) {
             return; // lost: no moves
         }
