@@ -151,7 +151,11 @@ pub struct PlySet<'a> {
     next: Option<&'a SolvedPly>,
     /// Entries that are their own mirror image, noted while successors are generated.
     symmetric: BitSet,
+    /// Distinguishes this set in the threads' select cursors (addresses get reused).
+    id: usize,
 }
+
+static NEXT_PLY_SET_ID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
 
 thread_local! {
     /// The last (set, dense number, index) this thread selected: the solver walks dense numbers
@@ -161,20 +165,27 @@ thread_local! {
 
 impl<'a> PlySet<'a> {
     pub fn new(geometry: Geometry, ply: u32, set: &'a RankedSet, next: Option<&'a SolvedPly>) -> PlySet<'a> {
-        PlySet { geometry, index: PlyIndex::new(geometry, ply), set, next, symmetric: BitSet::new(set.len()) }
+        let id = NEXT_PLY_SET_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        PlySet {
+            geometry,
+            index: PlyIndex::new(geometry, ply),
+            set,
+            next,
+            symmetric: BitSet::new(set.len()),
+            id,
+        }
     }
 
     /// The index of the member with dense number `dense`.
     #[inline]
     fn member(&self, dense: u64) -> u64 {
-        let id = self.set as *const RankedSet as usize;
         let (last_id, last_dense, last_index) = CURSOR.get();
-        let index = if last_id == id && last_dense.wrapping_add(1) == dense {
+        let index = if last_id == self.id && last_dense.wrapping_add(1) == dense {
             self.set.next_member(last_index + 1)
         } else {
             self.set.select(dense)
         };
-        CURSOR.set((id, dense, index));
+        CURSOR.set((self.id, dense, index));
         index
     }
 
