@@ -1,13 +1,14 @@
 //! The Connect Four forward pass counts exactly the reachable positions the references list.
 
 use tablebase::connect4::{Geometry, reachable};
+use tablebase::progress::Progress;
 use tablebase::reference::{connect4_7x6_positions, connect4_board};
 
 #[test]
 fn small_board_totals_equal_the_reference() {
     for (w, h) in [(4, 4), (5, 4), (4, 5)] {
         let g = Geometry::new(w, h).unwrap();
-        let reach = reachable(g, g.cells());
+        let reach = reachable(g, g.cells(), &Progress::hidden());
         let total: u64 = reach.counts.iter().sum();
         let (expected, _, _) = connect4_board(w, h).unwrap();
         assert_eq!(Some(total), expected, "{g}");
@@ -19,7 +20,7 @@ fn small_board_totals_equal_the_reference() {
 #[test]
 fn seven_by_six_per_ply_up_to_ply_12() {
     let g = Geometry::new(7, 6).unwrap();
-    let reach = reachable(g, 12);
+    let reach = reachable(g, 12, &Progress::hidden());
     for (ply, &count) in reach.counts.iter().enumerate() {
         assert_eq!(Some(count), connect4_7x6_positions(ply as u32), "ply {ply}");
     }

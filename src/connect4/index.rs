@@ -8,6 +8,7 @@
 //! through the smaller of the two.
 
 use super::board::{Geometry, Position};
+use crate::progress::Progress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -197,15 +198,26 @@ impl BitSet {
         self.len() == 0
     }
 
-    /// Calls `f(index)` for every member, in parallel over words.
-    pub fn par_for_each(&self, f: impl Fn(u64) + Sync) {
-        self.words.par_iter().enumerate().with_min_len(1024).for_each(|(w, word)| {
-            let mut bits = word.load(Relaxed);
-            while bits != 0 {
-                f(w as u64 * 64 + u64::from(bits.trailing_zeros()));
-                bits &= bits - 1;
+    /// Calls `f(index)` for every member, in parallel over chunks of words; `done(words)` after
+    /// each chunk, for progress.
+    pub fn par_for_each(&self, f: impl Fn(u64) + Sync, done: impl Fn(u64) + Sync) {
+        const CHUNK_WORDS: usize = 4096;
+        self.words.par_chunks(CHUNK_WORDS).enumerate().for_each(|(chunk, words)| {
+            for (k, word) in words.iter().enumerate() {
+                let w = (chunk * CHUNK_WORDS + k) as u64;
+                let mut bits = word.load(Relaxed);
+                while bits != 0 {
+                    f(w * 64 + u64::from(bits.trailing_zeros()));
+                    bits &= bits - 1;
+                }
             }
+            done(words.len() as u64);
         });
+    }
+
+    /// The number of words, the unit of [`BitSet::par_for_each`]'s progress.
+    pub fn word_count(&self) -> u64 {
+        self.words.len() as u64
     }
 }
 
@@ -218,7 +230,7 @@ pub struct Reachable {
 
 /// The forward pass: marks the positions reachable in play (the game stops at four in a row)
 /// from the empty board, ply by ply, up to `last_ply` (at most the number of cells).
-pub fn reachable(geometry: Geometry, last_ply: u32) -> Reachable {
+pub fn reachable(geometry: Geometry, last_ply: u32, progress: &Progress) -> Reachable {
     let last_ply = last_ply.min(geometry.cells());
     let mut plies: Vec<(PlyIndex, BitSet)> = Vec::new();
     let mut counts = Vec::new();
@@ -234,15 +246,20 @@ pub fn reachable(geometry: Geometry, last_ply: u32) -> Reachable {
             let next_set = BitSet::new(next_index.size());
             (next_index, next_set)
         });
-        set.par_for_each(|i| {
-            let position = index.position(i);
-            let symmetric = position.mirror(&geometry) == position;
-            with_mirrors.fetch_add(if symmetric { 1 } else { 2 }, Relaxed);
-            if let Some((next_index, next_set)) = &next {
-                position
-                    .for_each_move(&geometry, |_, child| next_set.insert(next_index.canonical_index(&child)));
-            }
-        });
+        progress.step(&format!("forward ply {ply}"), set.word_count());
+        set.par_for_each(
+            |i| {
+                let position = index.position(i);
+                let symmetric = position.mirror(&geometry) == position;
+                with_mirrors.fetch_add(if symmetric { 1 } else { 2 }, Relaxed);
+                if let Some((next_index, next_set)) = &next {
+                    position.for_each_move(&geometry, |_, child| {
+                        next_set.insert(next_index.canonical_index(&child))
+                    });
+                }
+            },
+            |words| progress.advance(words),
+        );
         counts.push(with_mirrors.into_inner());
         if let Some(next) = next {
             plies.push(next);

@@ -269,7 +269,7 @@ pub fn generate(dir: &Path, g: Geometry, progress: &Progress) -> Result<(), Conn
     if !sets_on_disk {
         progress.task(&format!("connect4 {g}"));
         progress.phase("forward pass", u64::from(g.cells()) + 1);
-        let reach = reachable(g, g.cells());
+        let reach = reachable(g, g.cells(), progress);
         for (ply, (_, set)) in reach.plies.iter().enumerate() {
             let ply = ply as u32;
             let words: Vec<u64> = set.words();
