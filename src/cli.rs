@@ -11,7 +11,7 @@ use crate::morris::tables::{self, Class};
 use crate::probe::{Format, Probe, answer, answer_lines, worse};
 use crate::progress::Progress;
 use crate::reference::morris_class_size;
-use crate::table::{Status, TableError, TableReport};
+use crate::table::{Counts, Status, TableError, TableReport};
 use crate::value::Value;
 use clap::{Args, Parser, Subcommand};
 use std::io::Write;
@@ -283,14 +283,7 @@ fn generate_morris(args: &MorrisGenerateArgs) -> Result<(), Error> {
 
 fn probe_morris(args: &MorrisProbeArgs) -> Result<(), Error> {
     let game = MorrisTablebase::open(&args.tables.dir, args.tables.stones);
-    let format = if args.json {
-        Format::Json
-    } else if args.brief {
-        Format::Brief
-    } else {
-        Format::Text
-    };
-    run_probe(&game, &args.positions, format, args.line)
+    run_probe(&game, &args.positions, probe_format(args.json, args.brief), args.line)
 }
 
 fn generate_connect4(args: &Connect4GenerateArgs) -> Result<(), Error> {
@@ -302,14 +295,7 @@ fn generate_connect4(args: &Connect4GenerateArgs) -> Result<(), Error> {
 
 fn probe_connect4(args: &Connect4ProbeArgs) -> Result<(), Error> {
     let game = Connect4Tablebase::open(&args.tables.dir, args.tables.size);
-    let format = if args.json {
-        Format::Json
-    } else if args.brief {
-        Format::Brief
-    } else {
-        Format::Text
-    };
-    run_probe(&game, &args.positions, format, args.line)
+    run_probe(&game, &args.positions, probe_format(args.json, args.brief), args.line)
 }
 
 fn verify_connect4(args: &Connect4VerifyArgs) -> Result<(), Error> {
@@ -381,10 +367,7 @@ fn info_connect4(args: &Connect4InfoArgs) -> Result<(), Error> {
         let positions_text = positions.map_or("null".to_string(), |p| p.to_string());
         if args.json {
             let counts = match &status {
-                Status::Complete(h) => format!(
-                    ", \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {}, \"max_loss\": {}",
-                    h.counts.win, h.counts.loss, h.counts.draw, h.counts.max_win, h.counts.max_loss
-                ),
+                Status::Complete(h) => counts_json(&h.counts),
                 _ => String::new(),
             };
             writeln!(
@@ -409,6 +392,24 @@ fn info_connect4(args: &Connect4InfoArgs) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+fn probe_format(json: bool, brief: bool) -> Format {
+    if json {
+        Format::Json
+    } else if brief {
+        Format::Brief
+    } else {
+        Format::Text
+    }
+}
+
+/// The counts of a complete table as extra fields of an `info --json` object.
+fn counts_json(c: &Counts) -> String {
+    format!(
+        ", \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {}, \"max_loss\": {}",
+        c.win, c.loss, c.draw, c.max_win, c.max_loss
+    )
 }
 
 /// Answers the positions given as arguments, or read from standard input with `-`.
@@ -553,10 +554,7 @@ fn info_morris(args: &MorrisInfoArgs) -> Result<(), Error> {
         let status = Status::of(&class.path(&args.tables.dir));
         if args.json {
             let counts = match &status {
-                Status::Complete(h) => format!(
-                    ", \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {}, \"max_loss\": {}",
-                    h.counts.win, h.counts.loss, h.counts.draw, h.counts.max_win, h.counts.max_loss
-                ),
+                Status::Complete(h) => counts_json(&h.counts),
                 _ => String::new(),
             };
             writeln!(

@@ -1,18 +1,11 @@
 //! `generate`, `verify`, `info` and `probe connect4` as users and scripts see them.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 fn tablebase(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tablebase"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    common::tablebase_with_input(env!("CARGO_BIN_EXE_tablebase"), args, stdin)
 }
 
 fn json_lines(output: &Output) -> Vec<serde_json::Value> {

@@ -1,10 +1,11 @@
 //! Probing: every value agrees with its moves, best lines play out, and the command line answers
 //! batches with clear errors (SPEC sections 1, 2, 5).
 
+mod common;
+
 use std::fs;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::sync::OnceLock;
 use tablebase::morris::notation::parse_position;
 use tablebase::morris::rules::for_each_move;
@@ -26,15 +27,7 @@ fn tables_dir() -> &'static PathBuf {
 }
 
 fn tablebase(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tablebase"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    common::tablebase_with_input(env!("CARGO_BIN_EXE_tablebase"), args, stdin)
 }
 
 fn position(text: &str) -> Position {
