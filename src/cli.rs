@@ -84,10 +84,9 @@ struct Connect4GenerateArgs {
     threads: Option<usize>,
 }
 
+/// How `probe` answers, for every game.
 #[derive(Args)]
-struct Connect4ProbeArgs {
-    #[command(flatten)]
-    tables: Connect4TablesArgs,
+struct ProbeOutputArgs {
     /// One JSON object per position (SPEC section 5).
     #[arg(long, conflicts_with = "brief")]
     json: bool,
@@ -97,6 +96,14 @@ struct Connect4ProbeArgs {
     /// Add the best line (principal variation).
     #[arg(long)]
     line: bool,
+}
+
+#[derive(Args)]
+struct Connect4ProbeArgs {
+    #[command(flatten)]
+    tables: Connect4TablesArgs,
+    #[command(flatten)]
+    output: ProbeOutputArgs,
     /// Positions as the columns played from the empty board ("4453"; "" is the empty board), or
     /// - to read one per line from standard input.
     positions: Vec<String>,
@@ -138,15 +145,8 @@ enum ProbeGame {
 struct MorrisProbeArgs {
     #[command(flatten)]
     tables: MorrisTablesArgs,
-    /// One JSON object per position (SPEC section 5).
-    #[arg(long, conflicts_with = "brief")]
-    json: bool,
-    /// One line per position: value and plies, no moves.
-    #[arg(long)]
-    brief: bool,
-    /// Add the best line (principal variation).
-    #[arg(long)]
-    line: bool,
+    #[command(flatten)]
+    output: ProbeOutputArgs,
     /// Positions (quote each: 'W:a1,d1,g1 B:a4,b4,c4 b'), or - to read one per line from
     /// standard input.
     positions: Vec<String>,
@@ -283,7 +283,7 @@ fn generate_morris(args: &MorrisGenerateArgs) -> Result<(), Error> {
 
 fn probe_morris(args: &MorrisProbeArgs) -> Result<(), Error> {
     let game = MorrisTablebase::open(&args.tables.dir, args.tables.stones);
-    run_probe(&game, &args.positions, probe_format(args.json, args.brief), args.line)
+    run_probe(&game, &args.positions, &args.output)
 }
 
 fn generate_connect4(args: &Connect4GenerateArgs) -> Result<(), Error> {
@@ -295,7 +295,7 @@ fn generate_connect4(args: &Connect4GenerateArgs) -> Result<(), Error> {
 
 fn probe_connect4(args: &Connect4ProbeArgs) -> Result<(), Error> {
     let game = Connect4Tablebase::open(&args.tables.dir, args.tables.size);
-    run_probe(&game, &args.positions, probe_format(args.json, args.brief), args.line)
+    run_probe(&game, &args.positions, &args.output)
 }
 
 fn verify_connect4(args: &Connect4VerifyArgs) -> Result<(), Error> {
@@ -394,16 +394,6 @@ fn info_connect4(args: &Connect4InfoArgs) -> Result<(), Error> {
     Ok(())
 }
 
-fn probe_format(json: bool, brief: bool) -> Format {
-    if json {
-        Format::Json
-    } else if brief {
-        Format::Brief
-    } else {
-        Format::Text
-    }
-}
-
 /// The counts of a complete table as extra fields of an `info --json` object.
 fn counts_json(c: &Counts) -> String {
     format!(
@@ -413,7 +403,15 @@ fn counts_json(c: &Counts) -> String {
 }
 
 /// Answers the positions given as arguments, or read from standard input with `-`.
-fn run_probe<G: Probe>(game: &G, positions: &[String], format: Format, line: bool) -> Result<(), Error> {
+fn run_probe<G: Probe>(game: &G, positions: &[String], output: &ProbeOutputArgs) -> Result<(), Error> {
+    let format = if output.json {
+        Format::Json
+    } else if output.brief {
+        Format::Brief
+    } else {
+        Format::Text
+    };
+    let line = output.line;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let code = match positions {
         [] => {
