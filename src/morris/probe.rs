@@ -1,6 +1,6 @@
 //! Probing Nine Men's Morris positions in the moving-phase tables.
 
-use super::board::{POINT_NAMES, point_from_name};
+use super::board::point_from_name;
 use super::notation::{PositionText, parse_position};
 use super::position::{Color, Move, Position};
 use super::rules::for_each_move;
@@ -15,6 +15,16 @@ use std::sync::OnceLock;
 enum Lookup<'a> {
     Table(&'a SolvedClass, u64),
     Known(Value),
+}
+
+impl Lookup<'_> {
+    #[inline]
+    fn read(self) -> Value {
+        match self {
+            Lookup::Table(solved, index) => solved.file.value(index),
+            Lookup::Known(value) => value,
+        }
+    }
 }
 
 /// The Morris tables in a directory, each mapped on first use (read-only, shared by threads).
@@ -61,11 +71,17 @@ impl MorrisTablebase {
         })
     }
 
-    /// The value of a moving-phase position with at least 3 stones on each side.
-    fn stored(&self, mover: u32, other: u32) -> Result<Value, ProbeError> {
+    /// Where the value of `position` comes from, without reading any table yet.
+    fn locate(&self, position: &Position) -> Result<Lookup<'_>, ProbeError> {
+        Self::require_moving_phase(position)?;
+        if position.material(position.to_move) < 3 {
+            return Ok(Lookup::Known(Value::Loss(0)));
+        }
+        let (mover, other) = (position.mover_stones(), position.other_stones());
         let class = Class::new(mover.count_ones(), other.count_ones())
             .ok_or_else(|| ProbeError::Illegal("more than 9 stones on a side".into()))?;
-        Ok(self.class(class)?.value(mover, other))
+        let solved = self.class(class)?;
+        Ok(Lookup::Table(solved, solved.index.index(mover, other)))
     }
 
     fn require_moving_phase(position: &Position) -> Result<(), ProbeError> {
@@ -93,37 +109,14 @@ impl Probe for MorrisTablebase {
     }
 
     fn value(&self, position: &Position) -> Result<Value, ProbeError> {
-        Self::require_moving_phase(position)?;
-        if position.material(position.to_move) < 3 {
-            return Ok(Value::Loss(0));
-        }
-        self.stored(position.mover_stones(), position.other_stones())
+        Ok(self.locate(position)?.read())
     }
 
     fn values(&self, positions: &[Position]) -> Vec<Result<Value, ProbeError>> {
         // Pass 1: which table and index each position needs (no table reads).
-        let located: Vec<Result<Lookup, ProbeError>> = positions
-            .iter()
-            .map(|position| {
-                Self::require_moving_phase(position)?;
-                if position.material(position.to_move) < 3 {
-                    return Ok(Lookup::Known(Value::Loss(0)));
-                }
-                let (mover, other) = (position.mover_stones(), position.other_stones());
-                let class = Class::new(mover.count_ones(), other.count_ones())
-                    .ok_or_else(|| ProbeError::Illegal("more than 9 stones on a side".into()))?;
-                let solved = self.class(class)?;
-                Ok(Lookup::Table(solved, solved.index.index(mover, other)))
-            })
-            .collect();
+        let located: Vec<Result<Lookup, ProbeError>> = positions.iter().map(|p| self.locate(p)).collect();
         // Pass 2: independent reads, which the processor keeps in flight together.
-        located
-            .into_iter()
-            .map(|found| match found? {
-                Lookup::Table(solved, index) => Ok(solved.file.value(index)),
-                Lookup::Known(value) => Ok(value),
-            })
-            .collect()
+        located.into_iter().map(|found| Ok(found?.read())).collect()
     }
 
     fn moves(&self, position: &Position) -> Result<Vec<Outcome<Self>>, ProbeError> {
@@ -133,11 +126,7 @@ impl Probe for MorrisTablebase {
         successors
             .into_iter()
             .map(|(mv, next)| {
-                let value = if next.material(next.to_move) < 3 {
-                    Value::Loss(0)
-                } else {
-                    self.stored(next.mover_stones(), next.other_stones())?
-                };
+                let value = self.locate(&next)?.read();
                 Ok(Outcome { mv, next, value: value.for_mover() })
             })
             .collect()
@@ -198,7 +187,6 @@ pub fn diagram(position: &Position) -> String {
         out.push('\n');
     }
     out.push_str("   a   b   c   d   e   f   g\n");
-    debug_assert_eq!(POINT_NAMES.len(), 24);
     if !position.is_moving_phase() {
         out.push_str(&format!("in hand: White {}, Black {}\n", position.hand[0], position.hand[1]));
     }
