@@ -222,9 +222,10 @@ impl From<TableError> for TablesError {
     }
 }
 
-fn open_captures(dir: &Path, pair: Class) -> Result<[Option<SolvedClass>; 2], TableError> {
-    let open =
-        |class: Class| class.after_capture().map(|c| SolvedClass::open(dir, c, Check::Checksum)).transpose();
+/// The solved classes the pair's captures lead to. `generate` checks their checksums before
+/// building on them; `verify` checks each class's checksum on its own, so it opens by header.
+fn open_captures(dir: &Path, pair: Class, check: Check) -> Result<[Option<SolvedClass>; 2], TableError> {
+    let open = |class: Class| class.after_capture().map(|c| SolvedClass::open(dir, c, check)).transpose();
     Ok([open(pair)?, if pair.mover == pair.other { None } else { open(pair.swapped())? }])
 }
 
@@ -258,7 +259,7 @@ pub fn generate(
         let cpu_before = crate::resources::cpu_seconds();
         let names: Vec<String> = members.iter().map(Class::to_string).collect();
         progress.task(&format!("morris {}", names.join("/")));
-        let captures = open_captures(dir, pair)?;
+        let captures = open_captures(dir, pair, Check::Checksum)?;
         let set = ClassPair::new(pair, [captures[0].as_ref(), captures[1].as_ref()]);
         let solution = solve(&set, progress).map_err(|error| TablesError::Solve { class: pair, error })?;
         for (k, &class) in set.classes().iter().enumerate() {
@@ -330,7 +331,7 @@ pub fn verify_pair(
     if quick || checks.iter().any(|c| !c.checksum_ok) {
         return Ok(checks);
     }
-    let Ok(captures) = open_captures(dir, pair) else {
+    let Ok(captures) = open_captures(dir, pair, Check::Header) else {
         return Ok(checks); // a table it depends on is missing or damaged: reported on its own
     };
     let set = ClassPair::new(pair, [captures[0].as_ref(), captures[1].as_ref()]);
