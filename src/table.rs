@@ -14,7 +14,10 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub const MAGIC: [u8; 8] = *b"TBLBASE\0";
-pub const FORMAT_VERSION: u32 = 1;
+/// The version written. Version 1 differs only in the Connect Four index (docs/FORMAT.md): its
+/// Morris tables are read as they are, its Connect Four files are refused by that game.
+pub const FORMAT_VERSION: u32 = 2;
+pub const OLDEST_READABLE_VERSION: u32 = 1;
 pub const HEADER_SIZE: usize = 256;
 /// Value encoding 1: byte 0 draw, 1..=254 distance + 1 (odd distance: win, even: loss), 255 the
 /// distance is in the overflow area.
@@ -26,14 +29,43 @@ const FLAG_COMPLETE: u32 = 1;
 /// What is wrong with a table file; every variant names the file.
 #[derive(Debug)]
 pub enum TableError {
-    Missing { path: PathBuf },
-    Io { path: PathBuf, source: io::Error },
-    NotATable { path: PathBuf },
-    Version { path: PathBuf, found: u32 },
-    Incomplete { path: PathBuf },
-    Length { path: PathBuf, expected: u64, found: u64 },
-    Checksum { path: PathBuf, expected: u32, found: u32 },
-    WrongTable { path: PathBuf, expected: String, found: String },
+    Missing {
+        path: PathBuf,
+    },
+    Io {
+        path: PathBuf,
+        source: io::Error,
+    },
+    NotATable {
+        path: PathBuf,
+    },
+    Version {
+        path: PathBuf,
+        found: u32,
+    },
+    /// A readable version whose index for this game has changed since.
+    Outdated {
+        path: PathBuf,
+        found: u32,
+    },
+    Incomplete {
+        path: PathBuf,
+    },
+    Length {
+        path: PathBuf,
+        expected: u64,
+        found: u64,
+    },
+    Checksum {
+        path: PathBuf,
+        expected: u32,
+        found: u32,
+    },
+    WrongTable {
+        path: PathBuf,
+        expected: String,
+        found: String,
+    },
 }
 
 impl TableError {
@@ -43,6 +75,7 @@ impl TableError {
             | TableError::Io { path, .. }
             | TableError::NotATable { path }
             | TableError::Version { path, .. }
+            | TableError::Outdated { path, .. }
             | TableError::Incomplete { path }
             | TableError::Length { path, .. }
             | TableError::Checksum { path, .. }
@@ -60,6 +93,11 @@ impl fmt::Display for TableError {
             TableError::Version { path, found } => write!(
                 f,
                 "{}: table format version {found}, this program reads version {FORMAT_VERSION}",
+                path.display()
+            ),
+            TableError::Outdated { path, found } => write!(
+                f,
+                "{}: written by table format version {found}, whose index for this game is no longer read; generate it again",
                 path.display()
             ),
             TableError::Incomplete { path } => write!(f, "{}: table is not complete", path.display()),
@@ -136,6 +174,8 @@ impl Counts {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The format version the file was written with (the one read; always the current one written).
+    pub version: u32,
     pub game: String,
     pub table: String,
     pub index_size: u64,
@@ -171,7 +211,7 @@ impl Header {
     fn encode_with(&self, encoding: u32) -> [u8; HEADER_SIZE] {
         let mut h = [0u8; HEADER_SIZE];
         h[0..8].copy_from_slice(&MAGIC);
-        h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        h[8..12].copy_from_slice(&self.version.to_le_bytes());
         h[12..16].copy_from_slice(&(HEADER_SIZE as u32).to_le_bytes());
         put_name(&mut h[16..32], &self.game);
         put_name(&mut h[32..64], &self.table);
@@ -197,13 +237,14 @@ impl Header {
             return Err(TableError::NotATable { path: path.to_path_buf() });
         }
         let version = u32_at(bytes, 8);
-        if version != FORMAT_VERSION
+        if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version)
             || u32_at(bytes, 12) != HEADER_SIZE as u32
             || u32_at(bytes, 72) != encoding
         {
             return Err(TableError::Version { path: path.to_path_buf(), found: version });
         }
         Ok(Header {
+            version,
             game: get_name(&bytes[16..32]),
             table: get_name(&bytes[32..64]),
             index_size: u64_at(bytes, 64),
@@ -263,11 +304,7 @@ pub struct TableFile {
 impl TableFile {
     /// Reads only the header of a file, for `info`.
     pub fn read_header(path: &Path) -> Result<Header, TableError> {
-        use std::io::Read;
-        let mut file = File::open(path).map_err(io_error(path))?;
-        let mut bytes = [0u8; HEADER_SIZE];
-        file.read_exact(&mut bytes).map_err(|_| TableError::NotATable { path: path.to_path_buf() })?;
-        Header::decode(&bytes, path)
+        Header::decode(&read_header_bytes(path)?, path)
     }
 
     /// Opens a complete table, checking that it holds `game`/`table` with `index_size` entries.
@@ -444,6 +481,7 @@ pub fn write_table(
     let mut map = unsafe { MmapMut::map_mut(&file) }.map_err(err(&temporary))?;
     map[HEADER_SIZE + index_size as usize..].copy_from_slice(&overflow);
     let header = Header {
+        version: FORMAT_VERSION,
         game: game.to_string(),
         table: table.to_string(),
         index_size,
@@ -481,6 +519,7 @@ pub fn write_bitset(
     };
     let body: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let header = Header {
+        version: FORMAT_VERSION,
         game: game.to_string(),
         table: table.to_string(),
         index_size: bits,
@@ -501,9 +540,22 @@ pub fn write_bitset(
     sync_directory(path).map_err(io(path))
 }
 
+fn read_header_bytes(path: &Path) -> Result<[u8; HEADER_SIZE], TableError> {
+    use std::io::Read;
+    let mut file = File::open(path).map_err(io_error(path))?;
+    let mut bytes = [0u8; HEADER_SIZE];
+    file.read_exact(&mut bytes).map_err(|_| TableError::NotATable { path: path.to_path_buf() })?;
+    Ok(bytes)
+}
+
+/// Reads only the header of a set file.
+pub fn read_bitset_header(path: &Path) -> Result<Header, TableError> {
+    Header::decode_with(&read_header_bytes(path)?, path, ENCODING_BITSET)
+}
+
 /// Reads a set written by [`write_bitset`], checking header, length and checksum; returns the
-/// number of bits and the words.
-pub fn read_bitset(path: &Path, game: &str, table: &str) -> Result<(u64, Vec<u64>), TableError> {
+/// header (the number of bits is its `index_size`) and the words.
+pub fn read_bitset(path: &Path, game: &str, table: &str) -> Result<(Header, Vec<u64>), TableError> {
     let bytes = fs::read(path).map_err(io_error(path))?;
     let header = Header::decode_with(&bytes, path, ENCODING_BITSET)?;
     if !header.complete {
@@ -526,7 +578,7 @@ pub fn read_bitset(path: &Path, game: &str, table: &str) -> Result<(u64, Vec<u64
     }
     let words =
         bytes[HEADER_SIZE..].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8"))).collect();
-    Ok((header.index_size, words))
+    Ok((header, words))
 }
 
 /// Syncs the directory holding `path`, so that a rename into it survives a power loss.
