@@ -31,7 +31,8 @@ pub enum Successor {
 /// Positions solved together, with their moves and un-moves.
 pub trait RetrogradeSet: Sync {
     fn size(&self) -> u64;
-    /// Calls `f` once per legal move of position `index`.
+    /// Calls `f` once per legal move of position `index`; where a move leaves the set with an
+    /// immediate win (`Outside(Win(1))`, which nothing beats), once for it alone is enough.
     fn for_each_successor(&self, index: u64, f: impl FnMut(Successor));
     /// Calls `f(p)` for every position `p` of the set with a move to `index` (repeats allowed):
     /// exactly the `p` whose successors include `Inside(index)`.

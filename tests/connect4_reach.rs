@@ -1,6 +1,6 @@
 //! The Connect Four forward pass counts exactly the reachable positions the references list.
 
-use tablebase::connect4::{Geometry, reachable};
+use tablebase::connect4::{Geometry, reachable_counts};
 use tablebase::progress::Progress;
 use tablebase::reference::{connect4_7x6_positions, connect4_board};
 
@@ -8,21 +8,21 @@ use tablebase::reference::{connect4_7x6_positions, connect4_board};
 fn small_board_totals_equal_the_reference() {
     for (w, h) in [(4, 4), (5, 4), (4, 5)] {
         let g = Geometry::new(w, h).unwrap();
-        let reach = reachable(g, g.cells(), &Progress::hidden());
-        let total: u64 = reach.counts.iter().sum();
+        let counts = reachable_counts(g, g.cells(), &Progress::hidden());
+        let total: u64 = counts.iter().sum();
         let (expected, _, _) = connect4_board(w, h).unwrap();
         assert_eq!(Some(total), expected, "{g}");
-        assert_eq!(reach.counts[0], 1);
-        assert_eq!(reach.counts[1], u64::from(w));
+        assert_eq!(counts[0], 1);
+        assert_eq!(counts[1], u64::from(w));
     }
 }
 
 #[test]
 fn seven_by_six_per_ply_up_to_ply_12() {
     let g = Geometry::new(7, 6).unwrap();
-    let reach = reachable(g, 12, &Progress::hidden());
-    for (ply, &count) in reach.counts.iter().enumerate() {
+    let counts = reachable_counts(g, 12, &Progress::hidden());
+    for (ply, &count) in counts.iter().enumerate() {
         assert_eq!(Some(count), connect4_7x6_positions(ply as u32), "ply {ply}");
     }
-    assert_eq!(reach.counts.len(), 13);
+    assert_eq!(counts.len(), 13);
 }

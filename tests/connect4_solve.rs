@@ -65,3 +65,68 @@ fn board_5x5() {
 fn board_6x4() {
     check_board(6, 4);
 }
+
+/// Every `.set` and `.tbl` file of a directory with its bytes, by name.
+fn files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), fs::read(&p).unwrap()))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Generation stopped at any layer, forward or backward, and started again, gives the same bytes;
+/// files of the old index (format version 1) are rebuilt, never read.
+#[test]
+fn interrupted_generation_resumes_to_identical_files() {
+    let g = Geometry::new(5, 4).unwrap();
+    let reference = scratch("resume-reference");
+    tables::generate(&reference, g, &Progress::hidden()).unwrap();
+    let expected = files(&reference);
+    assert_eq!(expected.len(), 2 * 21);
+    let copy = |dir: &std::path::Path, keep: &dyn Fn(&str) -> bool| {
+        fs::create_dir_all(dir).unwrap();
+        for (name, bytes) in &expected {
+            if keep(name) {
+                fs::write(dir.join(name), bytes).unwrap();
+            }
+        }
+    };
+    let ply_of = |name: &str| name[name.find("ply").unwrap() + 3..][..2].parse::<u32>().unwrap();
+
+    // Stopped in the forward pass after ply 7's set, with ply 8's half written.
+    let forward = scratch("resume-forward");
+    copy(&forward, &|name| name.ends_with(".set") && ply_of(name) <= 7);
+    fs::write(forward.join("connect4-5x4-ply08.set.tmp"), b"half a set").unwrap();
+    tables::generate(&forward, g, &Progress::hidden()).unwrap();
+    assert!(files(&forward) == expected, "resumed forward pass differs");
+
+    // Stopped in the backward pass after ply 12's table, with ply 11's half written.
+    let backward = scratch("resume-backward");
+    copy(&backward, &|name| name.ends_with(".set") || ply_of(name) >= 12);
+    fs::write(backward.join("connect4-5x4-ply11.tbl.tmp"), b"half a table").unwrap();
+    tables::generate(&backward, g, &Progress::hidden()).unwrap();
+    assert!(files(&backward) == expected, "resumed backward pass differs");
+
+    // A table and a set written with the old index (version 1 in the header) are refused by
+    // readers and rebuilt by generate.
+    let old = scratch("resume-old-version");
+    copy(&old, &|_| true);
+    for name in ["connect4-5x4-ply09.tbl", "connect4-5x4-ply15.set"] {
+        let mut bytes = fs::read(old.join(name)).unwrap();
+        bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+        fs::write(old.join(name), bytes).unwrap();
+    }
+    for ply in [9, 15] {
+        let error = SolvedPly::open(&old, g, ply, Check::Header).err().expect("an old file is refused");
+        assert!(matches!(error, tablebase::table::TableError::Outdated { found: 1, .. }), "{error}");
+    }
+    tables::generate(&old, g, &Progress::hidden()).unwrap();
+    assert!(files(&old) == expected, "rebuilt old files differ");
+
+    for dir in [reference, forward, backward, old] {
+        fs::remove_dir_all(dir).unwrap();
+    }
+}

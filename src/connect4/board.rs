@@ -67,6 +67,12 @@ impl Geometry {
         1 << (column * self.stride() + self.height - 1)
     }
 
+    /// The bottom cell of every column.
+    #[inline]
+    pub fn bottom_row(&self) -> u64 {
+        (0..self.width).fold(0, |row, column| row | self.bottom(column))
+    }
+
     /// The playable cells of column `column`.
     #[inline]
     pub fn column(&self, column: u32) -> u64 {
@@ -84,6 +90,28 @@ impl Geometry {
             }
         }
         false
+    }
+
+    /// The empty cells that would complete four in a row for `stones`, filled or not below.
+    #[inline]
+    pub fn winning_cells(&self, stones: u64) -> u64 {
+        let h = self.height;
+        let mut cells = (stones << 1) & (stones << 2) & (stones << 3);
+        for shift in [h, h + 1, h + 2] {
+            let pair = (stones << shift) & (stones << (2 * shift));
+            cells |= pair & (stones << (3 * shift));
+            cells |= pair & (stones >> shift);
+            let pair = (stones >> shift) & (stones >> (2 * shift));
+            cells |= pair & (stones << shift);
+            cells |= pair & (stones >> (3 * shift));
+        }
+        cells & self.board()
+    }
+
+    /// Every cell of the board.
+    #[inline]
+    pub fn board(&self) -> u64 {
+        (0..self.width).fold(0, |cells, column| cells | self.column(column))
     }
 
     /// The mirror image (column `c` to `W - 1 - c`) of a set of cells.
@@ -137,6 +165,13 @@ impl Position {
     #[inline]
     pub fn is_over(&self, g: &Geometry) -> bool {
         self.ply == g.cells() || self.is_won_by_previous(g)
+    }
+
+    /// Whether the side to move can make four in a row with its next stone.
+    #[inline]
+    pub fn can_win_at_once(&self, g: &Geometry) -> bool {
+        let playable = (self.mask + g.bottom_row()) & g.board();
+        g.winning_cells(self.current) & playable & !self.mask != 0
     }
 
     #[inline]
@@ -254,6 +289,24 @@ mod tests {
         assert!(!won("1223433474"));
         assert!(!won("121212"));
         assert!(won("76654554144")); // diagonal \
+    }
+
+    /// Whether some move makes four, against playing every move and looking.
+    #[test]
+    fn wins_at_once_equal_trying_every_move() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for (w, h) in [(7, 6), (4, 4), (6, 5), (12, 4), (4, 12), (7, 8)] {
+            let g = Geometry::new(w, h).unwrap();
+            for _ in 0..3000 {
+                let mut p = Position::EMPTY;
+                while !p.is_over(&g) {
+                    let by_trying = (0..w).any(|c| p.can_play(&g, c) && p.play(&g, c).is_won_by_previous(&g));
+                    assert_eq!(p.can_win_at_once(&g), by_trying, "{g} {p:?}");
+                    let columns: Vec<u32> = (0..w).filter(|&c| p.can_play(&g, c)).collect();
+                    p = p.play(&g, columns[rng.below(columns.len() as u64) as usize]);
+                }
+            }
+        }
     }
 
     #[test]

@@ -7,5 +7,5 @@ pub mod probe;
 pub mod tables;
 
 pub use board::{Geometry, Position};
-pub use index::{PlyIndex, Reachable, reachable};
+pub use index::{PlyIndex, forward, reachable_counts};
 pub use probe::Connect4Tablebase;

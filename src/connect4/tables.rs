@@ -6,12 +6,15 @@
 //! per dense index; header counts count mirror images separately, as the references do.
 
 use super::board::{Geometry, Position};
-use super::index::{BitSet, PlyIndex, reachable};
+use super::index::{BitSet, MAX_WIDTH, PlyIndex, Walker, empty_board_set, forward};
 use crate::progress::Progress;
 use crate::solve::{RetrogradeSet, SolveError, Successor, check_forward, solve};
-use crate::table::{Check, Counts, Status, TableError, TableFile, read_bitset, write_bitset, write_table};
+use crate::table::{
+    Check, Counts, Header, Status, TableError, TableFile, read_bitset, read_bitset_header, write_bitset,
+    write_table,
+};
 use crate::value::Value;
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -106,6 +109,17 @@ impl RankedSet {
     }
 }
 
+/// The first table format version with the present index (docs/FORMAT.md); older Connect Four
+/// files number positions differently and are never read.
+const INDEX_SINCE_VERSION: u32 = 2;
+
+fn current_index(header: &Header, path: &Path) -> Result<(), TableError> {
+    if header.version < INDEX_SINCE_VERSION {
+        return Err(TableError::Outdated { path: path.to_path_buf(), found: header.version });
+    }
+    Ok(())
+}
+
 pub fn set_path(dir: &Path, g: Geometry, ply: u32) -> PathBuf {
     dir.join(format!("connect4-{g}-ply{ply:02}.set"))
 }
@@ -130,16 +144,26 @@ pub struct SolvedPly {
 impl SolvedPly {
     pub fn open(dir: &Path, g: Geometry, ply: u32, check: Check) -> Result<SolvedPly, TableError> {
         let name = table_name(g, ply);
-        let (bits, words) = read_bitset(&set_path(dir, g, ply), GAME, &name)?;
-        let set = RankedSet::new(bits, words);
-        let file = TableFile::open(&table_path(dir, g, ply), GAME, &name, set.len(), check)?;
+        let path = set_path(dir, g, ply);
+        let (header, words) = read_bitset(&path, GAME, &name)?;
+        current_index(&header, &path)?;
+        let set = RankedSet::new(header.index_size, words);
+        let path = table_path(dir, g, ply);
+        let file = TableFile::open(&path, GAME, &name, set.len(), check)?;
+        current_index(file.header(), &path)?;
         Ok(SolvedPly { geometry: g, index: PlyIndex::new(g, ply), set, file })
     }
 
     /// The value of a position of this ply, or `None` when it cannot be reached in play.
     #[inline]
     pub fn value(&self, position: &Position) -> Option<Value> {
-        self.set.rank(self.index.canonical_index(position)).map(|dense| self.file.value(dense))
+        self.value_at(self.index.canonical_index(position))
+    }
+
+    /// The value of the position with canonical index `index`, if it is reachable.
+    #[inline]
+    pub fn value_at(&self, index: u64) -> Option<Value> {
+        self.set.rank(index).map(|dense| self.file.value(dense))
     }
 }
 
@@ -151,16 +175,24 @@ pub struct PlySet<'a> {
     next: Option<&'a SolvedPly>,
     /// Entries that are their own mirror image, noted while successors are generated.
     symmetric: BitSet,
-    /// Distinguishes this set in the threads' select cursors (addresses get reused).
+    /// Distinguishes this set in the threads' cursors (addresses get reused).
     id: usize,
 }
 
 static NEXT_PLY_SET_ID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
 
+/// Where a thread last was in a set: the solver walks dense numbers in order within a chunk, so
+/// the next member is found from the last one, and only the columns that differ are unranked.
+struct Cursor {
+    set: usize,
+    dense: u64,
+    index: u64,
+    walker: Walker,
+}
+
 thread_local! {
-    /// The last (set, dense number, index) this thread selected: the solver walks dense numbers
-    /// in order within a chunk, so the next member is usually found from the last one.
-    static CURSOR: Cell<(usize, u64, u64)> = const { Cell::new((0, u64::MAX, 0)) };
+    static CURSOR: RefCell<Cursor> =
+        RefCell::new(Cursor { set: 0, dense: u64::MAX, index: 0, walker: Walker::default() });
 }
 
 impl<'a> PlySet<'a> {
@@ -176,21 +208,20 @@ impl<'a> PlySet<'a> {
         }
     }
 
-    /// The index of the member with dense number `dense`.
-    #[inline]
-    fn member(&self, dense: u64) -> u64 {
-        let (last_id, last_dense, last_index) = CURSOR.get();
-        let index = if last_id == self.id && last_dense.wrapping_add(1) == dense {
-            self.set.next_member(last_index + 1)
-        } else {
-            self.set.select(dense)
-        };
-        CURSOR.set((self.id, dense, index));
-        index
-    }
-
+    /// The position with dense number `dense`.
     pub fn position(&self, dense: u64) -> Position {
-        self.index.position(self.member(dense))
+        CURSOR.with_borrow_mut(|cursor| {
+            let index = if cursor.set == self.id && cursor.dense.wrapping_add(1) == dense {
+                self.set.next_member(cursor.index + 1)
+            } else {
+                if cursor.set != self.id {
+                    cursor.walker = Walker::default();
+                }
+                self.set.select(dense)
+            };
+            (cursor.set, cursor.dense, cursor.index) = (self.id, dense, index);
+            self.index.seek(&mut cursor.walker, index)
+        })
     }
 
     /// How many positions an entry stands for: itself and, unless symmetric, its mirror image.
@@ -208,7 +239,7 @@ impl RetrogradeSet for PlySet<'_> {
     fn for_each_successor(&self, index: u64, mut f: impl FnMut(Successor)) {
         let g = &self.geometry;
         let position = self.position(index);
-        if position.mirror(g) == position {
+        if self.index.is_symmetric(&position) {
             self.symmetric.insert(index);
         }
         if position.is_won_by_previous(g) {
@@ -219,11 +250,20 @@ impl RetrogradeSet for PlySet<'_> {
             f(Successor::Outside(Value::Draw));
             return;
         }
+        if position.can_win_at_once(g) {
+            // Nothing is better than four in a row now: the other moves need not be looked up.
+            f(Successor::Outside(Value::Win(1)));
+            return;
+        }
         let next = self.next.expect("every ply but the last has a next ply");
-        position.for_each_move(g, |_, child| {
-            let value = next.value(&child).expect("children of reachable positions are reachable");
+        let mut children = [0u64; MAX_WIDTH];
+        let mut playable = self.index.children(&position, &mut children);
+        while playable != 0 {
+            let child = children[playable.trailing_zeros() as usize];
+            let value = next.value_at(child).expect("children of reachable positions are reachable");
             f(Successor::Outside(value.for_mover()));
-        });
+            playable &= playable - 1;
+        }
     }
 
     fn for_each_predecessor(&self, _index: u64, _f: impl FnMut(u64)) {}
@@ -256,41 +296,61 @@ impl From<TableError> for Connect4Error {
     }
 }
 
+/// Whether a table is complete and written with the present index.
 fn complete(path: &Path) -> bool {
-    matches!(Status::of(path), Status::Complete(_))
+    matches!(Status::of(path), Status::Complete(header) if header.version >= INDEX_SINCE_VERSION)
 }
 
-/// Generates every ply of board `g` into `dir`: the forward pass (unless every ply's set is on
-/// disk), then the plies from the last back to the empty board, skipping finished ones.
+/// Whether a set is complete and written with the present index (its checksum is checked on use).
+fn set_complete(path: &Path) -> bool {
+    read_bitset_header(path).is_ok_and(|header| header.complete && header.version >= INDEX_SINCE_VERSION)
+}
+
+/// Generates every ply of board `g` into `dir`: the forward pass from the last ply whose set is
+/// on disk (each ply's set is written as soon as it is complete), then the plies from the last
+/// back to the empty board, skipping finished ones.
 pub fn generate(dir: &Path, g: Geometry, progress: &Progress) -> Result<(), Connect4Error> {
     std::fs::create_dir_all(dir).map_err(|source| TableError::Io { path: dir.to_path_buf(), source })?;
-    let plies = 0..=g.cells();
-    let sets_on_disk = plies.clone().all(|ply| set_path(dir, g, ply).exists());
-    if !sets_on_disk {
+    let sets_on_disk = (0..=g.cells()).take_while(|&ply| set_complete(&set_path(dir, g, ply))).count() as u32;
+    if sets_on_disk <= g.cells() {
+        let (start, set) = match sets_on_disk.checked_sub(1) {
+            None => (0, empty_board_set(g)),
+            Some(last) => {
+                let (header, words) = read_bitset(&set_path(dir, g, last), GAME, &table_name(g, last))?;
+                (last, BitSet::from_words(header.index_size, words))
+            }
+        };
         progress.task(&format!("connect4 {g}"));
         progress.phase("forward pass", u64::from(g.cells()) + 1);
-        let reach = reachable(g, g.cells(), progress);
-        for (ply, (_, set)) in reach.plies.iter().enumerate() {
-            let ply = ply as u32;
-            let words: Vec<u64> = set.words();
-            write_bitset(&set_path(dir, g, ply), GAME, &table_name(g, ply), set.capacity(), &words)?;
-        }
-        progress.message(&format!(
-            "connect4 {g}: forward pass done, {} positions",
-            reach.counts.iter().sum::<u64>()
-        ));
+        forward(g, start, set, g.cells(), progress, |ply, set, positions| {
+            if ply >= sets_on_disk {
+                let words = set.words();
+                write_bitset(&set_path(dir, g, ply), GAME, &table_name(g, ply), set.capacity(), &words)?;
+            }
+            progress.message(&format!("connect4 {g} ply {ply}: {positions} positions reachable"));
+            Ok::<(), TableError>(())
+        })?;
     }
     let mut next: Option<SolvedPly> = None;
-    for ply in plies.rev() {
+    for ply in (0..=g.cells()).rev() {
         let path = table_path(dir, g, ply);
         if !complete(&path) {
             let name = table_name(g, ply);
-            let (bits, words) = read_bitset(&set_path(dir, g, ply), GAME, &name)?;
-            let set = RankedSet::new(bits, words);
+            let (header, words) = read_bitset(&set_path(dir, g, ply), GAME, &name)?;
+            let set = RankedSet::new(header.index_size, words);
             progress.task(&format!("connect4 {g} ply {ply}"));
             let layer = PlySet::new(g, ply, &set, next.as_ref());
             let solution = solve(&layer, progress).map_err(|error| Connect4Error::Solve { ply, error })?;
-            write_table(&path, GAME, &name, set.len(), |i| solution.value(i), |i| layer.weight(i))?;
+            let header =
+                write_table(&path, GAME, &name, set.len(), |i| solution.value(i), |i| layer.weight(i))?;
+            let c = header.counts;
+            progress.message(&format!(
+                "connect4 {g} ply {ply}: solved, {} positions: win {} loss {} draw {}",
+                c.positions(),
+                c.win,
+                c.loss,
+                c.draw
+            ));
         }
         next = Some(SolvedPly::open(dir, g, ply, Check::Header)?);
     }
