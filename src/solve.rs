@@ -171,7 +171,9 @@ fn chunks(size: u64) -> impl ParallelIterator<Item = std::ops::Range<u64>> {
 pub fn solve(set: &impl RetrogradeSet, progress: &Progress) -> Result<Solution, SolveError> {
     let size = set.size();
     let codes: Vec<AtomicU16> = (0..size).map(|_| AtomicU16::new(0)).collect();
-    let counters: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(0)).collect();
+    // Without moves inside the set nothing counts down: two bytes a position, not three.
+    let counted = if set.has_inside_moves() { size } else { 0 };
+    let counters: Vec<AtomicU8> = (0..counted).map(|_| AtomicU8::new(0)).collect();
     let max_planned = AtomicU64::new(0);
     let plan = |index: u64, distance: u32| -> Result<u16, SolveError> {
         if distance + 1 > MAX_CODE {
@@ -194,7 +196,9 @@ pub fn solve(set: &impl RetrogradeSet, progress: &Progress) -> Result<Solution, 
             if full || inside.len > usize::from(u8::MAX) {
                 return Err(SolveError::TooManySuccessors { index });
             }
-            counters[index as usize].store(inside.len as u8, Relaxed);
+            if let Some(counter) = counters.get(index as usize) {
+                counter.store(inside.len as u8, Relaxed);
+            }
             let start = if let Some(win) = exits.shortest_win {
                 plan(index, win)?
             } else if inside.len == 0 {
