@@ -18,11 +18,11 @@ fn small_board_totals_equal_the_reference() {
 }
 
 #[test]
-fn seven_by_six_per_ply_up_to_ply_12() {
+fn seven_by_six_per_ply_up_to_ply_14() {
     let g = Geometry::new(7, 6).unwrap();
-    let counts = reachable_counts(g, 12, &Progress::hidden());
+    let counts = reachable_counts(g, 14, &Progress::hidden());
     for (ply, &count) in counts.iter().enumerate() {
         assert_eq!(Some(count), connect4_7x6_positions(ply as u32), "ply {ply}");
     }
-    assert_eq!(counts.len(), 13);
+    assert_eq!(counts.len(), 15);
 }

@@ -130,3 +130,58 @@ fn interrupted_generation_resumes_to_identical_files() {
         fs::remove_dir_all(dir).unwrap();
     }
 }
+
+/// The value of every reachable position, by a plain memoised minimax over the rules (nothing of
+/// the index, the solver or the tables), as a score: `1000 - n` for a win in `n` plies,
+/// `n - 1000` for a loss in `n`, 0 for a draw.
+fn minimax(
+    g: &Geometry,
+    p: tablebase::connect4::Position,
+    memo: &mut std::collections::HashMap<(u64, u64), i32>,
+) -> i32 {
+    if let Some(&score) = memo.get(&(p.current, p.mask)) {
+        return score;
+    }
+    let score = if p.is_won_by_previous(g) {
+        -1000
+    } else if p.ply == g.cells() {
+        0
+    } else {
+        let mut best = i32::MIN;
+        for column in 0..g.width {
+            if p.can_play(g, column) {
+                let child = minimax(g, p.play(g, column), memo);
+                // One ply further from the end, seen from the other side.
+                best = best.max(-child + child.signum());
+            }
+        }
+        best
+    };
+    memo.insert((p.current, p.mask), score);
+    score
+}
+
+#[test]
+fn every_value_equals_a_plain_minimax() {
+    for (w, h) in [(4, 4), (5, 4)] {
+        let g = Geometry::new(w, h).unwrap();
+        let dir = scratch(&format!("minimax-{g}"));
+        tables::generate(&dir, g, &Progress::hidden()).unwrap();
+        let mut memo = std::collections::HashMap::new();
+        minimax(&g, tablebase::connect4::Position::EMPTY, &mut memo);
+        let (positions, _, _) = connect4_board(w, h).unwrap();
+        assert_eq!(Some(memo.len() as u64), positions, "{g}: minimax reaches every position");
+        let plies: Vec<SolvedPly> =
+            (0..=g.cells()).map(|ply| SolvedPly::open(&dir, g, ply, Check::Header).unwrap()).collect();
+        for (&(current, mask), &score) in &memo {
+            let p = tablebase::connect4::Position { current, mask, ply: mask.count_ones() };
+            let stored = match plies[p.ply as usize].value(&p).expect("reachable positions are stored") {
+                Value::Win(n) => 1000 - n as i32,
+                Value::Loss(n) => n as i32 - 1000,
+                Value::Draw => 0,
+            };
+            assert_eq!(stored, score, "{g}: {p:?}");
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
