@@ -1,6 +1,7 @@
 //! `tablebase bench`: single-thread throughput of the building blocks, reported as the median
 //! of several runs, so that docs/BENCHMARKS.md can quote commands anyone can rerun.
 
+use crate::connect4::{Geometry, forward, index::empty_board_set};
 use crate::error::Error;
 use crate::morris::index::{MAX_STONES, MIN_STONES};
 use crate::morris::rules::{for_each_move, for_each_unslide};
@@ -216,4 +217,42 @@ pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
         moves as f64 / sample.len() as f64
     )?;
     Ok(())
+}
+
+#[derive(Args)]
+pub struct Connect4ForwardArgs {
+    /// Board size, columns x rows.
+    #[arg(long, value_parser = |text: &str| Geometry::parse(text).map_err(|e| e.to_string()))]
+    size: Geometry,
+    /// The last ply to count (memory grows with it: two plies' bit sets over the index space).
+    #[arg(long)]
+    plies: u32,
+}
+
+/// The forward pass alone, in memory, to `--plies`: positions per ply against the 7x6 reference,
+/// with the time since the start. Exit 3 when a count differs from the reference.
+pub fn connect4_forward(args: &Connect4ForwardArgs) -> Result<(), Error> {
+    let g = args.size;
+    let progress = crate::progress::Progress::stderr();
+    let start = Instant::now();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "ply\tpositions\treference\tseconds").map_err(Error::Output)?;
+    let mut mismatches = 0;
+    forward(g, 0, empty_board_set(g), args.plies, &progress, |ply, _, positions| {
+        let reference = (g == Geometry { width: 7, height: 6 })
+            .then(|| crate::reference::connect4_7x6_positions(ply))
+            .flatten();
+        let word = match reference {
+            Some(expected) if expected == positions => "match",
+            Some(_) => {
+                mismatches += 1;
+                "mismatch"
+            }
+            None => "none",
+        };
+        writeln!(out, "{ply}\t{positions}\t{word}\t{:.1}", start.elapsed().as_secs_f64())
+            .map_err(Error::Output)
+    })?;
+    progress.clear();
+    if mismatches > 0 { Err(Error::VerifyFailed) } else { Ok(()) }
 }

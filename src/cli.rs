@@ -226,6 +226,8 @@ enum BenchTarget {
     Morris(bench::MorrisBenchArgs),
     /// Probing speed on the Morris tables in a directory.
     ProbeMorris(bench::ProbeBenchArgs),
+    /// The Connect Four forward pass alone, counted per ply against the reference.
+    Connect4Forward(bench::Connect4ForwardArgs),
 }
 
 /// Runs the command line.
@@ -241,6 +243,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Info { game: InfoGame::Morris(args) } => info_morris(&args),
         Command::Bench { target: BenchTarget::Morris(args) } => bench::morris(&args),
         Command::Bench { target: BenchTarget::ProbeMorris(args) } => bench::probe_morris(&args),
+        Command::Bench { target: BenchTarget::Connect4Forward(args) } => bench::connect4_forward(&args),
     }
 }
 
