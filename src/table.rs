@@ -500,11 +500,14 @@ pub fn write_table(
     Ok(header)
 }
 
-/// Value encoding 2: the body is a set of indices, bit `i % 64` of little-endian word `i / 64`.
+/// Value encoding 2: the body is a set of indices, bit `i % 64` of little-endian word `i / 64`,
+/// followed by its rank directory: the number of members before each block of
+/// [`SET_BLOCK_WORDS`] words, and the total.
 pub const ENCODING_BITSET: u32 = 2;
+pub const SET_BLOCK_WORDS: usize = 8;
 
-/// Writes a set of indices (`bits` of them in `words`) as a file with the table header, the same
-/// way as [`write_table`]: temporary name, checksum, sync, rename.
+/// Writes a set of indices (`bits` of them in `words`) with its rank directory, the same way as
+/// [`write_table`]: temporary name, checksum, sync, rename.
 pub fn write_bitset(
     path: &Path,
     game: &str,
@@ -517,14 +520,21 @@ pub fn write_bitset(
         let p = p.to_path_buf();
         move |source| TableError::Io { path: p, source }
     };
-    let body: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut directory = Vec::with_capacity(words.len() / SET_BLOCK_WORDS + 2);
+    let mut members = 0u64;
+    for block in words.chunks(SET_BLOCK_WORDS) {
+        directory.push(members);
+        members += block.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+    }
+    directory.push(members);
+    let body: Vec<u8> = words.iter().chain(&directory).flat_map(|w| w.to_le_bytes()).collect();
     let header = Header {
         version: FORMAT_VERSION,
         game: game.to_string(),
         table: table.to_string(),
         index_size: bits,
         overflow_count: 0,
-        counts: Counts { win: words.iter().map(|w| u64::from(w.count_ones())).sum(), ..Counts::default() },
+        counts: Counts { win: members, ..Counts::default() },
         checksum: checksum(&body),
         complete: true,
     };
@@ -553,32 +563,151 @@ pub fn read_bitset_header(path: &Path) -> Result<Header, TableError> {
     Header::decode_with(&read_header_bytes(path)?, path, ENCODING_BITSET)
 }
 
-/// Reads a set written by [`write_bitset`], checking header, length and checksum; returns the
-/// header (the number of bits is its `index_size`) and the words.
-pub fn read_bitset(path: &Path, game: &str, table: &str) -> Result<(Header, Vec<u64>), TableError> {
-    let bytes = fs::read(path).map_err(io_error(path))?;
-    let header = Header::decode_with(&bytes, path, ENCODING_BITSET)?;
-    if !header.complete {
-        return Err(TableError::Incomplete { path: path.to_path_buf() });
+/// A complete set file, memory-mapped read-only, with rank (index to member number) and select
+/// (member number to index) through its directory: opening it reads nothing but the header.
+pub struct SetFile {
+    path: PathBuf,
+    header: Header,
+    map: Mmap,
+    words: usize,
+}
+
+impl SetFile {
+    /// Opens a complete set, checking that it holds `game`/`table`.
+    pub fn open(path: &Path, game: &str, table: &str, check: Check) -> Result<SetFile, TableError> {
+        let file = File::open(path).map_err(io_error(path))?;
+        // SAFETY: set files are written once under a temporary name and never modified after the
+        // rename; the mapping is read-only.
+        let map = unsafe { Mmap::map(&file) }.map_err(io_error(path))?;
+        let header = Header::decode_with(&map, path, ENCODING_BITSET)?;
+        if !header.complete {
+            return Err(TableError::Incomplete { path: path.to_path_buf() });
+        }
+        if header.game != game || header.table != table {
+            return Err(TableError::WrongTable {
+                path: path.to_path_buf(),
+                expected: format!("{game} {table}"),
+                found: format!("{} {}", header.game, header.table),
+            });
+        }
+        let words = header.index_size.div_ceil(64) as usize;
+        let expected = (HEADER_SIZE + 8 * (words + words.div_ceil(SET_BLOCK_WORDS) + 1)) as u64;
+        if map.len() as u64 != expected {
+            return Err(TableError::Length { path: path.to_path_buf(), expected, found: map.len() as u64 });
+        }
+        let set = SetFile { path: path.to_path_buf(), header, map, words };
+        if check == Check::Checksum {
+            set.check_checksum()?;
+        }
+        Ok(set)
     }
-    if header.game != game || header.table != table {
-        return Err(TableError::WrongTable {
-            path: path.to_path_buf(),
-            expected: format!("{game} {table}"),
-            found: format!("{} {}", header.game, header.table),
-        });
+
+    pub fn check_checksum(&self) -> Result<(), TableError> {
+        let found = checksum(&self.map[HEADER_SIZE..]);
+        if found != self.header.checksum {
+            let (path, expected) = (self.path.clone(), self.header.checksum);
+            return Err(TableError::Checksum { path, expected, found });
+        }
+        Ok(())
     }
-    let expected = HEADER_SIZE as u64 + header.index_size.div_ceil(64) * 8;
-    if bytes.len() as u64 != expected {
-        return Err(TableError::Length { path: path.to_path_buf(), expected, found: bytes.len() as u64 });
+
+    pub fn header(&self) -> &Header {
+        &self.header
     }
-    let found = checksum(&bytes[HEADER_SIZE..]);
-    if found != header.checksum {
-        return Err(TableError::Checksum { path: path.to_path_buf(), expected: header.checksum, found });
+
+    /// The size of the index space.
+    pub fn capacity(&self) -> u64 {
+        self.header.index_size
     }
-    let words =
-        bytes[HEADER_SIZE..].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8"))).collect();
-    Ok((header, words))
+
+    /// The number of members.
+    pub fn len(&self) -> u64 {
+        self.header.counts.win
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    #[inline]
+    fn u64_at(&self, entry: usize) -> u64 {
+        let at = HEADER_SIZE + 8 * entry;
+        u64::from_le_bytes(self.map[at..at + 8].try_into().expect("8 bytes"))
+    }
+
+    /// Word `i`: bit `b` is index `64 * i + b`.
+    #[inline]
+    pub fn word(&self, i: usize) -> u64 {
+        self.u64_at(i)
+    }
+
+    pub fn word_count(&self) -> usize {
+        self.words
+    }
+
+    /// Members before block `b` of the directory.
+    #[inline]
+    fn members_before_block(&self, block: usize) -> u64 {
+        self.u64_at(self.words + block)
+    }
+
+    /// The member number of `index`, if it is a member.
+    #[inline]
+    pub fn rank(&self, index: u64) -> Option<u64> {
+        if index >= self.capacity() {
+            return None;
+        }
+        let word = (index / 64) as usize;
+        let bit = 1u64 << (index % 64);
+        let bits = self.word(word);
+        if bits & bit == 0 {
+            return None;
+        }
+        let block = word / SET_BLOCK_WORDS;
+        let before: u64 = (block * SET_BLOCK_WORDS..word).map(|w| u64::from(self.word(w).count_ones())).sum();
+        Some(self.members_before_block(block) + before + u64::from((bits & (bit - 1)).count_ones()))
+    }
+
+    /// The first member at or after `index` (one must exist).
+    #[inline]
+    pub fn next_member(&self, index: u64) -> u64 {
+        let mut word = (index / 64) as usize;
+        let mut bits = self.word(word) & (u64::MAX << (index % 64));
+        while bits == 0 {
+            word += 1;
+            bits = self.word(word);
+        }
+        word as u64 * 64 + u64::from(bits.trailing_zeros())
+    }
+
+    /// The member with member number `rank` (< len()).
+    pub fn select(&self, rank: u64) -> u64 {
+        let (mut low, mut high) = (0usize, self.words.div_ceil(SET_BLOCK_WORDS));
+        // The last block that starts at or before `rank`.
+        while high - low > 1 {
+            let middle = (low + high) / 2;
+            if self.members_before_block(middle) <= rank {
+                low = middle;
+            } else {
+                high = middle;
+            }
+        }
+        let mut rest = rank - self.members_before_block(low);
+        let mut word = low * SET_BLOCK_WORDS;
+        loop {
+            let ones = u64::from(self.word(word).count_ones());
+            if rest < ones {
+                break;
+            }
+            rest -= ones;
+            word += 1;
+        }
+        let mut bits = self.word(word);
+        for _ in 0..rest {
+            bits &= bits - 1;
+        }
+        word as u64 * 64 + u64::from(bits.trailing_zeros())
+    }
 }
 
 /// Syncs the directory holding `path`, so that a rename into it survives a power loss.

@@ -73,6 +73,18 @@ fn four_by_four_end_to_end() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert_eq!(String::from_utf8(out.stderr).unwrap().lines().count(), 1, "{args:?}");
     }
+    // A flipped bit in a set (its rank directory) is a bad checksum for verify: exit 3.
+    let set = dir.join("connect4-4x4-ply08.set");
+    let mut bytes = std::fs::read(&set).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&set, &bytes).unwrap();
+    let damaged = tablebase(&["verify", "connect4", "--size", "4x4", "--dir", d, "--json", "--quick"], "");
+    assert_eq!(damaged.status.code(), Some(3));
+    let lines = json_lines(&damaged);
+    assert_eq!(lines[8]["checksum"], "bad");
+    assert!(lines.iter().filter(|v| v["checksum"] == "bad").count() == 1);
+
     let missing = tablebase(&["probe", "connect4", "--size", "5x4", "--dir", d, ""], "");
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8(missing.stderr).unwrap().contains("generate connect4 --size 5x4"));

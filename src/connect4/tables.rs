@@ -10,7 +10,7 @@ use super::index::{BitSet, MAX_WIDTH, PlyIndex, Walker, empty_board_set, forward
 use crate::progress::Progress;
 use crate::solve::{RetrogradeSet, SolveError, Successor, check_forward, solve};
 use crate::table::{
-    Check, Counts, Header, Status, TableError, TableFile, read_bitset, read_bitset_header, write_bitset,
+    Check, Counts, Header, SetFile, Status, TableError, TableFile, read_bitset_header, write_bitset,
     write_table,
 };
 use crate::value::Value;
@@ -19,95 +19,6 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 pub const GAME: &str = "connect4";
-
-/// A set of indices with rank (index -> dense number) and select (dense number -> index).
-pub struct RankedSet {
-    bits: u64,
-    words: Vec<u64>,
-    /// Members before each block of [`BLOCK_WORDS`] words, and the total at the end.
-    block_ranks: Vec<u64>,
-}
-
-const BLOCK_WORDS: usize = 8;
-
-impl RankedSet {
-    pub fn new(bits: u64, words: Vec<u64>) -> RankedSet {
-        let mut block_ranks = Vec::with_capacity(words.len() / BLOCK_WORDS + 2);
-        let mut total = 0u64;
-        for block in words.chunks(BLOCK_WORDS) {
-            block_ranks.push(total);
-            total += block.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
-        }
-        block_ranks.push(total);
-        RankedSet { bits, words, block_ranks }
-    }
-
-    pub fn len(&self) -> u64 {
-        *self.block_ranks.last().expect("total")
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    pub fn bits(&self) -> u64 {
-        self.bits
-    }
-
-    pub fn words(&self) -> &[u64] {
-        &self.words
-    }
-
-    /// The dense number of `index`, if it is a member.
-    #[inline]
-    pub fn rank(&self, index: u64) -> Option<u64> {
-        if index >= self.bits {
-            return None;
-        }
-        let word = (index / 64) as usize;
-        let bit = 1u64 << (index % 64);
-        if self.words[word] & bit == 0 {
-            return None;
-        }
-        let block = word / BLOCK_WORDS;
-        let before: u64 =
-            self.words[block * BLOCK_WORDS..word].iter().map(|w| u64::from(w.count_ones())).sum();
-        Some(self.block_ranks[block] + before + u64::from((self.words[word] & (bit - 1)).count_ones()))
-    }
-
-    /// The first member at or after `index` (one must exist).
-    #[inline]
-    pub fn next_member(&self, index: u64) -> u64 {
-        let mut word = (index / 64) as usize;
-        let mut bits = self.words[word] & (u64::MAX << (index % 64));
-        while bits == 0 {
-            word += 1;
-            bits = self.words[word];
-        }
-        word as u64 * 64 + u64::from(bits.trailing_zeros())
-    }
-
-    /// The member with dense number `rank` (< len()).
-    #[inline]
-    pub fn select(&self, rank: u64) -> u64 {
-        let block = self.block_ranks.partition_point(|&r| r <= rank) - 1;
-        let mut rest = rank - self.block_ranks[block];
-        let mut word = block * BLOCK_WORDS;
-        loop {
-            let ones = u64::from(self.words[word].count_ones());
-            if rest < ones {
-                break;
-            }
-            rest -= ones;
-            word += 1;
-        }
-        let mut bits = self.words[word];
-        for _ in 0..rest {
-            bits &= bits - 1;
-        }
-        word as u64 * 64 + u64::from(bits.trailing_zeros())
-    }
-}
 
 /// The first table format version with the present index (docs/FORMAT.md); older Connect Four
 /// files number positions differently and are never read.
@@ -137,7 +48,7 @@ pub fn table_name(g: Geometry, ply: u32) -> String {
 pub struct SolvedPly {
     pub geometry: Geometry,
     pub index: PlyIndex,
-    pub set: RankedSet,
+    pub set: SetFile,
     pub file: TableFile,
 }
 
@@ -145,9 +56,8 @@ impl SolvedPly {
     pub fn open(dir: &Path, g: Geometry, ply: u32, check: Check) -> Result<SolvedPly, TableError> {
         let name = table_name(g, ply);
         let path = set_path(dir, g, ply);
-        let (header, words) = read_bitset(&path, GAME, &name)?;
-        current_index(&header, &path)?;
-        let set = RankedSet::new(header.index_size, words);
+        let set = SetFile::open(&path, GAME, &name, check)?;
+        current_index(set.header(), &path)?;
         let path = table_path(dir, g, ply);
         let file = TableFile::open(&path, GAME, &name, set.len(), check)?;
         current_index(file.header(), &path)?;
@@ -171,7 +81,7 @@ impl SolvedPly {
 pub struct PlySet<'a> {
     geometry: Geometry,
     index: PlyIndex,
-    set: &'a RankedSet,
+    set: &'a SetFile,
     next: Option<&'a SolvedPly>,
     /// Entries that are their own mirror image, noted while successors are generated.
     symmetric: BitSet,
@@ -196,7 +106,7 @@ thread_local! {
 }
 
 impl<'a> PlySet<'a> {
-    pub fn new(geometry: Geometry, ply: u32, set: &'a RankedSet, next: Option<&'a SolvedPly>) -> PlySet<'a> {
+    pub fn new(geometry: Geometry, ply: u32, set: &'a SetFile, next: Option<&'a SolvedPly>) -> PlySet<'a> {
         let id = NEXT_PLY_SET_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         PlySet {
             geometry,
@@ -316,8 +226,10 @@ pub fn generate(dir: &Path, g: Geometry, progress: &Progress) -> Result<(), Conn
         let (start, set) = match sets_on_disk.checked_sub(1) {
             None => (0, empty_board_set(g)),
             Some(last) => {
-                let (header, words) = read_bitset(&set_path(dir, g, last), GAME, &table_name(g, last))?;
-                (last, BitSet::from_words(header.index_size, words))
+                let set =
+                    SetFile::open(&set_path(dir, g, last), GAME, &table_name(g, last), Check::Checksum)?;
+                let words = (0..set.word_count()).map(|w| set.word(w)).collect();
+                (last, BitSet::from_words(set.capacity(), words))
             }
         };
         progress.task(&format!("connect4 {g}"));
@@ -334,10 +246,12 @@ pub fn generate(dir: &Path, g: Geometry, progress: &Progress) -> Result<(), Conn
     let mut next: Option<SolvedPly> = None;
     for ply in (0..=g.cells()).rev() {
         let path = table_path(dir, g, ply);
+        // A ply solved here has had its set checked and its table just written; one solved
+        // before is checked before the plies below are built on it.
+        let mut check = Check::Checksum;
         if !complete(&path) {
             let name = table_name(g, ply);
-            let (header, words) = read_bitset(&set_path(dir, g, ply), GAME, &name)?;
-            let set = RankedSet::new(header.index_size, words);
+            let set = SetFile::open(&set_path(dir, g, ply), GAME, &name, Check::Checksum)?;
             progress.task(&format!("connect4 {g} ply {ply}"));
             let layer = PlySet::new(g, ply, &set, next.as_ref());
             let solution = solve(&layer, progress).map_err(|error| Connect4Error::Solve { ply, error })?;
@@ -351,8 +265,9 @@ pub fn generate(dir: &Path, g: Geometry, progress: &Progress) -> Result<(), Conn
                 c.loss,
                 c.draw
             ));
+            check = Check::Header;
         }
-        next = Some(SolvedPly::open(dir, g, ply, Check::Header)?);
+        next = Some(SolvedPly::open(dir, g, ply, check)?);
     }
     progress.clear();
     Ok(())
@@ -379,7 +294,7 @@ pub fn verify(
     let mut next: Option<SolvedPly> = None;
     for ply in (0..=g.cells()).rev() {
         let solved = SolvedPly::open(dir, g, ply, Check::Header)?;
-        let checksum_ok = solved.file.check_checksum().is_ok();
+        let checksum_ok = solved.set.check_checksum().is_ok() && solved.file.check_checksum().is_ok();
         let counts = solved.file.header().counts;
         let reference_match = (g == Geometry { width: 7, height: 6 })
             .then(|| crate::reference::connect4_7x6_positions(ply))
