@@ -239,10 +239,7 @@ pub fn connect4_forward(args: &Connect4ForwardArgs) -> Result<(), Error> {
     writeln!(out, "ply\tpositions\treference\tseconds").map_err(Error::Output)?;
     let mut mismatches = 0;
     forward(g, 0, empty_board_set(g), args.plies, &progress, |ply, _, positions| {
-        let reference = (g == Geometry { width: 7, height: 6 })
-            .then(|| crate::reference::connect4_7x6_positions(ply))
-            .flatten();
-        let word = match reference {
+        let word = match crate::reference::connect4_ply_positions(g.width, g.height, ply) {
             Some(expected) if expected == positions => "match",
             Some(_) => {
                 mismatches += 1;

@@ -364,8 +364,7 @@ fn info_connect4(args: &Connect4InfoArgs) -> Result<(), Error> {
         let status = Status::of(&connect4::tables::table_path(&args.tables.dir, g, ply));
         let positions = match &status {
             Status::Complete(h) => Some(h.counts.positions()),
-            _ if g == (Geometry { width: 7, height: 6 }) => crate::reference::connect4_7x6_positions(ply),
-            _ => None,
+            _ => crate::reference::connect4_ply_positions(g.width, g.height, ply),
         };
         let positions_text = positions.map_or("null".to_string(), |p| p.to_string());
         if args.json {

@@ -37,6 +37,12 @@ pub fn connect4_7x6_positions(ply: u32) -> Option<u64> {
     rows(CONNECT4_PER_PLY).find(|r| number(r[0]) == u64::from(ply)).map(|r| number(r[1]))
 }
 
+/// Reachable Connect Four positions with `ply` stones on a `width` x `height` board, where the
+/// reference lists them per ply (only 7x6).
+pub fn connect4_ply_positions(width: u32, height: u32, ply: u32) -> Option<u64> {
+    if (width, height) == (7, 6) { connect4_7x6_positions(ply) } else { None }
+}
+
 /// A Connect Four board's published figures: total reachable positions (when known), the value
 /// of the empty board for the first player (`first`, `second`, `draw`) and the ply the game ends
 /// on under perfect play (when known).

@@ -345,15 +345,7 @@ impl TableFile {
     }
 
     pub fn check_checksum(&self) -> Result<(), TableError> {
-        let found = checksum(&self.map[HEADER_SIZE..]);
-        if found != self.header.checksum {
-            return Err(TableError::Checksum {
-                path: self.path.clone(),
-                expected: self.header.checksum,
-                found,
-            });
-        }
-        Ok(())
+        check_file_checksum(&self.path, &self.header, &self.map)
     }
 
     pub fn header(&self) -> &Header {
@@ -396,6 +388,15 @@ impl TableFile {
         }
         panic!("{}: index {index} marked as overflow but missing from the overflow area", self.path.display())
     }
+}
+
+/// Whether everything after the header of a whole file's bytes has the header's checksum.
+fn check_file_checksum(path: &Path, header: &Header, file: &[u8]) -> Result<(), TableError> {
+    let found = checksum(&file[HEADER_SIZE..]);
+    if found != header.checksum {
+        return Err(TableError::Checksum { path: path.to_path_buf(), expected: header.checksum, found });
+    }
+    Ok(())
 }
 
 /// Encodes a value as its body byte; `None` when it goes to the overflow area.
@@ -603,12 +604,7 @@ impl SetFile {
     }
 
     pub fn check_checksum(&self) -> Result<(), TableError> {
-        let found = checksum(&self.map[HEADER_SIZE..]);
-        if found != self.header.checksum {
-            let (path, expected) = (self.path.clone(), self.header.checksum);
-            return Err(TableError::Checksum { path, expected, found });
-        }
-        Ok(())
+        check_file_checksum(&self.path, &self.header, &self.map)
     }
 
     pub fn header(&self) -> &Header {

@@ -296,9 +296,7 @@ pub fn verify(
         let solved = SolvedPly::open(dir, g, ply, Check::Header)?;
         let checksum_ok = solved.set.check_checksum().is_ok() && solved.file.check_checksum().is_ok();
         let counts = solved.file.header().counts;
-        let reference_match = (g == Geometry { width: 7, height: 6 })
-            .then(|| crate::reference::connect4_7x6_positions(ply))
-            .flatten()
+        let reference_match = crate::reference::connect4_ply_positions(g.width, g.height, ply)
             .map(|expected| expected == counts.positions());
         let consistent = (!quick && checksum_ok).then(|| {
             progress.task(&format!("verify connect4 {g} ply {ply}"));
