@@ -1,8 +1,13 @@
+//! The `tablebase` command (SPEC section 1): parses the command line, runs it, and maps errors
+//! to exit codes. The library does the work.
+
+mod cli;
+
 use clap::Parser;
 use clap::error::ErrorKind;
+use cli::error::{Error, one_line};
+use cli::{Cli, run};
 use std::io::ErrorKind as IoErrorKind;
-use tablebase::Error;
-use tablebase::cli::{Cli, run};
 
 fn main() {
     let cli = match Cli::try_parse() {
@@ -32,7 +37,7 @@ fn main() {
         Err(Error::Output(e)) if e.kind() == IoErrorKind::BrokenPipe => {}
         Err(Error::Reported(code)) => std::process::exit(code),
         Err(error) => {
-            eprintln!("tablebase: {error}");
+            eprintln!("tablebase: {}", one_line(&error));
             std::process::exit(error.exit_code());
         }
     }

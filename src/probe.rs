@@ -1,9 +1,11 @@
 //! Probing, shared by every game: a position's value, every move with its outcome (best first),
 //! and the best line; and the output formats of `probe` (SPEC sections 1 and 5).
 
+use crate::table::TableError;
 use crate::value::Value;
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 /// Why a position cannot be probed.
 #[derive(Debug)]
@@ -41,6 +43,38 @@ impl fmt::Display for ProbeError {
 }
 
 impl std::error::Error for ProbeError {}
+
+impl ProbeError {
+    /// A table that cannot be read: not generated (with the command that generates it), or
+    /// damaged.
+    pub fn from_table(error: &TableError, command: impl FnOnce() -> String) -> ProbeError {
+        match error {
+            TableError::Missing { path } => ProbeError::NotGenerated { path: path.clone(), command: command() },
+            other => ProbeError::Damaged(other.to_string()),
+        }
+    }
+}
+
+/// Tables mapped on first use, read-only and shared by threads: a slot per table.
+pub(crate) struct LazyTables<T> {
+    slots: Vec<OnceLock<Result<T, TableError>>>,
+}
+
+impl<T> LazyTables<T> {
+    pub fn new(tables: usize) -> LazyTables<T> {
+        LazyTables { slots: (0..tables).map(|_| OnceLock::new()).collect() }
+    }
+
+    /// The table in `slot`, opened by `open` the first time; `command` generates it.
+    pub fn get(
+        &self,
+        slot: usize,
+        open: impl FnOnce() -> Result<T, TableError>,
+        command: impl FnOnce() -> String,
+    ) -> Result<&T, ProbeError> {
+        self.slots[slot].get_or_init(open).as_ref().map_err(|e| ProbeError::from_table(e, command))
+    }
+}
 
 /// A game whose positions can be probed in its tables.
 pub trait Probe: Sync {
@@ -213,6 +247,15 @@ pub fn answer<G: Probe>(
     })
 }
 
+/// Reading the questions or writing the answers of a batch failed.
+#[derive(Debug)]
+pub enum BatchError {
+    /// Reading the input failed.
+    Input(std::io::Error),
+    /// Writing the output failed.
+    Output(std::io::Error),
+}
+
 /// Answers a batch of positions, one per input line, in parallel, writing answers in input order
 /// to `out` and errors (with their line numbers) to standard error. Returns the exit code:
 /// 0, or 2 when a line was malformed or illegal, else 1 when a table was missing or damaged.
@@ -222,7 +265,7 @@ pub fn answer_lines<G: Probe>(
     out: &mut impl std::io::Write,
     format: Format,
     with_line: bool,
-) -> std::io::Result<i32> {
+) -> Result<i32, BatchError> {
     use rayon::prelude::*;
     // Input is read in blocks of whole lines and answered in parallel chunks, each chunk into
     // one string: per-line allocations and per-line tasks would cost more than probing.
@@ -235,7 +278,7 @@ pub fn answer_lines<G: Probe>(
     let mut buffer = vec![0u8; BLOCK];
     let mut at_end = false;
     while !at_end {
-        let n = input.read(&mut buffer)?;
+        let n = input.read(&mut buffer).map_err(BatchError::Input)?;
         at_end = n == 0;
         pending.extend_from_slice(&buffer[..n]);
         // Answer every complete line; keep a partial last line for the next read.
@@ -303,9 +346,9 @@ pub fn answer_lines<G: Probe>(
         for (answers, errors) in answers {
             if !errors.is_empty() {
                 // Keep the order of answers and errors when both go to a terminal.
-                out.flush()?;
+                out.flush().map_err(BatchError::Output)?;
             }
-            out.write_all(answers.as_bytes())?;
+            out.write_all(answers.as_bytes()).map_err(BatchError::Output)?;
             for (n, e) in errors {
                 eprintln!("tablebase: line {n}: {e}");
                 code = worse(code, e.exit_code());

@@ -1,8 +1,19 @@
 //! The Connect Four forward pass counts exactly the reachable positions the references list.
 
-use tablebase::connect4::{Geometry, reachable_counts};
-use tablebase::progress::Progress;
+use tablebase::Progress;
+use tablebase::connect4::{Connect4, Geometry};
 use tablebase::reference::{connect4_7x6_positions, connect4_board};
+
+/// Reachable positions per ply up to `last_ply`, mirror images counted separately.
+fn reachable_counts(g: Geometry, last_ply: u32, progress: &Progress) -> Vec<u64> {
+    let mut counts = Vec::new();
+    tablebase::layered::reachable_counts(&Connect4::new(g), last_ply, progress, |_, positions| {
+        counts.push(positions);
+        Ok::<(), ()>(())
+    })
+    .unwrap();
+    counts
+}
 
 #[test]
 fn small_board_totals_equal_the_reference() {

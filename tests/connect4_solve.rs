@@ -1,14 +1,31 @@
 //! Connect Four tables on small boards: totals, the empty board's value and end ply equal the
 //! reference, and every value is consistent with the next ply's.
 
+mod common;
+
 use std::fs;
 use std::path::PathBuf;
-use tablebase::connect4::Geometry;
-use tablebase::connect4::tables::{self, SolvedPly};
-use tablebase::progress::Progress;
+use tablebase::catalogue::{TableOutcome, TableReport};
+use tablebase::connect4::{Connect4, Geometry};
+use tablebase::layered::SolvedLayer;
 use tablebase::reference::connect4_board;
-use tablebase::table::Check;
-use tablebase::value::Value;
+use tablebase::table::{Check, TableError};
+use tablebase::{Progress, Value};
+
+fn generate(dir: &std::path::Path, g: Geometry) {
+    tablebase::generate(&Connect4::tables(g), dir, &Progress::hidden()).unwrap();
+}
+
+/// Ply `ply` of board `g`, opened with `check`.
+fn open_ply(dir: &std::path::Path, g: Geometry, ply: u32, check: Check) -> Result<SolvedLayer, TableError> {
+    Connect4::tables(g).open_layer(dir, ply, |_| check)
+}
+
+/// The stored value of a position, `None` when it is not in its ply's set.
+fn stored(ply: &SolvedLayer, g: Geometry, p: &tablebase::connect4::Position) -> Option<Value> {
+    let index = Connect4::new(g).ply(p.ply).canonical_index(p);
+    ply.value_at(index).unwrap()
+}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tablebase-c4-{name}-{}", std::process::id()));
@@ -19,19 +36,25 @@ fn scratch(name: &str) -> PathBuf {
 fn check_board(width: u32, height: u32) {
     let g = Geometry::new(width, height).unwrap();
     let dir = scratch(&g.to_string());
-    tables::generate(&dir, g, &Progress::hidden()).unwrap();
-    let checks = tables::verify(&dir, g, false, &Progress::hidden()).unwrap();
+    generate(&dir, g);
+    let mut checks: Vec<TableReport> = Vec::new();
+    tablebase::verify(&Connect4::tables(g), &dir, false, &Progress::hidden(), |outcome| match outcome {
+        TableOutcome::Checked(report) => Ok(checks.push(report)),
+        other => Err(format!("{other:?}")),
+    })
+    .unwrap();
     assert_eq!(checks.len() as u32, g.cells() + 1);
     let mut total = 0;
     for check in &checks {
-        assert!(check.checksum_ok, "{g} ply {}", check.ply);
-        assert_eq!(check.consistent, Some(true), "{g} ply {}", check.ply);
+        assert!(check.checksum_ok, "{g} {}", check.table);
+        assert_eq!(check.consistent, Some(true), "{g} {}", check.table);
+        assert_ne!(check.reference_match, Some(false), "{g} {}", check.table);
         total += check.counts.positions();
     }
     let (positions, value, end_ply) = connect4_board(width, height).unwrap();
     assert_eq!(Some(total), positions, "{g}: reachable positions");
-    let empty = SolvedPly::open(&dir, g, 0, Check::Checksum).unwrap();
-    let v = empty.value(&tablebase::connect4::Position::EMPTY).unwrap();
+    let empty = open_ply(&dir, g, 0, Check::Checksum).unwrap();
+    let v = stored(&empty, g, &tablebase::connect4::Position::EMPTY).unwrap();
     let expected = match value {
         "first" => Value::Win(end_ply.unwrap()),
         "second" => Value::Loss(end_ply.unwrap()),
@@ -83,9 +106,10 @@ fn files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
 fn interrupted_generation_resumes_to_identical_files() {
     let g = Geometry::new(5, 4).unwrap();
     let reference = scratch("resume-reference");
-    tables::generate(&reference, g, &Progress::hidden()).unwrap();
+    generate(&reference, g);
     let expected = files(&reference);
     assert_eq!(expected.len(), 2 * 21);
+    common::assert_pinned(&reference, "connect4-5x4-");
     let copy = |dir: &std::path::Path, keep: &dyn Fn(&str) -> bool| {
         fs::create_dir_all(dir).unwrap();
         for (name, bytes) in &expected {
@@ -100,14 +124,14 @@ fn interrupted_generation_resumes_to_identical_files() {
     let forward = scratch("resume-forward");
     copy(&forward, &|name| name.ends_with(".set") && ply_of(name) <= 7);
     fs::write(forward.join("connect4-5x4-ply08.set.tmp"), b"half a set").unwrap();
-    tables::generate(&forward, g, &Progress::hidden()).unwrap();
+    generate(&forward, g);
     assert!(files(&forward) == expected, "resumed forward pass differs");
 
     // Stopped in the backward pass after ply 12's table, with ply 11's half written.
     let backward = scratch("resume-backward");
     copy(&backward, &|name| name.ends_with(".set") || ply_of(name) >= 12);
     fs::write(backward.join("connect4-5x4-ply11.tbl.tmp"), b"half a table").unwrap();
-    tables::generate(&backward, g, &Progress::hidden()).unwrap();
+    generate(&backward, g);
     assert!(files(&backward) == expected, "resumed backward pass differs");
 
     // A table and a set written with the old index (version 1 in the header) are refused by
@@ -120,10 +144,10 @@ fn interrupted_generation_resumes_to_identical_files() {
         fs::write(old.join(name), bytes).unwrap();
     }
     for ply in [9, 15] {
-        let error = SolvedPly::open(&old, g, ply, Check::Header).err().expect("an old file is refused");
-        assert!(matches!(error, tablebase::table::TableError::Outdated { found: 1, .. }), "{error}");
+        let error = open_ply(&old, g, ply, Check::Header).err().expect("an old file is refused");
+        assert!(matches!(error, TableError::Outdated { found: 1, .. }), "{error}");
     }
-    tables::generate(&old, g, &Progress::hidden()).unwrap();
+    generate(&old, g);
     assert!(files(&old) == expected, "rebuilt old files differ");
 
     for dir in [reference, forward, backward, old] {
@@ -166,16 +190,16 @@ fn every_value_equals_a_plain_minimax() {
     for (w, h) in [(4, 4), (5, 4)] {
         let g = Geometry::new(w, h).unwrap();
         let dir = scratch(&format!("minimax-{g}"));
-        tables::generate(&dir, g, &Progress::hidden()).unwrap();
+        generate(&dir, g);
         let mut memo = std::collections::HashMap::new();
         minimax(&g, tablebase::connect4::Position::EMPTY, &mut memo);
         let (positions, _, _) = connect4_board(w, h).unwrap();
         assert_eq!(Some(memo.len() as u64), positions, "{g}: minimax reaches every position");
-        let plies: Vec<SolvedPly> =
-            (0..=g.cells()).map(|ply| SolvedPly::open(&dir, g, ply, Check::Header).unwrap()).collect();
+        let plies: Vec<SolvedLayer> =
+            (0..=g.cells()).map(|ply| open_ply(&dir, g, ply, Check::Header).unwrap()).collect();
         for (&(current, mask), &score) in &memo {
             let p = tablebase::connect4::Position { current, mask, ply: mask.count_ones() };
-            let stored = match plies[p.ply as usize].value(&p).expect("reachable positions are stored") {
+            let stored = match stored(&plies[p.ply as usize], g, &p).expect("reachable positions are stored") {
                 Value::Win(n) => 1000 - n as i32,
                 Value::Loss(n) => n as i32 - 1000,
                 Value::Draw => 0,

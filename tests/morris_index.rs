@@ -4,7 +4,7 @@ mod common;
 
 use common::{binomial, for_each_placement, random_placement};
 use tablebase::morris::ClassIndex;
-use tablebase::morris::symmetry::{BOARD_SYMMETRIES, canonical, transform};
+use tablebase::morris::{BOARD_SYMMETRIES, canonical, transform};
 use tablebase::reference::morris_class_size;
 use tablebase::rng::SplitMix64;
 

@@ -2,8 +2,8 @@
 
 mod common;
 
-use tablebase::morris::notation::{NotationError, PositionText, parse_move, parse_position};
-use tablebase::morris::rules::{for_each_move, hands_alternate};
+use tablebase::morris::{NotationError, PositionText, parse_move, parse_position};
+use tablebase::morris::{for_each_move, hands_alternate};
 use tablebase::morris::{Color, Position};
 use tablebase::rng::SplitMix64;
 

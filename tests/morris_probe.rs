@@ -7,13 +7,11 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::Output;
 use std::sync::OnceLock;
-use tablebase::morris::notation::parse_position;
-use tablebase::morris::rules::for_each_move;
-use tablebase::morris::tables::{self, Class};
+use tablebase::morris::{Class, MovingPhase, for_each_move, parse_position};
 use tablebase::morris::{MorrisTablebase, Position};
 use tablebase::probe::ProbeError;
-use tablebase::progress::Progress;
-use tablebase::value::Value;
+use tablebase::Progress;
+use tablebase::Value;
 
 /// Tables up to 4-4, generated once for this test binary.
 fn tables_dir() -> &'static PathBuf {
@@ -21,7 +19,7 @@ fn tables_dir() -> &'static PathBuf {
     DIR.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("tablebase-probe-test-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
-        tables::generate(&dir, Class::parse("4-4"), &Progress::hidden()).unwrap();
+        tablebase::generate(&MovingPhase::new(Class::parse("4-4")), &dir, &Progress::hidden()).unwrap();
         dir
     })
 }
@@ -38,7 +36,7 @@ fn position(text: &str) -> Position {
 fn every_value_up_to_4_4_is_explained_by_its_moves() {
     let tb = MorrisTablebase::open(tables_dir(), 9);
     let mut checked = 0u64;
-    for class in tables::needed_classes(Class::parse("4-4")) {
+    for class in MovingPhase::new(Class::parse("4-4")).classes() {
         let index = class.index();
         for i in 0..index.size() {
             let (mover, other) = index.position(i);

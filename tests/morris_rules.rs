@@ -4,7 +4,7 @@
 mod common;
 
 use common::random_placement;
-use tablebase::morris::rules::{for_each_move, for_each_unmove, for_each_unslide, hands_alternate};
+use tablebase::morris::{for_each_move, for_each_unmove, for_each_unslide, hands_alternate};
 use tablebase::morris::{ClassIndex, Color, Position};
 use tablebase::rng::SplitMix64;
 

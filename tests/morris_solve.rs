@@ -1,12 +1,15 @@
 //! Moving-phase tables: exact counts against the reference, forward consistency, Gasser's
 //! figures, crash-safe resumption and verification of damaged tables.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
-use tablebase::morris::tables::{self, Class, SolvedClass};
-use tablebase::progress::Progress;
+use tablebase::Progress;
+use tablebase::catalogue::{TableOutcome, TableReport};
+use tablebase::morris::{Class, MovingPhase, SolvedClass};
 use tablebase::reference::{morris_class_size, morris_class_wdl};
 use tablebase::table::{Check, HEADER_SIZE, TableFile, checksum};
 
@@ -28,10 +31,11 @@ fn class(text: &str) -> Class {
 #[test]
 fn classes_up_to_5_5_match_the_reference_and_their_successors() {
     let dir = scratch("up-to-5-5");
-    let target = class("5-5");
-    let reports = tables::generate(&dir, Some(target), &Progress::hidden()).unwrap();
-    assert_eq!(reports.len(), 6, "3-3, 3-4/4-3, 3-5/5-3, 4-4, 4-5/5-4, 5-5");
-    let needed = tables::needed_classes(Some(target));
+    let catalogue = MovingPhase::new(Some(class("5-5")));
+    let reports = tablebase::generate(&catalogue, &dir, &Progress::hidden()).unwrap();
+    let jobs: Vec<&str> = reports.iter().map(|r| r.job.as_str()).collect();
+    assert_eq!(jobs, ["3-3", "3-4", "3-5", "4-4", "4-5", "5-5"], "pairs by total stones");
+    let needed = catalogue.classes();
     assert_eq!(needed.len(), 9);
     for &c in &needed {
         let solved = SolvedClass::open(&dir, c, Check::Checksum).unwrap();
@@ -39,12 +43,19 @@ fn classes_up_to_5_5_match_the_reference_and_their_successors() {
         assert_eq!(Some(counts.positions()), morris_class_size(c.mover, c.other), "{c}");
         assert_eq!(Some([counts.win, counts.loss, counts.draw]), morris_class_wdl(c.mover, c.other), "{c}");
     }
-    for pair in tables::pairs_in_order(&needed) {
-        for check in tables::verify_pair(&dir, pair, false, &Progress::hidden()).unwrap() {
-            assert!(check.checksum_ok, "{}", check.class);
-            assert_eq!(check.consistent, Some(true), "{}", check.class);
-            assert_eq!(check.reference_match, Some(true), "{}", check.class);
-        }
+    let mut reports: Vec<TableReport> = Vec::new();
+    tablebase::verify(&catalogue, &dir, false, &Progress::hidden(), |outcome| match outcome {
+        TableOutcome::Checked(report) => Ok(reports.push(report)),
+        other => Err(format!("{other:?}")),
+    })
+    .unwrap();
+    assert_eq!(reports.len(), 9);
+    common::assert_pinned(&dir, "morris-");
+    for report in &reports {
+        assert!(report.checksum_ok, "{}", report.table);
+        assert_eq!(report.consistent, Some(true), "{}", report.table);
+        assert_eq!(report.reference_match, Some(true), "{}", report.table);
+        assert!(report.problems.is_empty(), "{}: {:?}", report.table, report.problems);
     }
 
     // Gasser 1996: in 3-3 the longest loss is 26 plies and the side to move wins about 83%.
@@ -111,7 +122,7 @@ fn killed_generation_resumes_to_identical_tables() {
         // Whatever is under a final name is complete and checks out.
         for (name, bytes) in table_bytes(&interrupted) {
             let header = tablebase::table::Header::decode(&bytes, Path::new(&name)).unwrap();
-            assert!(header.complete && bytes.len() as u64 == header.file_length(), "{name}");
+            assert!(header.complete && bytes.len() as u64 == header.file_length(tablebase::table::FileKind::Table), "{name}");
             assert_eq!(checksum(&bytes[HEADER_SIZE..]), header.checksum, "{name}");
         }
     }
@@ -126,7 +137,7 @@ fn killed_generation_resumes_to_identical_tables() {
 #[test]
 fn verify_reports_damage_with_exit_3_and_missing_tables_with_exit_1() {
     let dir = scratch("verify");
-    tables::generate(&dir, Some(class("3-4")), &Progress::hidden()).unwrap();
+    tablebase::generate(&MovingPhase::new(Some(class("3-4"))), &dir, &Progress::hidden()).unwrap();
     let d = dir.to_str().unwrap();
     let ok = tablebase(&["verify", "morris", "--up-to", "3-4", "--json", "--dir", d]);
     assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
@@ -149,10 +160,11 @@ fn verify_reports_damage_with_exit_3_and_missing_tables_with_exit_1() {
     assert!(String::from_utf8(quick.stdout).unwrap().contains(r#""consistent": null"#));
 
     // A wrong value under a valid checksum: only recomputation finds it.
-    let path = class("3-3").path(&dir);
+    let spec = class("3-3").spec(&dir);
+    let path = spec.path.clone();
     let pristine = fs::read(&path).unwrap();
     let mut bytes = pristine.clone();
-    let table = TableFile::open(&path, "morris", "3-3", 169626, Check::Checksum).unwrap();
+    let table = TableFile::open(&spec, 169626, Check::Checksum).unwrap();
     let victim = (0..169626u64).find(|&i| table.body()[i as usize] == 2).unwrap(); // a win in 1
     drop(table);
     bytes[HEADER_SIZE + victim as usize] = 4; // claim a win in 3

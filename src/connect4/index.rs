@@ -1,5 +1,4 @@
-//! A dense index of the Connect Four positions with `n` stones (one ply), and the forward pass
-//! that marks the reachable ones.
+//! A dense index of the Connect Four positions with `n` stones (one ply).
 //!
 //! A column is coded as `(1 << h) | f`, its height `h` and the first player's stones `f` among
 //! its `h` (Tromp's key, one column at a time); every code in `1..2^(H+1)` is a column. A
@@ -15,9 +14,6 @@
 //! columns that changed. Mirror images share an index through the smaller of the two.
 
 use super::board::{Geometry, Position};
-use crate::progress::Progress;
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 /// The widest board: `W * (H + 1) <= 64` with `H >= 4`.
@@ -445,159 +441,6 @@ impl PlyIndex {
     pub fn is_symmetric(&self, position: &Position) -> bool {
         position.mirror(&self.geometry) == *position
     }
-}
-
-/// A set of indices of one ply, one bit each.
-pub struct BitSet {
-    bits: u64,
-    words: Vec<AtomicU64>,
-}
-
-impl BitSet {
-    pub fn new(size: u64) -> BitSet {
-        BitSet { bits: size, words: (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect() }
-    }
-
-    /// The number of indices the set can hold.
-    pub fn capacity(&self) -> u64 {
-        self.bits
-    }
-
-    /// A copy of the words: bit `i % 64` of word `i / 64` is index `i`.
-    pub fn words(&self) -> Vec<u64> {
-        self.words.iter().map(|w| w.load(Relaxed)).collect()
-    }
-
-    /// A set of `bits` indices from its words.
-    pub fn from_words(bits: u64, words: Vec<u64>) -> BitSet {
-        assert_eq!(words.len() as u64, bits.div_ceil(64));
-        BitSet { bits, words: words.into_iter().map(AtomicU64::new).collect() }
-    }
-
-    #[inline]
-    pub fn insert(&self, index: u64) {
-        let (word, bit) = (&self.words[(index / 64) as usize], 1 << (index % 64));
-        // Most positions are reached many times: a plain load spares the locked write.
-        if word.load(Relaxed) & bit == 0 {
-            word.fetch_or(bit, Relaxed);
-        }
-    }
-
-    #[inline]
-    pub fn contains(&self, index: u64) -> bool {
-        self.words[(index / 64) as usize].load(Relaxed) & (1 << (index % 64)) != 0
-    }
-
-    pub fn len(&self) -> u64 {
-        self.words.par_iter().map(|w| u64::from(w.load(Relaxed).count_ones())).sum()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Calls `f(state, index)` for every member, in parallel over chunks of words, in increasing
-    /// order within a chunk, with a `state` from `init` per chunk; then `done(state, words)`
-    /// with the number of words of the chunk, for progress.
-    pub fn par_for_each<S>(
-        &self,
-        init: impl Fn() -> S + Sync,
-        f: impl Fn(&mut S, u64) + Sync,
-        done: impl Fn(S, u64) + Sync,
-    ) {
-        const CHUNK_WORDS: usize = 4096;
-        self.words.par_chunks(CHUNK_WORDS).enumerate().for_each(|(chunk, words)| {
-            let mut state = init();
-            for (k, word) in words.iter().enumerate() {
-                let w = (chunk * CHUNK_WORDS + k) as u64;
-                let mut bits = word.load(Relaxed);
-                while bits != 0 {
-                    f(&mut state, w * 64 + u64::from(bits.trailing_zeros()));
-                    bits &= bits - 1;
-                }
-            }
-            done(state, words.len() as u64);
-        });
-    }
-
-    /// The number of words, the unit of [`BitSet::par_for_each`]'s progress.
-    pub fn word_count(&self) -> u64 {
-        self.words.len() as u64
-    }
-}
-
-/// The forward pass: marks the positions reachable in play (the game stops at four in a row),
-/// ply by ply from ply `start` (whose reachable set is `set`) up to `last_ply` (at most the
-/// number of cells). Each ply is handed to `ply_done(ply, set, positions)` once its successors
-/// are marked, with the number of positions it holds, mirror images counted separately; only two
-/// plies are in memory at a time.
-pub fn forward<E>(
-    geometry: Geometry,
-    start: u32,
-    set: BitSet,
-    last_ply: u32,
-    progress: &Progress,
-    mut ply_done: impl FnMut(u32, &BitSet, u64) -> Result<(), E>,
-) -> Result<(), E> {
-    let last_ply = last_ply.min(geometry.cells());
-    let mut current = set;
-    for ply in start..=last_ply {
-        let index = PlyIndex::new(geometry, ply);
-        assert_eq!(current.capacity(), index.size(), "the set of ply {ply}");
-        let with_mirrors = AtomicU64::new(0);
-        let next = (ply < last_ply).then(|| {
-            let next_index = PlyIndex::new(geometry, ply + 1);
-            BitSet::new(next_index.size())
-        });
-        progress.step(&format!("forward ply {ply}"), current.word_count());
-        current.par_for_each(
-            || (Walker::default(), 0u64),
-            |(walker, weight), i| {
-                let position = index.seek(walker, i);
-                *weight += if index.is_symmetric(&position) { 1 } else { 2 };
-                if let Some(next_set) = &next
-                    && !position.is_over(&geometry)
-                {
-                    let mut children = [0u64; MAX_WIDTH];
-                    let mut playable = index.children(&position, &mut children);
-                    while playable != 0 {
-                        next_set.insert(children[playable.trailing_zeros() as usize]);
-                        playable &= playable - 1;
-                    }
-                }
-            },
-            |(_, weight), words| {
-                with_mirrors.fetch_add(weight, Relaxed);
-                progress.advance(words);
-            },
-        );
-        ply_done(ply, &current, with_mirrors.into_inner())?;
-        match next {
-            Some(next) => current = next,
-            None => break,
-        }
-    }
-    Ok(())
-}
-
-/// The set of ply 0: the empty board.
-pub fn empty_board_set(geometry: Geometry) -> BitSet {
-    let index = PlyIndex::new(geometry, 0);
-    let set = BitSet::new(index.size());
-    set.insert(index.canonical_index(&Position::EMPTY));
-    set
-}
-
-/// The reachable positions of every ply up to `last_ply`, mirror images counted separately.
-pub fn reachable_counts(geometry: Geometry, last_ply: u32, progress: &Progress) -> Vec<u64> {
-    let mut counts = Vec::new();
-    let done: Result<(), std::convert::Infallible> =
-        forward(geometry, 0, empty_board_set(geometry), last_ply, progress, |_, _, positions| {
-            counts.push(positions);
-            Ok(())
-        });
-    let Ok(()) = done;
-    counts
 }
 
 #[cfg(test)]

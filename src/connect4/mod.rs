@@ -1,11 +1,12 @@
 //! Connect Four on any board with W * (H + 1) <= 64: bitboard rules, a per-ply index, and the
-//! forward pass over reachable positions, and per-ply tables solved by the shared solver.
+//! game as layers of the shared layered pipeline.
 
-pub mod board;
-pub mod index;
-pub mod probe;
-pub mod tables;
+mod board;
+mod catalogue;
+mod index;
+mod probe;
 
-pub use board::{Geometry, Position};
-pub use index::{PlyIndex, forward, reachable_counts};
-pub use probe::Connect4Tablebase;
+pub use board::{Geometry, MovesError, Position, SizeError, parse_moves};
+pub use catalogue::{Connect4, GAME};
+pub use index::{MAX_WIDTH, PlyIndex, Walker};
+pub use probe::{Column, Connect4Tablebase, Game};

@@ -1,24 +1,29 @@
 //! Probing Connect Four positions in the per-ply tables.
 
 use super::board::{Geometry, Position, parse_moves};
-use super::tables::{SolvedPly, table_path};
-use crate::probe::{Outcome, Probe, ProbeError};
-use crate::table::{Check, TableError};
+use super::catalogue::Connect4;
+use crate::layered::{Layered, LayeredGame, SolvedLayer};
+use crate::probe::{LazyTables, Outcome, Probe, ProbeError};
+use crate::table::Check;
 use crate::value::Value;
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::OnceLock;
 
 /// A position with the moves that reached it (its notation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Game {
+    /// The position.
     pub position: Position,
+    /// The columns played from the empty board, 1-based.
     pub moves: String,
 }
 
 /// A move: the 1-based column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Column(pub u32);
+pub struct Column(
+    /// The column, 1 on the left.
+    pub u32,
+);
 
 impl fmt::Display for Column {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -29,43 +34,44 @@ impl fmt::Display for Column {
 /// The tables of one board in a directory, each ply opened on first use.
 pub struct Connect4Tablebase {
     dir: PathBuf,
-    geometry: Geometry,
-    plies: Vec<OnceLock<Result<SolvedPly, TableError>>>,
+    tables: Layered<Connect4>,
+    plies: LazyTables<SolvedLayer>,
 }
 
 impl Connect4Tablebase {
+    /// The tables of board `geometry` in `dir`. Nothing is read until a position needs it.
     pub fn open(dir: impl Into<PathBuf>, geometry: Geometry) -> Connect4Tablebase {
-        let plies = (0..=geometry.cells()).map(|_| OnceLock::new()).collect();
-        Connect4Tablebase { dir: dir.into(), geometry, plies }
+        let tables = Connect4::tables(geometry);
+        let plies = LazyTables::new(tables.0.layers() as usize);
+        Connect4Tablebase { dir: dir.into(), tables, plies }
     }
 
-    fn ply(&self, ply: u32) -> Result<&SolvedPly, ProbeError> {
-        let opened = self.plies[ply as usize]
-            .get_or_init(|| SolvedPly::open(&self.dir, self.geometry, ply, Check::Header));
-        opened.as_ref().map_err(|e| match e {
-            TableError::Missing { .. } => ProbeError::NotGenerated {
-                path: table_path(&self.dir, self.geometry, ply),
-                command: format!(
-                    "tablebase generate connect4 --size {} --dir {}",
-                    self.geometry,
-                    self.dir.display()
-                ),
-            },
-            other => ProbeError::Damaged(other.to_string()),
-        })
+    fn ply(&self, ply: u32) -> Result<&SolvedLayer, ProbeError> {
+        self.plies.get(
+            ply as usize,
+            || self.tables.open_layer(&self.dir, ply, |_| Check::Header),
+            || self.tables.0.generate_command(&self.dir),
+        )
     }
 
     fn value_of(&self, position: &Position) -> Result<Value, ProbeError> {
-        let g = &self.geometry;
-        if position.is_won_by_previous(g) {
+        let game = &self.tables.0;
+        let g = game.geometry();
+        if position.is_won_by_previous(&g) {
             return Ok(Value::Loss(0));
         }
         if position.ply == g.cells() {
             return Ok(Value::Draw);
         }
-        self.ply(position.ply)?.value(position).ok_or_else(|| {
-            ProbeError::Damaged(format!("position missing from the {g} ply {} table", position.ply))
-        })
+        let index = game.ply(position.ply).canonical_index(position);
+        match self.ply(position.ply)?.value_at(index) {
+            Ok(Some(value)) => Ok(value),
+            Ok(None) => Err(ProbeError::Damaged(format!(
+                "position missing from the {g} ply {} table (a damaged set?)",
+                position.ply
+            ))),
+            Err(e) => Err(ProbeError::Damaged(e.to_string())),
+        }
     }
 }
 
@@ -75,7 +81,7 @@ impl Probe for Connect4Tablebase {
 
     fn parse(&self, text: &str) -> Result<Game, ProbeError> {
         let moves = text.trim();
-        let position = parse_moves(&self.geometry, moves).map_err(|e| ProbeError::Illegal(e.to_string()))?;
+        let position = parse_moves(&self.tables.0.geometry(), moves).map_err(|e| ProbeError::Illegal(e.to_string()))?;
         Ok(Game { position, moves: moves.to_string() })
     }
 
@@ -90,7 +96,7 @@ impl Probe for Connect4Tablebase {
     fn moves(&self, game: &Game) -> Result<Vec<Outcome<Self>>, ProbeError> {
         let mut outcomes = Vec::new();
         let mut children = Vec::new();
-        game.position.for_each_move(&self.geometry, |column, child| children.push((column, child)));
+        game.position.for_each_move(&self.tables.0.geometry(), |column, child| children.push((column, child)));
         for (column, child) in children {
             let value = self.value_of(&child)?.for_mover();
             let next = Game { position: child, moves: format!("{}{}", game.moves, column + 1) };
@@ -100,7 +106,7 @@ impl Probe for Connect4Tablebase {
     }
 
     fn describe(&self, game: &Game, value: Value) -> String {
-        let g = &self.geometry;
+        let g = &self.tables.0.geometry();
         let p = &game.position;
         let first = p.first_player();
         let mut out = String::new();

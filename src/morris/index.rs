@@ -186,6 +186,7 @@ impl Orbit {
 
 /// The orbits of one subgroup `S` of D4 on ring patterns.
 struct OrbitTables {
+    #[cfg_attr(not(test), allow(dead_code))]
     mask: u8,
     /// The least pattern of each pattern's orbit, and a symmetry of `S` that maps it there.
     least: Vec<u16>,
@@ -624,8 +625,9 @@ impl ClassIndex {
     }
 }
 
-/// Diagnostics of the ring-entry tables, for `info` and the documentation.
-pub fn subgroup_orbit_counts() -> Vec<(u8, usize)> {
+/// Diagnostics of the ring-entry tables: orbit counts per subgroup of D4.
+#[cfg(test)]
+fn subgroup_orbit_counts() -> Vec<(u8, usize)> {
     tables().orbits.iter().map(|o| (o.mask, o.orbit_count())).collect()
 }
 

@@ -1,14 +1,20 @@
-//! Nine Men's Morris: board, rules, notation, symmetry and the per-class index.
+//! Nine Men's Morris: board, rules, notation, symmetry, the per-class index, the moving phase's
+//! catalogue and probing.
 
-pub mod board;
-pub mod index;
-pub mod notation;
-pub mod position;
-pub mod probe;
-pub mod rules;
-pub mod symmetry;
-pub mod tables;
+mod board;
+mod catalogue;
+mod index;
+mod notation;
+mod position;
+mod probe;
+mod rules;
+mod symmetry;
 
-pub use index::ClassIndex;
+pub use board::{POINT_NAMES, Points, point_from_name};
+pub use catalogue::{Class, GAME, MovingPhase, SolvedClass};
+pub use index::{ClassIndex, MAX_STONES, MIN_STONES};
+pub use notation::{NotationError, PositionText, parse_move, parse_position};
 pub use position::{Color, Move, Position};
-pub use probe::MorrisTablebase;
+pub use probe::{MorrisTablebase, diagram};
+pub use rules::{for_each_move, for_each_unmove, for_each_unslide, hands_alternate, is_lost};
+pub use symmetry::{BOARD_SYMMETRIES, canonical, transform};

@@ -4,12 +4,11 @@ use super::board::point_from_name;
 use super::notation::{PositionText, parse_position};
 use super::position::{Color, Move, Position};
 use super::rules::for_each_move;
-use super::tables::{Class, SolvedClass};
-use crate::probe::{Outcome, Probe, ProbeError, Probed};
-use crate::table::{Check, TableError};
+use super::catalogue::{Class, SolvedClass};
+use crate::probe::{LazyTables, Outcome, Probe, ProbeError, Probed};
+use crate::table::Check;
 use crate::value::Value;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 /// Where a position's value comes from, found before any table is read.
 enum Lookup<'a> {
@@ -19,10 +18,12 @@ enum Lookup<'a> {
 
 impl Lookup<'_> {
     #[inline]
-    fn read(self) -> Value {
+    fn read(self) -> Result<Value, ProbeError> {
         match self {
-            Lookup::Table(solved, index) => solved.file.value(index),
-            Lookup::Known(value) => value,
+            Lookup::Table(solved, index) => {
+                solved.file.value(index).map_err(|e| ProbeError::Damaged(e.to_string()))
+            }
+            Lookup::Known(value) => Ok(value),
         }
     }
 }
@@ -31,14 +32,14 @@ impl Lookup<'_> {
 pub struct MorrisTablebase {
     dir: PathBuf,
     stones_per_side: u8,
-    classes: Vec<OnceLock<Result<SolvedClass, TableError>>>,
+    classes: LazyTables<SolvedClass>,
 }
 
 impl MorrisTablebase {
     /// Tables in `dir` for a game with `stones_per_side` stones each (9: Nine Men's Morris).
     /// Nothing is read until a position needs it.
     pub fn open(dir: impl Into<PathBuf>, stones_per_side: u8) -> MorrisTablebase {
-        let classes = Class::all().map(|_| OnceLock::new()).collect();
+        let classes = LazyTables::new(Class::all().count());
         MorrisTablebase { dir: dir.into(), stones_per_side, classes }
     }
 
@@ -58,17 +59,11 @@ impl MorrisTablebase {
 
     fn class(&self, class: Class) -> Result<&SolvedClass, ProbeError> {
         let slot = ((class.mover - 3) * 7 + (class.other - 3)) as usize;
-        let opened = self.classes[slot].get_or_init(|| SolvedClass::open(&self.dir, class, Check::Header));
-        opened.as_ref().map_err(|e| match e {
-            TableError::Missing { path } => ProbeError::NotGenerated {
-                path: path.clone(),
-                command: format!(
-                    "tablebase generate morris --no-opening --up-to {class} --dir {}",
-                    self.dir.display()
-                ),
-            },
-            other => ProbeError::Damaged(other.to_string()),
-        })
+        self.classes.get(
+            slot,
+            || SolvedClass::open(&self.dir, class, Check::Header),
+            || format!("tablebase generate morris --no-opening --up-to {class} --dir {}", self.dir.display()),
+        )
     }
 
     /// Where the value of `position` comes from, without reading any table yet.
@@ -109,14 +104,14 @@ impl Probe for MorrisTablebase {
     }
 
     fn value(&self, position: &Position) -> Result<Value, ProbeError> {
-        Ok(self.locate(position)?.read())
+        self.locate(position)?.read()
     }
 
     fn values(&self, positions: &[Position]) -> Vec<Result<Value, ProbeError>> {
         // Pass 1: which table and index each position needs (no table reads).
         let located: Vec<Result<Lookup, ProbeError>> = positions.iter().map(|p| self.locate(p)).collect();
         // Pass 2: independent reads, which the processor keeps in flight together.
-        located.into_iter().map(|found| Ok(found?.read())).collect()
+        located.into_iter().map(|found| found?.read()).collect()
     }
 
     fn moves(&self, position: &Position) -> Result<Vec<Outcome<Self>>, ProbeError> {
@@ -126,7 +121,7 @@ impl Probe for MorrisTablebase {
         successors
             .into_iter()
             .map(|(mv, next)| {
-                let value = self.locate(&next)?.read();
+                let value = self.locate(&next)?.read()?;
                 Ok(Outcome { mv, next, value: value.for_mover() })
             })
             .collect()

@@ -62,3 +62,32 @@ pub fn tablebase_with_input(binary: &str, args: &[&str], stdin: &str) -> std::pr
     child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
     child.wait_with_output().expect("the binary finishes")
 }
+
+/// Checks every file of `dir` whose name starts with `prefix` against the SHA-256 pinned in
+/// tests/data/pinned-sha256.txt, and that the directory holds exactly the pinned files: the
+/// table bytes do not change unless the format changes on purpose.
+pub fn assert_pinned(dir: &std::path::Path, prefix: &str) {
+    use sha2::{Digest, Sha256};
+    let pins = include_str!("../data/pinned-sha256.txt");
+    let mut expected: Vec<(String, String)> = pins
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once("  "))
+        .filter(|(_, name)| name.starts_with(prefix))
+        .map(|(hash, name)| (name.to_string(), hash.to_string()))
+        .collect();
+    expected.sort();
+    let mut found: Vec<(String, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .map(|p| {
+            let hash: String =
+                Sha256::digest(std::fs::read(&p).unwrap()).iter().map(|b| format!("{b:02x}")).collect();
+            (p.file_name().unwrap().to_string_lossy().into_owned(), hash)
+        })
+        .collect();
+    found.sort();
+    assert!(!expected.is_empty());
+    assert_eq!(found, expected, "files of {prefix} differ from the pinned bytes");
+}

@@ -1,16 +1,32 @@
 //! `tablebase bench`: single-thread throughput of the building blocks, reported as the median
 //! of several runs, so that docs/BENCHMARKS.md can quote commands anyone can rerun.
 
-use crate::connect4::{Geometry, forward, index::empty_board_set};
-use crate::error::Error;
-use crate::morris::index::{MAX_STONES, MIN_STONES};
-use crate::morris::rules::{for_each_move, for_each_unslide};
-use crate::morris::{ClassIndex, Position};
-use crate::rng::SplitMix64;
-use clap::Args;
+use super::error::Error;
+use clap::{Args, Subcommand};
+use tablebase::connect4::{Connect4, Geometry};
+use tablebase::morris::{ClassIndex, MAX_STONES, MIN_STONES, Position, for_each_move, for_each_unslide};
+use tablebase::rng::SplitMix64;
 use std::hint::black_box;
 use std::io::Write;
 use std::time::Instant;
+
+#[derive(Subcommand)]
+pub enum Target {
+    /// Index, un-index, move and un-move generation per Morris class.
+    Morris(MorrisBenchArgs),
+    /// Probing speed on the Morris tables in a directory.
+    ProbeMorris(ProbeBenchArgs),
+    /// The Connect Four forward pass alone, counted per ply against the reference.
+    Connect4Forward(Connect4ForwardArgs),
+}
+
+pub fn run(target: Target) -> Result<(), Error> {
+    match target {
+        Target::Morris(args) => morris(&args),
+        Target::ProbeMorris(args) => probe_morris(&args),
+        Target::Connect4Forward(args) => connect4_forward(&args),
+    }
+}
 
 #[derive(Args)]
 pub struct MorrisBenchArgs {
@@ -69,7 +85,8 @@ pub fn morris(args: &MorrisBenchArgs) -> Result<(), Error> {
         "unmove-pos",
         "unmoves",
         "sum"
-    )?;
+    )
+    .map_err(Error::Output)?;
     for (a, b) in classes {
         let class = ClassIndex::new(a, b);
         let mut rng = SplitMix64::new(u64::from(a * 10 + b));
@@ -130,7 +147,8 @@ pub fn morris(args: &MorrisBenchArgs) -> Result<(), Error> {
             unmove_rate / 1e6,
             per(unmoves),
             checksum & 0xffff
-        )?;
+        )
+        .map_err(Error::Output)?;
     }
     Ok(())
 }
@@ -138,7 +156,7 @@ pub fn morris(args: &MorrisBenchArgs) -> Result<(), Error> {
 /// A random one of the 16 images, so that the index sees positions as they come, not only
 /// canonical ones.
 fn scramble(rng: &mut SplitMix64, mover: u32, other: u32) -> (u32, u32) {
-    use crate::morris::symmetry::{BOARD_SYMMETRIES, transform};
+    use tablebase::morris::{BOARD_SYMMETRIES, transform};
     let sym = rng.below(BOARD_SYMMETRIES as u64) as usize;
     (transform(sym, mover), transform(sym, other))
 }
@@ -161,14 +179,11 @@ pub struct ProbeBenchArgs {
 
 /// Throughput of `probe --brief` batches (all threads) and of full move lists (one thread).
 pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
-    use crate::morris::MorrisTablebase;
-    use crate::morris::notation::PositionText;
-    use crate::morris::tables::Class;
-    use crate::probe::{Format, answer_lines, probe};
-    use crate::table::Status;
+    use tablebase::morris::{Class, MorrisTablebase, PositionText};
+    use tablebase::probe::{Format, answer_lines, probe};
+    use tablebase::table::Status;
 
-    let classes: Vec<Class> =
-        Class::all().filter(|c| matches!(Status::of(&c.path(&args.dir)), Status::Complete(_))).collect();
+    let classes: Vec<Class> = Class::all().filter(|c| Status::of(&c.spec(&args.dir)).is_complete()).collect();
     if classes.is_empty() {
         return Err(Error::Runtime(format!("no complete Morris tables in {}", args.dir.display())));
     }
@@ -181,18 +196,19 @@ pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
             let (m, o) = scramble(&mut rng, m, o);
             let mut pos = Position::moving(m, o);
             if rng.below(2) == 1 {
-                pos = Position { stones: [o, m], hand: [0, 0], to_move: crate::morris::Color::Black };
+                pos = Position { stones: [o, m], hand: [0, 0], to_move: tablebase::morris::Color::Black };
             }
             pos
         })
         .collect();
     let text: String = positions.iter().map(|p| format!("{}\n", PositionText(p))).collect();
     if let Some(path) = &args.write_positions {
-        std::fs::write(path, &text).map_err(|source| Error::Io { path: path.clone(), source })?;
+        std::fs::write(path, &text).map_err(|source| Error::File { path: path.clone(), source })?;
     }
     let tb = MorrisTablebase::open(&args.dir, 9);
     // Warm up: map the tables and bring them into the page cache.
-    answer_lines(&tb, text.as_bytes(), &mut std::io::sink(), Format::Brief, false)?;
+    answer_lines(&tb, text.as_bytes(), &mut std::io::sink(), Format::Brief, false)
+        .map_err(|_| Error::Runtime("probing failed".into()))?;
     let brief_rate = median_rate(args.runs, positions.len(), || {
         let code = answer_lines(&tb, text.as_bytes(), &mut std::io::sink(), Format::Brief, false);
         assert_eq!(code.ok(), Some(0));
@@ -215,7 +231,8 @@ pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
         brief_rate / 1e6,
         1e6 / list_rate,
         moves as f64 / sample.len() as f64
-    )?;
+    )
+    .map_err(Error::Output)?;
     Ok(())
 }
 
@@ -233,13 +250,14 @@ pub struct Connect4ForwardArgs {
 /// with the time since the start. Exit 3 when a count differs from the reference.
 pub fn connect4_forward(args: &Connect4ForwardArgs) -> Result<(), Error> {
     let g = args.size;
-    let progress = crate::progress::Progress::stderr();
+    let progress = tablebase::Progress::stderr();
     let start = Instant::now();
     let mut out = std::io::stdout().lock();
     writeln!(out, "ply\tpositions\treference\tseconds").map_err(Error::Output)?;
     let mut mismatches = 0;
-    forward(g, 0, empty_board_set(g), args.plies, &progress, |ply, _, positions| {
-        let word = match crate::reference::connect4_ply_positions(g.width, g.height, ply) {
+    let game = Connect4::new(g);
+    tablebase::layered::reachable_counts(&game, args.plies, &progress, |ply, positions| {
+        let word = match tablebase::reference::connect4_ply_positions(g.width, g.height, ply) {
             Some(expected) if expected == positions => "match",
             Some(_) => {
                 mismatches += 1;

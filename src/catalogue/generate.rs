@@ -1,0 +1,78 @@
+//! `generate`, once for every game: jobs in dependency order, finished ones skipped.
+
+use super::{BuildError, Catalogue};
+use crate::progress::Progress;
+use crate::resources::{cpu_seconds, peak_memory};
+use crate::table::{Check, FileSpec, Status};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// What a job may ask of the run it is part of.
+pub struct Build<'a> {
+    /// Where to report progress.
+    pub progress: &'a Progress,
+    /// Files written by this run: read back without checking their checksums again.
+    fresh: Mutex<HashSet<PathBuf>>,
+}
+
+impl Build<'_> {
+    /// How to open a file the job builds on: by header when this run wrote it, else with its
+    /// checksum, so that nothing is built on a damaged table.
+    pub fn check(&self, spec: &FileSpec) -> Check {
+        let fresh = self.fresh.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if fresh.contains(&spec.path) { Check::Header } else { Check::Checksum }
+    }
+
+    fn wrote(&self, specs: &[FileSpec]) {
+        let mut fresh = self.fresh.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        fresh.extend(specs.iter().map(|s| s.path.clone()));
+    }
+}
+
+/// What `generate` did with one job.
+#[derive(Clone, Debug)]
+pub struct JobReport {
+    /// The job, as the catalogue names it.
+    pub job: String,
+    /// Whether its files were complete already.
+    pub skipped: bool,
+    /// Wall time.
+    pub seconds: f64,
+    /// User and system time of all threads, where the system tells.
+    pub cpu_seconds: Option<f64>,
+}
+
+/// Generates every table of `catalogue` into `dir`: the jobs in dependency order, skipping those
+/// whose files are complete. A job interrupted before is done again from its start (its
+/// temporary files rewritten), which gives the same bytes.
+pub fn generate<C: Catalogue>(catalogue: &C, dir: &Path, progress: &Progress) -> Result<Vec<JobReport>, BuildError> {
+    std::fs::create_dir_all(dir).map_err(|source| BuildError::Directory { path: dir.to_path_buf(), source })?;
+    let build = Build { progress, fresh: Mutex::new(HashSet::new()) };
+    let name = catalogue.name();
+    let mut reports = Vec::new();
+    for job in catalogue.jobs() {
+        let outputs = catalogue.outputs(dir, job);
+        if outputs.iter().all(|spec| Status::of(spec).is_complete()) {
+            progress.message(&format!("{name} {job}: complete, skipped"));
+            reports.push(JobReport { job: job.to_string(), skipped: true, seconds: 0.0, cpu_seconds: None });
+            continue;
+        }
+        let started = Instant::now();
+        let cpu_before = cpu_seconds();
+        progress.task(&format!("{name} {job}"));
+        let made = catalogue.build(dir, job, &build)?;
+        build.wrote(&outputs);
+        let seconds = started.elapsed().as_secs_f64();
+        let cpu = cpu_seconds().zip(cpu_before).map(|(after, before)| after - before);
+        let peak = peak_memory().map_or(0.0, |b| b as f64 / (1u64 << 30) as f64);
+        progress.clear();
+        progress.message(&format!(
+            "{name} {job}: {made} in {seconds:.1} s (cpu {:.1} s, peak memory so far {peak:.2} GiB)",
+            cpu.unwrap_or(f64::NAN)
+        ));
+        reports.push(JobReport { job: job.to_string(), skipped: false, seconds, cpu_seconds: cpu });
+    }
+    Ok(reports)
+}

@@ -1,0 +1,101 @@
+//! `info`, once for every game: every table with its index size, positions and status, from
+//! headers only.
+
+use super::Catalogue;
+use crate::table::{Counts, Status};
+use std::path::Path;
+
+/// One table as `info` lists it.
+#[derive(Clone, Debug)]
+pub struct InfoRow {
+    /// The game, `morris`.
+    pub game: &'static str,
+    /// The table, `8-7` or `ply 12`.
+    pub table: String,
+    /// The size of its index space.
+    pub index_size: u64,
+    /// Its distinct positions: from the header when complete, else from the reference, if any.
+    pub positions: Option<u64>,
+    /// What is on disk.
+    pub status: Status,
+}
+
+impl InfoRow {
+    /// The counts of a complete table.
+    pub fn counts(&self) -> Option<&Counts> {
+        match &self.status {
+            Status::Complete(header) => Some(&header.counts),
+            _ => None,
+        }
+    }
+
+    /// The `info --json` object (SPEC section 5).
+    pub fn json(&self) -> String {
+        let positions = self.positions.map_or("null".to_string(), |p| p.to_string());
+        let counts = self.counts().map_or(String::new(), |c| {
+            format!(
+                ", \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {}, \"max_loss\": {}",
+                c.win, c.loss, c.draw, c.max_win, c.max_loss
+            )
+        });
+        format!(
+            "{{\"game\": \"{}\", \"table\": \"{}\", \"index_size\": {}, \"positions\": {positions}, \"status\": \"{}\"{counts}}}",
+            self.game,
+            self.table,
+            self.index_size,
+            self.status.word()
+        )
+    }
+
+    /// The column names of [`InfoRow::text`].
+    pub fn text_heading() -> String {
+        format!(
+            "{:<9} {:>14} {:>14}  {:<9} {:>13} {:>13} {:>13} {:>5} {:>5}",
+            "table", "index_size", "positions", "status", "win", "loss", "draw", "lwin", "lloss"
+        )
+    }
+
+    /// One line for people.
+    pub fn text(&self) -> String {
+        let positions = self.positions.map_or("-".to_string(), |p| p.to_string());
+        let detail = match &self.status {
+            Status::Complete(h) => {
+                let c = &h.counts;
+                format!("{:>13} {:>13} {:>13} {:>5} {:>5}", c.win, c.loss, c.draw, c.max_win, c.max_loss)
+            }
+            Status::Damaged(why) => why.clone(),
+            _ => String::new(),
+        };
+        format!(
+            "{:<9} {:>14} {positions:>14}  {:<9} {detail}",
+            self.table,
+            self.index_size,
+            self.status.word()
+        )
+        .trim_end()
+        .to_string()
+    }
+}
+
+/// Every table `catalogue` has, whether or not it is on disk yet. A file that holds another
+/// table than its name says is damaged.
+pub fn info<C: Catalogue>(catalogue: &C, dir: &Path) -> Vec<InfoRow> {
+    catalogue
+        .keys()
+        .into_iter()
+        .map(|key| {
+            let status = Status::of(&catalogue.table(dir, key));
+            let positions = match &status {
+                Status::Complete(h) => Some(h.counts.positions()),
+                _ => catalogue.reference(key).positions,
+            };
+            InfoRow {
+                game: catalogue.game(),
+                table: key.to_string(),
+                index_size: catalogue.index_size(key),
+                positions,
+                status,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,148 @@
+//! The catalogue of a game: which tables it has, what each depends on, and how each is built
+//! and checked. [`generate`], [`verify`] and [`info`] are written once against it, so every
+//! game behaves the same way: dependency order, finished tables skipped, resumption after a
+//! crash, every table reported even after a failure.
+//!
+//! A game with layers (every move leaves its layer) implements
+//! [`LayeredGame`](crate::layered::LayeredGame) instead and gets its catalogue from
+//! [`Layered`](crate::layered::Layered); a game whose positions repeat implements this trait
+//! directly, with a [`CyclicSet`](crate::solve::CyclicSet) per job.
+
+mod generate;
+mod info;
+mod verify;
+
+pub use generate::{Build, JobReport, generate};
+pub use info::{InfoRow, info};
+pub use verify::{TableOutcome, TableReport, verify};
+
+use crate::progress::Progress;
+use crate::solve::{Consistency, SolveError};
+use crate::table::{Counts, FileSpec, TableError};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The published figures of one table, where there are any.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reference {
+    /// Distinct positions, as the references count them.
+    pub positions: Option<u64>,
+    /// Wins, losses and draws for the side to move.
+    pub wdl: Option<[u64; 3]>,
+}
+
+impl Reference {
+    /// Whether `counts` agree with every figure given; `None` without figures.
+    pub fn matches(&self, counts: &Counts) -> Option<bool> {
+        if self.positions.is_none() && self.wdl.is_none() {
+            return None;
+        }
+        let positions = self.positions.is_none_or(|p| p == counts.positions());
+        let wdl = self.wdl.is_none_or(|w| w == [counts.win, counts.loss, counts.draw]);
+        Some(positions && wdl)
+    }
+}
+
+/// The tables of a game, as `generate`, `verify` and `info` see them.
+pub trait Catalogue: Sync {
+    /// A table: a Morris class, a Connect Four ply. Its display is the `table` field of SPEC
+    /// section 5 (`8-7`, `ply 12`).
+    type Key: Copy + fmt::Display + Send + Sync;
+    /// A unit of generation, writing one or more files.
+    type Job: Copy + fmt::Display;
+
+    /// The game in file headers and reports: `morris`, `connect4`.
+    fn game(&self) -> &'static str;
+    /// The game and its variant in messages: `morris`, `connect4 6x5`.
+    fn name(&self) -> String;
+    /// One line that says what the tables are, for `info`.
+    fn title(&self) -> String;
+    /// Every table, in the order `info` and `verify` list them.
+    fn keys(&self) -> Vec<Self::Key>;
+    /// The value table of `key`.
+    fn table(&self, dir: &Path, key: Self::Key) -> FileSpec;
+    /// The set of reachable positions that numbers `key`'s entries, for a layered game.
+    fn set(&self, _dir: &Path, _key: Self::Key) -> Option<FileSpec> {
+        None
+    }
+    /// The size of `key`'s index space.
+    fn index_size(&self, key: Self::Key) -> u64;
+    /// The published figures for `key`.
+    fn reference(&self, key: Self::Key) -> Reference;
+    /// Whether a complete table's counts agree with the reference; a game may add figures that
+    /// span tables (a board's total, the value of its start).
+    fn reference_match(&self, _dir: &Path, key: Self::Key, counts: &Counts) -> Option<bool> {
+        self.reference(key).matches(counts)
+    }
+    /// Every job, each after the jobs whose files it reads.
+    fn jobs(&self) -> Vec<Self::Job>;
+    /// The files `job` writes: when all are complete, the job is skipped.
+    fn outputs(&self, dir: &Path, job: Self::Job) -> Vec<FileSpec>;
+    /// Runs `job`, writing its files; returns a few words on what it made, for the log.
+    fn build(&self, dir: &Path, job: Self::Job, build: &Build) -> Result<String, BuildError>;
+    /// Recomputes every value of `key` from its successors; `None` when a table it depends on
+    /// is missing or unusable (reported on its own).
+    fn check(&self, dir: &Path, key: Self::Key, progress: &Progress) -> Result<Option<Consistency>, BuildError>;
+    /// The position with index `index` of `key`, in the game's notation, for reports.
+    fn describe(&self, dir: &Path, key: Self::Key, index: u64) -> String;
+    /// The command that generates the tables, for messages about missing ones.
+    fn generate_command(&self, dir: &Path) -> String;
+}
+
+/// Why generating or checking tables failed.
+#[derive(Debug)]
+pub enum BuildError {
+    /// A table or set file cannot be read or written.
+    Table(TableError),
+    /// Solving or checking a table failed.
+    Solve {
+        /// The game and table, `morris 8-7`.
+        table: String,
+        /// What went wrong.
+        source: SolveError,
+    },
+    /// The table directory cannot be created.
+    Directory {
+        /// The directory.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+}
+
+impl BuildError {
+    /// A solver error while working on `table`.
+    pub fn solve(table: impl fmt::Display) -> impl FnOnce(SolveError) -> BuildError {
+        move |source| match source {
+            // A damaged file says which file it is; naming the table again adds nothing.
+            SolveError::Table(e) => BuildError::Table(e),
+            source => BuildError::Solve { table: table.to_string(), source },
+        }
+    }
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Table(e) => write!(f, "{e}"),
+            BuildError::Solve { table, source } => write!(f, "{table}: {source}"),
+            BuildError::Directory { path, .. } => write!(f, "{}: cannot create the table directory", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Table(e) => e.source(),
+            BuildError::Solve { source, .. } => source.source(),
+            BuildError::Directory { source, .. } => Some(source),
+        }
+    }
+}
+
+impl From<TableError> for BuildError {
+    fn from(e: TableError) -> BuildError {
+        BuildError::Table(e)
+    }
+}

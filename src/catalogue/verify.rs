@@ -1,0 +1,191 @@
+//! `verify`, once for every game: headers, checksums, reference counts and every value
+//! recomputed, for every table asked about, carrying on past missing and damaged ones.
+
+use super::Catalogue;
+use crate::progress::Progress;
+use crate::table::{Counts, Status, TableError, check_file};
+use std::path::{Path, PathBuf};
+
+/// What `verify` found for one table that is on disk (SPEC section 5).
+#[derive(Clone, Debug)]
+pub struct TableReport {
+    /// The game, `morris`.
+    pub game: &'static str,
+    /// The class (`8-7`) or layer (`ply 12`).
+    pub table: String,
+    /// The counts in its header.
+    pub counts: Counts,
+    /// Whether its file (and its set, for a layer) has the checksum its header says.
+    pub checksum_ok: bool,
+    /// `None` when values were not recomputed (`--quick`, a bad checksum, a table it depends
+    /// on missing).
+    pub consistent: Option<bool>,
+    /// `None` when the reference has no figures for the table.
+    pub reference_match: Option<bool>,
+    /// What is wrong, one line each, for standard error.
+    pub problems: Vec<String>,
+}
+
+impl TableReport {
+    /// Whether the table failed a check: exit 3.
+    pub fn failed(&self) -> bool {
+        !self.checksum_ok || self.consistent == Some(false) || self.reference_match == Some(false)
+    }
+
+    fn checksum_word(&self) -> &'static str {
+        if self.checksum_ok { "ok" } else { "bad" }
+    }
+
+    fn reference_word(&self) -> &'static str {
+        match self.reference_match {
+            Some(true) => "match",
+            Some(false) => "mismatch",
+            None => "none",
+        }
+    }
+
+    /// The `verify --json` object.
+    pub fn json(&self) -> String {
+        let c = &self.counts;
+        format!(
+            "{{\"game\": \"{}\", \"table\": \"{}\", \"positions\": {}, \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {}, \"max_loss\": {}, \"checksum\": \"{}\", \"consistent\": {}, \"reference\": \"{}\"}}",
+            self.game,
+            self.table,
+            c.positions(),
+            c.win,
+            c.loss,
+            c.draw,
+            c.max_win,
+            c.max_loss,
+            self.checksum_word(),
+            self.consistent.map_or("null".to_string(), |b| b.to_string()),
+            self.reference_word()
+        )
+    }
+
+    /// One line for people.
+    pub fn text(&self) -> String {
+        let c = &self.counts;
+        let consistent = match self.consistent {
+            Some(true) => "consistent",
+            Some(false) => "INCONSISTENT",
+            None => "not recomputed",
+        };
+        format!(
+            "{:<7} {:>11} positions  win {:>11} loss {:>11} draw {:>11}  longest win {:>3} loss {:>3}  checksum {}  {consistent}  reference {}",
+            self.table,
+            c.positions(),
+            c.win,
+            c.loss,
+            c.draw,
+            c.max_win,
+            c.max_loss,
+            self.checksum_word(),
+            self.reference_word()
+        )
+    }
+}
+
+/// What `verify` says about one table.
+#[derive(Debug)]
+pub enum TableOutcome {
+    /// The table is there and was checked.
+    Checked(TableReport),
+    /// The file (or its set) is not there, or only partly written.
+    Missing {
+        /// The table, `8-7` or `ply 12`.
+        table: String,
+        /// The file that is missing.
+        path: PathBuf,
+    },
+    /// The file is there but cannot be read as the table: the reason, naming the file.
+    Unusable(String),
+}
+
+/// Checks every table of `catalogue` in `dir`, handing what it finds for each to `report` as it
+/// goes: headers and checksums, counts against the reference, and unless `quick` every value
+/// recomputed from its successors.
+pub fn verify<C: Catalogue, E>(
+    catalogue: &C,
+    dir: &Path,
+    quick: bool,
+    progress: &Progress,
+    mut report: impl FnMut(TableOutcome) -> Result<(), E>,
+) -> Result<(), E> {
+    let name = catalogue.name();
+    for key in catalogue.keys() {
+        let files: Vec<_> = catalogue.set(dir, key).into_iter().chain([catalogue.table(dir, key)]).collect();
+        let mut unusable = None;
+        let mut missing = None;
+        for spec in &files {
+            match Status::of(spec) {
+                Status::Complete(_) => {}
+                Status::Missing | Status::Partial => missing = missing.or(Some(spec.path.clone())),
+                Status::Damaged(why) => {
+                    unusable = unusable.or(Some(format!("{}: damaged table: {why}", spec.path.display())))
+                }
+            }
+        }
+        if let Some(why) = unusable {
+            report(TableOutcome::Unusable(why))?;
+            continue;
+        }
+        if let Some(path) = missing {
+            report(TableOutcome::Missing { table: key.to_string(), path })?;
+            continue;
+        }
+        progress.task(&format!("verify {name} {key}"));
+        let mut problems = Vec::new();
+        let mut counts = Counts::default();
+        let mut checksum_ok = true;
+        for spec in &files {
+            match check_file(spec) {
+                Ok(header) => counts = header.counts,
+                Err(TableError::Checksum { path, .. }) => {
+                    checksum_ok = false;
+                    problems.push(format!("{}: checksum does not match the header", path.display()));
+                }
+                Err(e) => {
+                    checksum_ok = false;
+                    problems.push(e.to_string());
+                }
+            }
+        }
+        let reference_match = catalogue.reference_match(dir, key, &counts);
+        if reference_match == Some(false) {
+            problems.push(format!("{name} {key}: counts differ from the reference"));
+        }
+        let mut consistent = None;
+        if !quick && checksum_ok {
+            match catalogue.check(dir, key, progress) {
+                Ok(Some(found)) => {
+                    consistent = Some(found.mismatches == 0);
+                    if found.mismatches > 0 {
+                        problems.push(format!("{name} {key}: {} positions differ from their moves", found.mismatches));
+                    }
+                    for m in &found.examples {
+                        problems.push(format!(
+                            "{name} {key}: position {} stored {} but its moves give {}",
+                            catalogue.describe(dir, key, m.index),
+                            m.stored,
+                            m.recomputed
+                        ));
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => problems.push(format!("{name} {key}: not recomputed: {e}")),
+            }
+        }
+        progress.clear();
+        report(TableOutcome::Checked(TableReport {
+            game: catalogue.game(),
+            table: key.to_string(),
+            counts,
+            checksum_ok,
+            consistent,
+            reference_match,
+            problems,
+        }))?;
+    }
+    Ok(())
+}

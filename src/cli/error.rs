@@ -1,0 +1,89 @@
+//! Errors of the command line; each maps to an exit code of SPEC section 1.
+
+use std::fmt;
+use std::io;
+use tablebase::{BuildError, TableError};
+
+#[derive(Debug)]
+pub enum Error {
+    /// A bad flag, a malformed or illegal position: exit 2.
+    Usage(String),
+    /// Reading standard input failed: exit 1.
+    Input(io::Error),
+    /// Writing results to standard output failed (a closed pipe, a full disk): exit 1.
+    Output(io::Error),
+    /// Writing a file the user asked for failed: exit 1.
+    File { path: std::path::PathBuf, source: io::Error },
+    /// A missing or damaged table: exit 1.
+    Table(TableError),
+    /// Generating or checking tables failed: exit 1.
+    Build(BuildError),
+    /// Another failure while running: exit 1.
+    Runtime(String),
+    /// `verify` found a table that is wrong: exit 3 (details already reported).
+    VerifyFailed,
+    /// Failures already reported line by line; exit with this code.
+    Reported(i32),
+}
+
+impl Error {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Usage(_) => 2,
+            Error::VerifyFailed => 3,
+            Error::Reported(code) => *code,
+            _ => 1,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Usage(message) | Error::Runtime(message) => write!(f, "{message}"),
+            Error::Input(_) => write!(f, "standard input"),
+            Error::Output(_) => write!(f, "standard output"),
+            Error::File { path, .. } => write!(f, "{}", path.display()),
+            Error::Table(e) => write!(f, "{e}"),
+            Error::Build(e) => write!(f, "{e}"),
+            Error::VerifyFailed => write!(f, "verification failed"),
+            Error::Reported(code) => write!(f, "exit status {code}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Input(e) | Error::Output(e) | Error::File { source: e, .. } => Some(e),
+            // Their messages are shown as this error's own; the chain goes on with their causes.
+            Error::Table(e) => std::error::Error::source(e),
+            Error::Build(e) => std::error::Error::source(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<TableError> for Error {
+    fn from(e: TableError) -> Error {
+        Error::Table(e)
+    }
+}
+
+impl From<BuildError> for Error {
+    fn from(e: BuildError) -> Error {
+        Error::Build(e)
+    }
+}
+
+/// The error and its causes on one line: `tables/x.tbl: I/O error: No space left on device`.
+pub fn one_line(error: &dyn std::error::Error) -> String {
+    let mut line = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        line.push_str(": ");
+        line.push_str(&e.to_string());
+        cause = e.source();
+    }
+    line
+}

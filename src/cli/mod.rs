@@ -1,0 +1,379 @@
+//! The command line (SPEC section 1): argument parsing, and dispatch of every command to the
+//! library's generic drivers with the game's catalogue or tablebase.
+
+pub mod bench;
+pub mod error;
+
+use error::Error;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use tablebase::catalogue::{InfoRow, TableOutcome};
+use tablebase::connect4::{Connect4, Connect4Tablebase, Geometry};
+use tablebase::morris::{Class, MorrisTablebase, MovingPhase};
+use tablebase::probe::{BatchError, Format, answer, answer_lines, worse};
+use tablebase::{Catalogue, Probe, Progress, TableError};
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "tablebase", version, about = "Strong solutions of board games by retrograde analysis")]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate tables (resumable: finished tables are skipped).
+    Generate {
+        #[command(subcommand)]
+        game: GenerateGame,
+    },
+    /// Value, distance, every move and the best line of positions.
+    Probe {
+        #[command(subcommand)]
+        game: ProbeGame,
+    },
+    /// Check tables: headers, checksums, reference counts, and every value from its successors.
+    Verify {
+        #[command(subcommand)]
+        game: VerifyGame,
+    },
+    /// List every table a game needs, with its index size, positions and status.
+    Info {
+        #[command(subcommand)]
+        game: InfoGame,
+    },
+    /// Measure the speed of the building blocks.
+    Bench {
+        #[command(subcommand)]
+        target: bench::Target,
+    },
+}
+
+/// Which Morris tables: the directory and the stones per side.
+#[derive(Args)]
+struct MorrisArgs {
+    /// Directory of the tables.
+    #[arg(long, default_value = "tables")]
+    dir: PathBuf,
+    /// Stones each side starts with (3..9).
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u8).range(3..=9))]
+    stones: u8,
+}
+
+/// Only the moving-phase classes needed for one class.
+#[derive(Args)]
+struct UpTo {
+    /// Only the moving-phase classes needed for class A-B.
+    #[arg(long, value_name = "A-B")]
+    up_to: Option<String>,
+}
+
+impl MorrisArgs {
+    /// The moving-phase classes `--up-to` names, or those of the game with `--stones`.
+    fn moving_phase(&self, up_to: &UpTo) -> Result<MovingPhase, Error> {
+        match &up_to.up_to {
+            Some(text) => Class::parse(text)
+                .map(|class| MovingPhase::new(Some(class)))
+                .ok_or_else(|| Error::Usage(format!("--up-to '{text}': expected A-B with A and B in 3..9"))),
+            None => Ok(MovingPhase::for_stones(u32::from(self.stones))),
+        }
+    }
+}
+
+/// Which Connect Four tables: the board and the directory.
+#[derive(Args)]
+struct Connect4Args {
+    /// Board size, columns x rows (7x6 is the standard board).
+    #[arg(long, value_parser = parse_size)]
+    size: Geometry,
+    /// Directory of the tables.
+    #[arg(long, default_value = "tables")]
+    dir: PathBuf,
+}
+
+fn parse_size(text: &str) -> Result<Geometry, String> {
+    Geometry::parse(text).map_err(|e| e.to_string())
+}
+
+#[derive(Args)]
+struct Threads {
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+impl Threads {
+    fn apply(&self) -> Result<(), Error> {
+        let Some(n) = self.threads else { return Ok(()) };
+        if n == 0 {
+            return Err(Error::Usage("--threads must be at least 1".into()));
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| Error::Usage(format!("--threads {n}: {e}")))
+    }
+}
+
+#[derive(Subcommand)]
+enum GenerateGame {
+    /// Nine Men's Morris.
+    Morris {
+        #[command(flatten)]
+        tables: MorrisArgs,
+        #[command(flatten)]
+        up_to: UpTo,
+        /// Moving phase only, without the placement-phase (opening) tables.
+        #[arg(long)]
+        no_opening: bool,
+        #[command(flatten)]
+        threads: Threads,
+    },
+    /// Connect Four.
+    Connect4 {
+        #[command(flatten)]
+        tables: Connect4Args,
+        #[command(flatten)]
+        threads: Threads,
+    },
+}
+
+/// How `probe` answers, for every game.
+#[derive(Args)]
+struct ProbeArgs {
+    /// One JSON object per position (SPEC section 5).
+    #[arg(long, conflicts_with = "brief")]
+    json: bool,
+    /// One line per position: value and plies, no moves.
+    #[arg(long)]
+    brief: bool,
+    /// Add the best line (principal variation).
+    #[arg(long)]
+    line: bool,
+}
+
+#[derive(Subcommand)]
+enum ProbeGame {
+    /// Nine Men's Morris.
+    Morris {
+        #[command(flatten)]
+        tables: MorrisArgs,
+        #[command(flatten)]
+        output: ProbeArgs,
+        /// Positions (quote each: 'W:a1,d1,g1 B:a4,b4,c4 b'), or - to read one per line from
+        /// standard input.
+        positions: Vec<String>,
+    },
+    /// Connect Four.
+    Connect4 {
+        #[command(flatten)]
+        tables: Connect4Args,
+        #[command(flatten)]
+        output: ProbeArgs,
+        /// Positions as the columns played from the empty board ("4453"; "" is the empty board),
+        /// or - to read one per line from standard input.
+        positions: Vec<String>,
+    },
+}
+
+/// How `verify` checks, for every game.
+#[derive(Args)]
+struct VerifyArgs {
+    /// One JSON object per table (SPEC section 5).
+    #[arg(long)]
+    json: bool,
+    /// Headers, checksums and counts only, without recomputing values.
+    #[arg(long)]
+    quick: bool,
+    #[command(flatten)]
+    threads: Threads,
+}
+
+#[derive(Subcommand)]
+enum VerifyGame {
+    /// Nine Men's Morris.
+    Morris {
+        #[command(flatten)]
+        tables: MorrisArgs,
+        #[command(flatten)]
+        up_to: UpTo,
+        #[command(flatten)]
+        check: VerifyArgs,
+    },
+    /// Connect Four.
+    Connect4 {
+        #[command(flatten)]
+        tables: Connect4Args,
+        #[command(flatten)]
+        check: VerifyArgs,
+    },
+}
+
+#[derive(Subcommand)]
+enum InfoGame {
+    /// Nine Men's Morris.
+    Morris {
+        #[command(flatten)]
+        tables: MorrisArgs,
+        /// One JSON object per table (SPEC section 5).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Connect Four.
+    Connect4 {
+        #[command(flatten)]
+        tables: Connect4Args,
+        /// One JSON object per table (SPEC section 5).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs the command line.
+pub fn run(cli: Cli) -> Result<(), Error> {
+    match cli.command {
+        Command::Generate { game } => match game {
+            GenerateGame::Morris { tables, up_to, no_opening, threads } => {
+                let catalogue = tables.moving_phase(&up_to)?;
+                if !no_opening {
+                    return Err(Error::Usage(
+                        "the placement-phase (opening) tables are not built yet: run with --no-opening".into(),
+                    ));
+                }
+                generate(&catalogue, &tables.dir, &threads)
+            }
+            GenerateGame::Connect4 { tables, threads } => generate(&Connect4::tables(tables.size), &tables.dir, &threads),
+        },
+        Command::Probe { game } => match game {
+            ProbeGame::Morris { tables, output, positions } => {
+                probe(&MorrisTablebase::open(&tables.dir, tables.stones), &positions, &output)
+            }
+            ProbeGame::Connect4 { tables, output, positions } => {
+                probe(&Connect4Tablebase::open(&tables.dir, tables.size), &positions, &output)
+            }
+        },
+        Command::Verify { game } => match game {
+            VerifyGame::Morris { tables, up_to, check } => verify(&tables.moving_phase(&up_to)?, &tables.dir, &check),
+            VerifyGame::Connect4 { tables, check } => verify(&Connect4::tables(tables.size), &tables.dir, &check),
+        },
+        Command::Info { game } => match game {
+            InfoGame::Morris { tables, json } => info(&MovingPhase::for_stones(tables.stones.into()), &tables.dir, json),
+            InfoGame::Connect4 { tables, json } => info(&Connect4::tables(tables.size), &tables.dir, json),
+        },
+        Command::Bench { target } => bench::run(target),
+    }
+}
+
+fn generate(catalogue: &impl Catalogue, dir: &Path, threads: &Threads) -> Result<(), Error> {
+    threads.apply()?;
+    tablebase::generate(catalogue, dir, &Progress::stderr())?;
+    Ok(())
+}
+
+fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<(), Error> {
+    args.threads.apply()?;
+    let progress = Progress::stderr();
+    let mut out = std::io::stdout().lock();
+    let (mut failed, mut missing) = (false, Vec::new());
+    tablebase::verify(catalogue, dir, args.quick, &progress, |outcome| {
+        match outcome {
+            TableOutcome::Checked(report) => {
+                for problem in &report.problems {
+                    eprintln!("tablebase: {problem}");
+                }
+                failed |= report.failed();
+                let line = if args.json { report.json() } else { report.text() };
+                writeln!(out, "{line}").map_err(Error::Output)?;
+            }
+            TableOutcome::Missing { table, path } => {
+                eprintln!("tablebase: {}", TableError::Missing { path });
+                missing.push(table);
+            }
+            TableOutcome::Unusable(why) => {
+                eprintln!("tablebase: {why}");
+                failed = true;
+            }
+        }
+        Ok::<(), Error>(())
+    })?;
+    if failed {
+        return Err(Error::VerifyFailed);
+    }
+    if !missing.is_empty() {
+        return Err(Error::Runtime(format!(
+            "{} table(s) not generated ({}): run {}",
+            missing.len(),
+            missing.join(", "),
+            catalogue.generate_command(dir)
+        )));
+    }
+    Ok(())
+}
+
+fn info(catalogue: &impl Catalogue, dir: &Path, json: bool) -> Result<(), Error> {
+    let rows = tablebase::info(catalogue, dir);
+    let mut out = std::io::stdout().lock();
+    let mut write = |line: String| writeln!(out, "{line}").map_err(Error::Output);
+    if json {
+        return rows.iter().try_for_each(|row| write(row.json()));
+    }
+    write(catalogue.title())?;
+    write(InfoRow::text_heading())?;
+    for row in &rows {
+        write(row.text())?;
+    }
+    let index_size: u64 = rows.iter().map(|r| r.index_size).sum();
+    let positions: Option<u64> = rows.iter().map(|r| r.positions).sum();
+    let positions = positions.map_or("-".to_string(), |p| p.to_string());
+    write(format!("{:<9} {index_size:>14} {positions:>14}", "total"))
+}
+
+/// Answers the positions given as arguments, or read from standard input with `-`.
+fn probe<G: Probe>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<(), Error> {
+    let format = if output.json {
+        Format::Json
+    } else if output.brief {
+        Format::Brief
+    } else {
+        Format::Text
+    };
+    let line = output.line;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let code = match positions {
+        [] => {
+            return Err(Error::Usage(
+                "no position given (pass positions, or - to read them from standard input)".into(),
+            ));
+        }
+        [dash] if dash == "-" => answer_lines(game, std::io::stdin().lock(), &mut out, format, line)
+            .map_err(|e| match e {
+                BatchError::Input(e) => Error::Input(e),
+                BatchError::Output(e) => Error::Output(e),
+            })?,
+        _ => {
+            let mut code = 0;
+            for (n, text) in positions.iter().enumerate() {
+                match answer(game, text, format, line) {
+                    Ok(answer) => {
+                        if format == Format::Text && n > 0 {
+                            writeln!(out).map_err(Error::Output)?;
+                        }
+                        writeln!(out, "{answer}").map_err(Error::Output)?
+                    }
+                    Err(e) => {
+                        out.flush().map_err(Error::Output)?;
+                        eprintln!("tablebase: '{text}': {e}");
+                        code = worse(code, e.exit_code());
+                    }
+                }
+            }
+            code
+        }
+    };
+    out.flush().map_err(Error::Output)?;
+    match code {
+        0 => Ok(()),
+        code => Err(Error::Reported(code)),
+    }
+}

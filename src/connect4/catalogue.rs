@@ -1,0 +1,188 @@
+//! Connect Four as a layered game: one layer per ply (stones on the board), mirror images under
+//! one index, counts weighted so that they count mirror images separately, as Tromp does.
+
+use super::board::{Geometry, Position};
+use super::index::{MAX_WIDTH, PlyIndex, Walker};
+use crate::layered::{Layered, LayeredGame, Step};
+use crate::table::{Check, Counts, Header};
+use crate::value::Value;
+use std::path::Path;
+
+/// The game in file headers.
+pub const GAME: &str = "connect4";
+
+/// The first table format version with the present index (docs/FORMAT.md); older Connect Four
+/// files number positions differently and are never read.
+const INDEX_SINCE_VERSION: u32 = 2;
+
+/// Connect Four on one board, for the layered pipeline.
+pub struct Connect4 {
+    geometry: Geometry,
+    plies: Vec<PlyIndex>,
+}
+
+impl Connect4 {
+    /// The game on board `geometry`.
+    pub fn new(geometry: Geometry) -> Connect4 {
+        Connect4 { geometry, plies: (0..=geometry.cells()).map(|ply| PlyIndex::new(geometry, ply)).collect() }
+    }
+
+    /// The tables of the game on board `geometry`.
+    pub fn tables(geometry: Geometry) -> Layered<Connect4> {
+        Layered(Connect4::new(geometry))
+    }
+
+    /// The board.
+    pub fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    /// The index of ply `ply`.
+    pub fn ply(&self, ply: u32) -> &PlyIndex {
+        &self.plies[ply as usize]
+    }
+
+    /// The value of the empty board and the positions of all plies, from the tables in `dir`.
+    fn board_figures(&self, dir: &Path) -> Option<(Value, u64)> {
+        let tables = Layered(Connect4::new(self.geometry));
+        let mut total = 0;
+        for ply in 0..=self.geometry.cells() {
+            total += Header::read(&tables.table_spec(dir, ply).path).ok()?.counts.positions();
+        }
+        let empty = tables.open_layer(dir, 0, |_| Check::Header).ok()?;
+        let value = empty.value_at(self.ply(0).canonical_index(&Position::EMPTY)).ok()??;
+        Some((value, total))
+    }
+}
+
+impl LayeredGame for Connect4 {
+    type Position = Position;
+    type Walker = Walker;
+
+    fn game(&self) -> &'static str {
+        GAME
+    }
+
+    fn name(&self) -> String {
+        format!("{GAME} {}", self.geometry)
+    }
+
+    fn title(&self) -> String {
+        format!("Connect Four {}: one table per ply (stones on the board)", self.geometry)
+    }
+
+    fn layers(&self) -> u32 {
+        self.geometry.cells() + 1
+    }
+
+    fn table_name(&self, ply: u32) -> String {
+        format!("{} ply {ply}", self.geometry)
+    }
+
+    fn file_stem(&self, ply: u32) -> String {
+        format!("connect4-{}-ply{ply:02}", self.geometry)
+    }
+
+    fn since_version(&self) -> u32 {
+        INDEX_SINCE_VERSION
+    }
+
+    fn index_size(&self, ply: u32) -> u64 {
+        self.ply(ply).size()
+    }
+
+    fn start(&self) -> Vec<u64> {
+        vec![self.ply(0).canonical_index(&Position::EMPTY)]
+    }
+
+    #[inline]
+    fn position(&self, ply: u32, walker: &mut Walker, index: u64) -> Position {
+        self.ply(ply).seek(walker, index)
+    }
+
+    /// 2 unless the position is its own mirror image: mirror images share an entry.
+    #[inline]
+    fn weight(&self, _ply: u32, position: &Position) -> u64 {
+        if position.mirror(&self.geometry) == *position { 1 } else { 2 }
+    }
+
+    #[inline]
+    fn for_each_child(&self, ply: u32, position: &Position, mut f: impl FnMut(u64)) {
+        if position.is_over(&self.geometry) {
+            return;
+        }
+        let mut children = [0u64; MAX_WIDTH];
+        let mut playable = self.ply(ply).children(position, &mut children);
+        while playable != 0 {
+            f(children[playable.trailing_zeros() as usize]);
+            playable &= playable - 1;
+        }
+    }
+
+    #[inline]
+    fn for_each_step(&self, ply: u32, position: &Position, mut f: impl FnMut(Step)) {
+        let g = &self.geometry;
+        if position.is_won_by_previous(g) {
+            return; // lost: no moves
+        }
+        if position.ply == g.cells() {
+            // A full board without four is a draw: the one pseudo-move that says so.
+            f(Step::Done(Value::Draw));
+            return;
+        }
+        if position.can_win_at_once(g) {
+            // Nothing is better than four in a row now: the other moves need not be looked up.
+            f(Step::Done(Value::Win(1)));
+            return;
+        }
+        self.for_each_child(ply, position, |child| f(Step::Child(child)));
+    }
+
+    fn reference_positions(&self, ply: u32) -> Option<u64> {
+        crate::reference::connect4_ply_positions(self.geometry.width, self.geometry.height, ply)
+    }
+
+    /// Ply 0 also carries the board's published figures: the total, the empty board's value and
+    /// the ply the game ends on.
+    fn reference_match(&self, dir: &Path, ply: u32, counts: &Counts) -> Option<bool> {
+        let of_ply = self.reference_positions(ply).map(|p| p == counts.positions());
+        if ply != 0 {
+            return of_ply;
+        }
+        let g = self.geometry;
+        let of_board = crate::reference::connect4_board(g.width, g.height).map(|(positions, value, end)| {
+            let Some((empty, total)) = self.board_figures(dir) else { return false };
+            let value_ok = match (value, empty) {
+                ("first", Value::Win(n)) | ("second", Value::Loss(n)) => end.is_none_or(|e| e == n),
+                ("draw", Value::Draw) => true,
+                _ => false,
+            };
+            value_ok && positions.is_none_or(|p| p == total)
+        });
+        match (of_ply, of_board) {
+            (Some(a), Some(b)) => Some(a && b),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The columns bottom up, `x` for the first player and `o` for the second: `xo|x|-|o`.
+    fn notation(&self, _ply: u32, position: &Position) -> String {
+        let g = &self.geometry;
+        let first = position.first_player();
+        let columns: Vec<String> = (0..g.width)
+            .map(|c| {
+                let stones: String = (0..g.height)
+                    .map(|r| 1u64 << (c * (g.height + 1) + r))
+                    .take_while(|&bit| position.mask & bit != 0)
+                    .map(|bit| if first & bit != 0 { 'x' } else { 'o' })
+                    .collect();
+                if stones.is_empty() { "-".to_string() } else { stones }
+            })
+            .collect();
+        columns.join("|")
+    }
+
+    fn generate_command(&self, dir: &Path) -> String {
+        format!("tablebase generate connect4 --size {} --dir {}", self.geometry, dir.display())
+    }
+}

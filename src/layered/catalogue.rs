@@ -1,0 +1,199 @@
+//! Any [`LayeredGame`] as a [`Catalogue`]: a forward job and a solve job per layer.
+
+use super::forward::{expand, start_set};
+use super::{BitSet, LayerSet, LayeredGame, SolvedLayer};
+use crate::catalogue::{Build, BuildError, Catalogue, Reference};
+use crate::progress::Progress;
+use crate::solve::{Consistency, check_layered, solve_layered};
+use crate::table::{Check, Counts, FileSpec, SetFile, TableError, TableFile, write_set};
+use std::fmt;
+use std::path::Path;
+
+/// The tables of a layered game.
+pub struct Layered<G>(pub G);
+
+/// A layer, as `info` and `verify` name it: `ply 12`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layer {
+    /// Which layer.
+    pub layer: u32,
+    /// What the game calls a layer.
+    pub word: &'static str,
+}
+
+impl fmt::Display for Layer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.word, self.layer)
+    }
+}
+
+/// A job of the layered pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayerJob {
+    /// Mark the reachable positions of a layer (from the layer before) and write its set.
+    Forward(Layer),
+    /// Solve a layer from the next one and write its table.
+    Solve(Layer),
+}
+
+impl fmt::Display for LayerJob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LayerJob::Forward(layer) => write!(f, "{layer} reachable set"),
+            LayerJob::Solve(layer) => write!(f, "{layer}"),
+        }
+    }
+}
+
+impl<G: LayeredGame> Layered<G> {
+    fn layer(&self, layer: u32) -> Layer {
+        Layer { layer, word: self.0.layer_word() }
+    }
+
+    /// The set file of `layer`.
+    pub fn set_spec(&self, dir: &Path, layer: u32) -> FileSpec {
+        let g = &self.0;
+        FileSpec::set(dir.join(format!("{}.set", g.file_stem(layer))), g.game(), g.table_name(layer))
+            .since(g.since_version())
+    }
+
+    /// The value table of `layer`.
+    pub fn table_spec(&self, dir: &Path, layer: u32) -> FileSpec {
+        let g = &self.0;
+        FileSpec::table(dir.join(format!("{}.tbl", g.file_stem(layer))), g.game(), g.table_name(layer))
+            .since(g.since_version())
+    }
+
+    /// Opens a solved layer, its set and table checked as `check` says for each file.
+    pub fn open_layer(
+        &self,
+        dir: &Path,
+        layer: u32,
+        check: impl Fn(&FileSpec) -> Check,
+    ) -> Result<SolvedLayer, TableError> {
+        let set_spec = self.set_spec(dir, layer);
+        let set = SetFile::open(&set_spec, check(&set_spec))?;
+        let table_spec = self.table_spec(dir, layer);
+        let table = TableFile::open(&table_spec, set.len(), check(&table_spec))?;
+        Ok(SolvedLayer { set, table })
+    }
+
+    fn forward(&self, dir: &Path, layer: u32, build: &Build) -> Result<String, BuildError> {
+        let g = &self.0;
+        let next = if layer == 0 {
+            start_set(g)
+        } else {
+            let before = self.set_spec(dir, layer - 1);
+            let members = SetFile::open(&before, build.check(&before))?;
+            let next = BitSet::new(g.index_size(layer));
+            expand(g, layer - 1, &members, Some(&next), build.progress);
+            next
+        };
+        write_set(&self.set_spec(dir, layer), next.capacity(), &next)?;
+        Ok(format!("{} positions reachable up to symmetry", next.len()))
+    }
+
+    fn solve(&self, dir: &Path, layer: u32, build: &Build) -> Result<String, BuildError> {
+        let set_spec = self.set_spec(dir, layer);
+        let set = SetFile::open(&set_spec, build.check(&set_spec))?;
+        let next = match layer + 1 < self.0.layers() {
+            true => Some(self.open_layer(dir, layer + 1, |spec| build.check(spec))?),
+            false => None,
+        };
+        let layer_set = LayerSet { game: &self.0, layer, set: &set, next: next.as_ref() };
+        let header = solve_layered(&layer_set, &self.table_spec(dir, layer), build.progress)
+            .map_err(BuildError::solve(format!("{} {}", self.0.name(), self.layer(layer))))?;
+        let c = header.counts;
+        Ok(format!("solved, {} positions: win {} loss {} draw {}", c.positions(), c.win, c.loss, c.draw))
+    }
+}
+
+impl<G: LayeredGame> Catalogue for Layered<G> {
+    type Key = Layer;
+    type Job = LayerJob;
+
+    fn game(&self) -> &'static str {
+        self.0.game()
+    }
+
+    fn name(&self) -> String {
+        self.0.name()
+    }
+
+    fn title(&self) -> String {
+        self.0.title()
+    }
+
+    fn keys(&self) -> Vec<Layer> {
+        (0..self.0.layers()).map(|layer| self.layer(layer)).collect()
+    }
+
+    fn table(&self, dir: &Path, key: Layer) -> FileSpec {
+        self.table_spec(dir, key.layer)
+    }
+
+    fn set(&self, dir: &Path, key: Layer) -> Option<FileSpec> {
+        Some(self.set_spec(dir, key.layer))
+    }
+
+    fn index_size(&self, key: Layer) -> u64 {
+        self.0.index_size(key.layer)
+    }
+
+    fn reference(&self, key: Layer) -> Reference {
+        Reference { positions: self.0.reference_positions(key.layer), wdl: None }
+    }
+
+    fn reference_match(&self, dir: &Path, key: Layer, counts: &Counts) -> Option<bool> {
+        self.0.reference_match(dir, key.layer, counts)
+    }
+
+    fn jobs(&self) -> Vec<LayerJob> {
+        let layers = self.0.layers();
+        let forward = (0..layers).map(|l| LayerJob::Forward(self.layer(l)));
+        forward.chain((0..layers).rev().map(|l| LayerJob::Solve(self.layer(l)))).collect()
+    }
+
+    fn outputs(&self, dir: &Path, job: LayerJob) -> Vec<FileSpec> {
+        match job {
+            LayerJob::Forward(layer) => vec![self.set_spec(dir, layer.layer)],
+            LayerJob::Solve(layer) => vec![self.table_spec(dir, layer.layer)],
+        }
+    }
+
+    fn build(&self, dir: &Path, job: LayerJob, build: &Build) -> Result<String, BuildError> {
+        match job {
+            LayerJob::Forward(layer) => self.forward(dir, layer.layer, build),
+            LayerJob::Solve(layer) => self.solve(dir, layer.layer, build),
+        }
+    }
+
+    fn check(&self, dir: &Path, key: Layer, progress: &Progress) -> Result<Option<Consistency>, BuildError> {
+        let solved = self.open_layer(dir, key.layer, |_| Check::Header)?;
+        let next = if key.layer + 1 < self.0.layers() {
+            match self.open_layer(dir, key.layer + 1, |_| Check::Header) {
+                Ok(next) => Some(next),
+                Err(_) => return Ok(None), // reported with that layer
+            }
+        } else {
+            None
+        };
+        let layer_set = LayerSet { game: &self.0, layer: key.layer, set: &solved.set, next: next.as_ref() };
+        let stored = |dense: u64| solved.table.value(dense).map_err(crate::solve::SolveError::Table);
+        check_layered(&layer_set, stored, progress)
+            .map(Some)
+            .map_err(BuildError::solve(format!("{} {key}", self.0.name())))
+    }
+
+    fn describe(&self, dir: &Path, key: Layer, dense: u64) -> String {
+        let g = &self.0;
+        match SetFile::open(&self.set_spec(dir, key.layer), Check::Header).map(|set| set.select(dense)) {
+            Ok(Some(index)) => g.notation(key.layer, &g.position(key.layer, &mut G::Walker::default(), index)),
+            _ => format!("#{dense}"),
+        }
+    }
+
+    fn generate_command(&self, dir: &Path) -> String {
+        self.0.generate_command(dir)
+    }
+}

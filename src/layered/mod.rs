@@ -1,0 +1,97 @@
+//! The layered pipeline, shared by every game whose moves all leave their layer (a Connect
+//! Four ply, a Morris placement ply, tic-tac-toe by stones on the board).
+//!
+//! A game describes its layers through [`LayeredGame`]: an index space per layer, the start,
+//! the children of a position, and what its moves give. [`Layered`] turns that into a
+//! [`Catalogue`](crate::catalogue::Catalogue):
+//! 1. a **forward pass** marks the reachable positions of each layer, from the start, in a bit
+//!    set over the layer's index space, written as the layer's `.set` file with a rank
+//!    directory as soon as the layer before is expanded (one job per layer, so it resumes from
+//!    the last set on disk);
+//! 2. the **backward pass** solves the layers from the last to the first, each straight into
+//!    its `.tbl` file, one byte per reachable position in the order of the set: the dense index
+//!    of a position is its rank in the set.
+
+mod bitset;
+mod catalogue;
+mod forward;
+mod solved;
+
+pub use bitset::BitSet;
+pub use catalogue::{Layer, LayerJob, Layered};
+pub use forward::{expand, reachable_counts};
+pub use solved::{LayerCursor, LayerSet, SolvedLayer};
+
+use crate::table::Counts;
+use crate::value::Value;
+use std::path::Path;
+
+/// Where a move of a layered game leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// To the position with this index in the next layer.
+    Child(u64),
+    /// Out of the layers, with what the move gives the side to move: the end of the game, or a
+    /// position of a table solved before (a moving-phase class).
+    Done(Value),
+}
+
+/// A game whose moves all lead from one layer to the next, described for the layered pipeline.
+pub trait LayeredGame: Sync {
+    /// A position as the game's rules see it.
+    type Position: Copy + Send + Sync;
+    /// State that makes decoding consecutive indices of one layer cheap; one per thread.
+    type Walker: Default + Send;
+
+    /// The game in file headers and reports: `connect4`.
+    fn game(&self) -> &'static str;
+    /// The game and its variant in messages: `connect4 6x5`.
+    fn name(&self) -> String;
+    /// One line that says what the tables are, for `info`.
+    fn title(&self) -> String;
+    /// The number of layers; layer 0 holds the start.
+    fn layers(&self) -> u32;
+    /// What a layer is called in reports: `ply` gives `ply 12`.
+    fn layer_word(&self) -> &'static str {
+        "ply"
+    }
+    /// The table name in file headers: `7x6 ply 12`.
+    fn table_name(&self, layer: u32) -> String;
+    /// The file name of a layer without extension: `connect4-7x6-ply12`.
+    fn file_stem(&self, layer: u32) -> String;
+    /// The oldest table format version whose index this game still reads.
+    fn since_version(&self) -> u32 {
+        crate::table::OLDEST_READABLE_VERSION
+    }
+    /// The size of a layer's index space (reachable or not).
+    fn index_size(&self, layer: u32) -> u64;
+    /// The indices of the start positions, in layer 0.
+    fn start(&self) -> Vec<u64>;
+    /// The position with index `index` of `layer`. Within one walker, indices come in increasing
+    /// order most of the time.
+    fn position(&self, layer: u32, walker: &mut Self::Walker, index: u64) -> Self::Position;
+    /// How many positions the entry stands for, as the references count them: 1, or the number
+    /// of distinct images for a game stored up to symmetry.
+    fn weight(&self, _layer: u32, _position: &Self::Position) -> u64 {
+        1
+    }
+    /// Calls `f` with the index in `layer + 1` of every position a legal move leads to (the
+    /// forward pass); nothing when the game is over.
+    fn for_each_child(&self, layer: u32, position: &Self::Position, f: impl FnMut(u64));
+    /// Calls `f` with every legal move's step, for solving. A position that wins at once may give
+    /// only that move.
+    fn for_each_step(&self, layer: u32, position: &Self::Position, f: impl FnMut(Step));
+    /// The reachable positions of a layer, as the references count them, where published.
+    fn reference_positions(&self, _layer: u32) -> Option<u64> {
+        None
+    }
+    /// Whether a complete layer's counts agree with the reference; a game may add figures that
+    /// span layers (the total, the value of the start).
+    fn reference_match(&self, _dir: &Path, layer: u32, counts: &Counts) -> Option<bool> {
+        self.reference_positions(layer).map(|p| p == counts.positions())
+    }
+    /// A position in the game's notation, for reports.
+    fn notation(&self, layer: u32, position: &Self::Position) -> String;
+    /// The command that generates the tables, for messages about missing ones.
+    fn generate_command(&self, dir: &Path) -> String;
+}

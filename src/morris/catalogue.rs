@@ -1,0 +1,356 @@
+//! The Nine Men's Morris moving phase as a catalogue: a table per class `A-B`, solved in class
+//! pairs `{A-B, B-A}` by the cyclic solver, back to front by total stones.
+
+use super::index::{ClassIndex, MAX_STONES, MIN_STONES};
+use super::notation::PositionText;
+use super::position::Position;
+use super::rules::{for_each_move, for_each_unslide};
+use crate::catalogue::{Build, BuildError, Catalogue, Reference};
+use crate::progress::Progress;
+use crate::solve::{Consistency, CyclicSet, SolveError, Successor, check_cyclic, solve_cyclic};
+use crate::table::{Check, FileSpec, Status, TableError, TableFile, write_table};
+use crate::value::Value;
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::Path;
+
+/// The game in file headers.
+pub const GAME: &str = "morris";
+
+/// A moving-phase class: stones of the side to move, of the other side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Class {
+    /// Stones of the side to move.
+    pub mover: u32,
+    /// Stones of the other side.
+    pub other: u32,
+}
+
+impl Class {
+    /// The class `mover-other`, each 3..=9.
+    pub fn new(mover: u32, other: u32) -> Option<Class> {
+        let range = MIN_STONES..=MAX_STONES;
+        (range.contains(&mover) && range.contains(&other)).then_some(Class { mover, other })
+    }
+
+    /// A class written `A-B`.
+    pub fn parse(text: &str) -> Option<Class> {
+        let (a, b) = text.split_once('-')?;
+        Class::new(a.parse().ok()?, b.parse().ok()?)
+    }
+
+    /// The class with the sides exchanged: where a move that captures nothing leads.
+    pub fn swapped(self) -> Class {
+        Class { mover: self.other, other: self.mover }
+    }
+
+    /// The class a capture leads to (the side to move there is the one that lost a stone), or
+    /// `None` when the capture leaves it two stones and wins at once.
+    pub fn after_capture(self) -> Option<Class> {
+        Class::new(self.other - 1, self.mover)
+    }
+
+    /// The class's index.
+    pub fn index(self) -> ClassIndex {
+        ClassIndex::new(self.mover, self.other)
+    }
+
+    /// The table file of this class in `dir`.
+    pub fn spec(self, dir: &Path) -> FileSpec {
+        FileSpec::table(dir.join(format!("morris-{}-{}.tbl", self.mover, self.other)), GAME, self.to_string())
+    }
+
+    /// The classes of the pair this class is solved in, the first with `mover <= other`.
+    pub fn pair(self) -> Class {
+        if self.mover <= self.other { self } else { self.swapped() }
+    }
+
+    /// The classes solved together with pair `self`: one when `A == B`.
+    fn members(self) -> Vec<Class> {
+        if self.mover == self.other { vec![self] } else { vec![self, self.swapped()] }
+    }
+
+    /// Every class, `3-3` to `9-9`.
+    pub fn all() -> impl Iterator<Item = Class> {
+        (MIN_STONES..=MAX_STONES)
+            .flat_map(|a| (MIN_STONES..=MAX_STONES).map(move |b| Class { mover: a, other: b }))
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.mover, self.other)
+    }
+}
+
+/// The classes needed for `target` (itself, its partner and, through captures, the classes
+/// they depend on), or all 49 classes.
+pub fn needed_classes(target: Option<Class>) -> BTreeSet<Class> {
+    let Some(target) = target else {
+        return Class::all().collect();
+    };
+    let mut needed = BTreeSet::new();
+    let mut stack = vec![target];
+    while let Some(class) = stack.pop() {
+        if needed.insert(class) {
+            stack.push(class.swapped());
+            stack.extend(class.after_capture());
+        }
+    }
+    needed
+}
+
+/// The class pairs `{A-B, B-A}` (as `A-B` with `A <= B`) in an order where every pair comes
+/// after the pairs its captures reach: by total stones.
+pub fn pairs_in_order(classes: &BTreeSet<Class>) -> Vec<Class> {
+    let mut pairs: Vec<Class> = classes.iter().filter(|c| c.mover <= c.other).copied().collect();
+    pairs.sort_by_key(|c| (c.mover + c.other, c.mover));
+    pairs
+}
+
+/// A solved class, readable.
+pub struct SolvedClass {
+    /// The class's index.
+    pub index: ClassIndex,
+    /// Its table.
+    pub file: TableFile,
+}
+
+impl SolvedClass {
+    /// Opens the table of `class` in `dir`.
+    pub fn open(dir: &Path, class: Class, check: Check) -> Result<SolvedClass, TableError> {
+        let index = class.index();
+        let file = TableFile::open(&class.spec(dir), index.size(), check)?;
+        Ok(SolvedClass { index, file })
+    }
+
+    /// The value of the position with these stones of the side to move and of the other side.
+    #[inline]
+    pub fn value(&self, mover: u32, other: u32) -> Result<Value, TableError> {
+        self.file.value(self.index.index(mover, other))
+    }
+}
+
+/// The positions of `A-B` and `B-A` (one class when `A == B`), numbered `A-B` first: a
+/// non-capturing move leads from one class to the other, a capture out of the pair.
+pub struct ClassPair<'a> {
+    classes: [Class; 2],
+    indices: [ClassIndex; 2],
+    single: bool,
+    /// Per class: the solved class its captures lead to (`None`: a capture wins at once).
+    captures: [Option<&'a SolvedClass>; 2],
+}
+
+impl<'a> ClassPair<'a> {
+    /// `captures` must hold the solved class after a capture from each class of the pair.
+    pub fn new(first: Class, captures: [Option<&'a SolvedClass>; 2]) -> ClassPair<'a> {
+        let classes = [first, first.swapped()];
+        ClassPair {
+            classes,
+            indices: classes.map(Class::index),
+            single: first.mover == first.other,
+            captures,
+        }
+    }
+
+    pub fn classes(&self) -> &[Class] {
+        if self.single { &self.classes[..1] } else { &self.classes[..] }
+    }
+
+    /// Where class `k`'s indices start in the pair's numbering.
+    pub fn offset(&self, k: usize) -> u64 {
+        if k == 0 { 0 } else { self.indices[0].size() }
+    }
+
+    #[inline]
+    fn split(&self, index: u64) -> (usize, u64) {
+        let first = self.indices[0].size();
+        if index < first { (0, index) } else { (1, index - first) }
+    }
+
+    #[inline]
+    fn partner(&self, k: usize) -> usize {
+        if self.single { 0 } else { 1 - k }
+    }
+}
+
+impl CyclicSet for ClassPair<'_> {
+    fn size(&self) -> u64 {
+        self.classes().iter().map(|c| c.index().size()).sum()
+    }
+
+    #[inline]
+    fn for_each_successor(&self, index: u64, mut f: impl FnMut(Successor)) -> Result<(), SolveError> {
+        let (k, local) = self.split(index);
+        let (mover, other) = self.indices[k].position(local);
+        let partner = self.partner(k);
+        let other_count = self.classes[k].other;
+        let mut failed = None;
+        for_each_move(&Position::moving(mover, other), |_, next| {
+            // After White's move Black is to move: Black's stones first.
+            let (to_move, waiting) = (next.stones[1], next.stones[0]);
+            if to_move.count_ones() == other_count {
+                f(Successor::Inside(self.offset(partner) + self.indices[partner].index(to_move, waiting)));
+                return;
+            }
+            match self.captures[k].map(|solved| solved.value(to_move, waiting)) {
+                None => f(Successor::Outside(Value::Win(1))),
+                Some(Ok(value)) => f(Successor::Outside(value.for_mover())),
+                Some(Err(e)) => {
+                    failed.get_or_insert(e);
+                }
+            }
+        });
+        failed.map_or(Ok(()), |e| Err(SolveError::Table(e)))
+    }
+
+    #[inline]
+    fn for_each_predecessor(&self, index: u64, mut f: impl FnMut(u64)) {
+        let (k, local) = self.split(index);
+        let (mover, other) = self.indices[k].position(local);
+        let partner = self.partner(k);
+        let mover_count = self.classes[k].mover;
+        for_each_unslide(&Position::moving(mover, other), MAX_STONES as u8, |before| {
+            // Black moved last; a predecessor with a White stone put back lies outside the pair.
+            if before.stones[0].count_ones() == mover_count {
+                f(self.offset(partner) + self.indices[partner].index(before.stones[1], before.stones[0]));
+            }
+        });
+    }
+}
+
+/// The solved classes the pair's captures lead to. `generate` checks their checksums before
+/// building on them; `verify` checks each class's checksum on its own, so it opens by header.
+fn open_captures(
+    dir: &Path,
+    pair: Class,
+    check: impl Fn(Class) -> Check,
+) -> Result<[Option<SolvedClass>; 2], TableError> {
+    let open = |class: Class| class.after_capture().map(|c| SolvedClass::open(dir, c, check(c))).transpose();
+    Ok([open(pair)?, if pair.mover == pair.other { None } else { open(pair.swapped())? }])
+}
+
+/// The Nine Men's Morris moving phase: every class up to a target (and what it depends on), or
+/// all 49.
+#[derive(Clone, Copy, Debug)]
+pub struct MovingPhase {
+    target: Option<Class>,
+}
+
+impl MovingPhase {
+    /// The classes needed for class `target` (itself, its partner and, through captures, the
+    /// classes they depend on), or all 49 classes.
+    pub fn new(target: Option<Class>) -> MovingPhase {
+        MovingPhase { target }
+    }
+
+    /// The classes of a game with `stones` per side (3..=9): up to `K-K`.
+    pub fn for_stones(stones: u32) -> MovingPhase {
+        MovingPhase::new(if stones >= MAX_STONES { None } else { Class::new(stones, stones) })
+    }
+
+    /// Every class of the catalogue.
+    pub fn classes(&self) -> BTreeSet<Class> {
+        needed_classes(self.target)
+    }
+
+    fn solve_pair(&self, dir: &Path, pair: Class, build: &Build) -> Result<String, BuildError> {
+        let captures = open_captures(dir, pair, |class| build.check(&class.spec(dir)))?;
+        let set = ClassPair::new(pair, [captures[0].as_ref(), captures[1].as_ref()]);
+        let name = pair.members().iter().map(Class::to_string).collect::<Vec<_>>().join("/");
+        let solution = solve_cyclic(&set, build.progress).map_err(BuildError::solve(format!("morris {name}")))?;
+        for (k, &class) in set.classes().iter().enumerate() {
+            let offset = set.offset(k);
+            let spec = class.spec(dir);
+            if Status::of(&spec).is_complete() {
+                continue; // written before an interruption; solving again gives the same bytes
+            }
+            let entry = |_: &mut (), i: u64| Ok::<_, TableError>((solution.value(offset + i), 1));
+            write_table(&spec, class.index().size(), build.progress, || (), entry)?;
+        }
+        Ok(format!("{} positions solved", set.size()))
+    }
+}
+
+impl Catalogue for MovingPhase {
+    type Key = Class;
+    type Job = Class;
+
+    fn game(&self) -> &'static str {
+        GAME
+    }
+
+    fn name(&self) -> String {
+        GAME.to_string()
+    }
+
+    fn title(&self) -> String {
+        "Nine Men's Morris, moving phase (classes A-B: A stones of the side to move, B of the other)".into()
+    }
+
+    fn keys(&self) -> Vec<Class> {
+        self.classes().into_iter().collect()
+    }
+
+    fn table(&self, dir: &Path, class: Class) -> FileSpec {
+        class.spec(dir)
+    }
+
+    fn index_size(&self, class: Class) -> u64 {
+        class.index().size()
+    }
+
+    fn reference(&self, class: Class) -> Reference {
+        Reference {
+            positions: crate::reference::morris_class_size(class.mover, class.other),
+            wdl: crate::reference::morris_class_wdl(class.mover, class.other),
+        }
+    }
+
+    fn jobs(&self) -> Vec<Class> {
+        pairs_in_order(&self.classes())
+    }
+
+    fn outputs(&self, dir: &Path, pair: Class) -> Vec<FileSpec> {
+        pair.members().into_iter().map(|c| c.spec(dir)).collect()
+    }
+
+    fn build(&self, dir: &Path, pair: Class, build: &Build) -> Result<String, BuildError> {
+        self.solve_pair(dir, pair, build)
+    }
+
+    fn check(&self, dir: &Path, class: Class, progress: &Progress) -> Result<Option<Consistency>, BuildError> {
+        let pair = class.pair();
+        let files = pair.members().into_iter().map(|c| SolvedClass::open(dir, c, Check::Header));
+        let Ok(files) = files.collect::<Result<Vec<_>, _>>() else {
+            return Ok(None); // its partner is missing or damaged: reported on its own
+        };
+        let Ok(captures) = open_captures(dir, pair, |_| Check::Header) else {
+            return Ok(None); // a table it depends on is missing or damaged: reported on its own
+        };
+        let set = ClassPair::new(pair, [captures[0].as_ref(), captures[1].as_ref()]);
+        let first_size = set.offset(1);
+        let stored = |i: u64| {
+            let (file, local) = if i < first_size || files.len() == 1 { (0, i) } else { (1, i - first_size) };
+            files[file].file.value(local).map_err(SolveError::Table)
+        };
+        let k = usize::from(class != pair);
+        let offset = set.offset(k);
+        let mut found = check_cyclic(&set, offset..offset + class.index().size(), stored, progress)
+            .map_err(BuildError::solve(format!("morris {class}")))?;
+        for m in &mut found.examples {
+            m.index -= offset;
+        }
+        Ok(Some(found))
+    }
+
+    fn describe(&self, _dir: &Path, class: Class, index: u64) -> String {
+        let (mover, other) = class.index().position(index);
+        PositionText(&Position::moving(mover, other)).to_string()
+    }
+
+    fn generate_command(&self, dir: &Path) -> String {
+        let up_to = self.target.map_or(String::new(), |t| format!(" --up-to {t}"));
+        format!("tablebase generate morris --no-opening{up_to} --dir {}", dir.display())
+    }
+}

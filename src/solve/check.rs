@@ -1,0 +1,106 @@
+//! The forward check of `verify`: every stored value recomputed from its successors' stored
+//! values.
+
+use super::cyclic::{CyclicSet, Successor};
+use super::layered::{LayeredSet, layered_value};
+use super::{SolveError, chunks};
+use crate::progress::Progress;
+use crate::value::Value;
+use rayon::prelude::*;
+use std::ops::Range;
+
+/// A position whose stored value differs from the value recomputed from its successors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The position's index in the set.
+    pub index: u64,
+    /// The value in the table.
+    pub stored: Value,
+    /// The value its moves give.
+    pub recomputed: Value,
+}
+
+/// What a forward check found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Consistency {
+    /// Positions whose stored value differs from the recomputed one.
+    pub mismatches: u64,
+    /// The first few of them.
+    pub examples: Vec<Mismatch>,
+}
+
+const EXAMPLES: usize = 8;
+
+fn check<C>(
+    range: Range<u64>,
+    progress: &Progress,
+    init: impl Fn() -> C + Sync,
+    recompute: impl Fn(&mut C, u64) -> Result<Value, SolveError> + Sync,
+    stored: impl Fn(u64) -> Result<Value, SolveError> + Sync,
+) -> Result<Consistency, SolveError> {
+    progress.phase("forward check", range.end - range.start);
+    let found: Vec<Consistency> = chunks(range)
+        .map(|range| {
+            let mut cursor = init();
+            let mut found = Consistency::default();
+            for index in range.clone() {
+                let recomputed = recompute(&mut cursor, index)?;
+                let have = stored(index)?;
+                if have != recomputed {
+                    found.mismatches += 1;
+                    if found.examples.len() < EXAMPLES {
+                        found.examples.push(Mismatch { index, stored: have, recomputed });
+                    }
+                }
+            }
+            progress.advance(range.end - range.start);
+            Ok(found)
+        })
+        .collect::<Result<_, SolveError>>()?;
+    progress.finish();
+    Ok(Consistency {
+        mismatches: found.iter().map(|c| c.mismatches).sum(),
+        examples: found.into_iter().flat_map(|c| c.examples).take(EXAMPLES).collect(),
+    })
+}
+
+/// Recomputes the values of positions `range` of a cyclic set from their successors' values:
+/// `stored` for positions inside the set, the set's own answer for moves out of it.
+pub fn check_cyclic(
+    set: &impl CyclicSet,
+    range: Range<u64>,
+    stored: impl Fn(u64) -> Result<Value, SolveError> + Sync,
+    progress: &Progress,
+) -> Result<Consistency, SolveError> {
+    let recompute = |_: &mut (), index: u64| {
+        let mut best: Option<Value> = None;
+        let mut failed = None;
+        set.for_each_successor(index, |s| {
+            let value = match s {
+                Successor::Inside(j) => match stored(j) {
+                    Ok(v) => v.for_mover(),
+                    Err(e) => {
+                        failed.get_or_insert(e);
+                        return;
+                    }
+                },
+                Successor::Outside(v) => v,
+            };
+            best = Some(best.map_or(value, |b| b.max(value)));
+        })?;
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(best.unwrap_or(Value::Loss(0))),
+        }
+    };
+    check(range, progress, || (), recompute, &stored)
+}
+
+/// Recomputes every value of a layered set from the values its moves give.
+pub fn check_layered<S: LayeredSet>(
+    set: &S,
+    stored: impl Fn(u64) -> Result<Value, SolveError> + Sync,
+    progress: &Progress,
+) -> Result<Consistency, SolveError> {
+    check(0..set.size(), progress, S::Cursor::default, |cursor, index| layered_value(set, cursor, index), stored)
+}

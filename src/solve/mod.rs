@@ -1,0 +1,87 @@
+//! The retrograde solvers shared by every game, and the forward check that verifies their output.
+//!
+//! A game hands a solver the positions of one table, numbered `0..size`, with their moves, in
+//! one of two shapes:
+//! - a [`CyclicSet`] (a Morris class pair): moves may stay in the set, so positions can repeat;
+//!   the set also lists predecessors, and [`solve_cyclic`] settles distances level by level.
+//! - a [`LayeredSet`] (a Connect Four ply, a Morris placement layer): every move leaves the set
+//!   into tables solved before, so each value is the best of its moves' values and
+//!   [`solve_layered`] computes it while writing the table, with no working memory.
+//!
+//! Either way every value comes with its exact distance (SPEC section 2), and the tables do not
+//! depend on thread scheduling: reruns give identical bytes.
+
+mod check;
+mod cyclic;
+mod layered;
+
+pub use check::{Consistency, Mismatch, check_cyclic, check_layered};
+pub use cyclic::{CyclicSet, Solution, Successor, solve_cyclic};
+pub use layered::{LayeredSet, layered_value, solve_layered};
+
+use crate::table::TableError;
+use std::fmt;
+
+/// Why a set could not be solved or checked.
+#[derive(Debug)]
+pub enum SolveError {
+    /// A distance beyond what the working store holds (32766 plies).
+    DistanceTooLong {
+        /// The position.
+        index: u64,
+    },
+    /// More distinct successors or predecessors than the solver holds (255).
+    TooManySuccessors {
+        /// The position.
+        index: u64,
+    },
+    /// A move leads to a position that the table it belongs to does not hold.
+    MissingSuccessor {
+        /// The position whose move it is.
+        index: u64,
+    },
+    /// A table the set reads (its own set file, a table solved before) is damaged.
+    Table(TableError),
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::DistanceTooLong { index } => write!(f, "position {index}: distance beyond 32766 plies"),
+            SolveError::TooManySuccessors { index } => {
+                write!(f, "position {index}: more than 255 distinct successors or predecessors")
+            }
+            SolveError::MissingSuccessor { index } => write!(
+                f,
+                "position {index}: a move leads to a position missing from the next table (a damaged set?)"
+            ),
+            SolveError::Table(_) => write!(f, "a table it reads cannot be used"),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SolveError::Table(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<TableError> for SolveError {
+    fn from(e: TableError) -> SolveError {
+        SolveError::Table(e)
+    }
+}
+
+/// Positions per unit of parallel work.
+const CHUNK: u64 = 1 << 14;
+
+fn chunks(range: std::ops::Range<u64>) -> impl rayon::iter::ParallelIterator<Item = std::ops::Range<u64>> {
+    use rayon::prelude::*;
+    let (start, end) = (range.start, range.end);
+    (0..(end - start).div_ceil(CHUNK))
+        .into_par_iter()
+        .map(move |c| start + c * CHUNK..(start + (c + 1) * CHUNK).min(end))
+}

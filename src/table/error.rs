@@ -1,0 +1,154 @@
+//! What can be wrong with a table or set file; every variant names the file.
+
+use super::header::FORMAT_VERSION;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// What is wrong with a table or set file.
+#[derive(Debug)]
+pub enum TableError {
+    /// No file under the table's name.
+    Missing {
+        /// The file looked for.
+        path: PathBuf,
+    },
+    /// Reading, writing or mapping the file failed.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The file does not start with a table header.
+    NotATable {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A format version, header size or value encoding this program does not read.
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version in its header.
+        found: u32,
+    },
+    /// A readable version whose index for this game has changed since.
+    Outdated {
+        /// The file.
+        path: PathBuf,
+        /// The version in its header.
+        found: u32,
+    },
+    /// The header's complete flag is not set.
+    Incomplete {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file's length is not what its header implies.
+    Length {
+        /// The file.
+        path: PathBuf,
+        /// The length the header implies.
+        expected: u64,
+        /// The length on disk.
+        found: u64,
+    },
+    /// Body and overflow area do not have the header's checksum.
+    Checksum {
+        /// The file.
+        path: PathBuf,
+        /// The checksum in the header.
+        expected: u32,
+        /// The checksum of the bytes.
+        found: u32,
+    },
+    /// The header names another game, table or size.
+    WrongTable {
+        /// The file.
+        path: PathBuf,
+        /// What the catalogue expects there.
+        expected: String,
+        /// What the header says.
+        found: String,
+    },
+    /// An entry that cannot be decoded: a value marked as overflow without its entry, an index
+    /// past the end, a rank directory that disagrees with its words.
+    Entry {
+        /// The file.
+        path: PathBuf,
+        /// The index or member number read.
+        index: u64,
+    },
+}
+
+impl TableError {
+    /// The file the error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            TableError::Missing { path }
+            | TableError::Io { path, .. }
+            | TableError::NotATable { path }
+            | TableError::Version { path, .. }
+            | TableError::Outdated { path, .. }
+            | TableError::Incomplete { path }
+            | TableError::Length { path, .. }
+            | TableError::Checksum { path, .. }
+            | TableError::WrongTable { path, .. }
+            | TableError::Entry { path, .. } => path,
+        }
+    }
+
+    /// Whether the file is there but cannot be trusted (as opposed to missing or unreadable).
+    pub fn is_damage(&self) -> bool {
+        !matches!(self, TableError::Missing { .. } | TableError::Io { .. })
+    }
+
+    /// An I/O error on `path`, or [`TableError::Missing`] when the file is not there.
+    pub(crate) fn io(path: &Path) -> impl FnOnce(io::Error) -> TableError + '_ {
+        move |source| {
+            if source.kind() == io::ErrorKind::NotFound {
+                TableError::Missing { path: path.to_path_buf() }
+            } else {
+                TableError::Io { path: path.to_path_buf(), source }
+            }
+        }
+    }
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path().display();
+        match self {
+            TableError::Missing { .. } => write!(f, "{path}: table not generated"),
+            TableError::Io { .. } => write!(f, "{path}: I/O error"),
+            TableError::NotATable { .. } => write!(f, "{path}: not a tablebase table file"),
+            TableError::Version { found, .. } => {
+                write!(f, "{path}: table format version {found}, this program reads version {FORMAT_VERSION}")
+            }
+            TableError::Outdated { found, .. } => write!(
+                f,
+                "{path}: written by table format version {found}, whose index for this game is no longer read; generate it again"
+            ),
+            TableError::Incomplete { .. } => write!(f, "{path}: table is not complete"),
+            TableError::Length { expected, found, .. } => {
+                write!(f, "{path}: damaged table: {found} bytes, the header implies {expected}")
+            }
+            TableError::Checksum { expected, found, .. } => {
+                write!(f, "{path}: damaged table: checksum {found:08x}, the header says {expected:08x}")
+            }
+            TableError::WrongTable { expected, found, .. } => {
+                write!(f, "{path}: holds table {found}, expected {expected}")
+            }
+            TableError::Entry { index, .. } => write!(f, "{path}: damaged table: entry {index} cannot be read"),
+        }
+    }
+}
+
+impl std::error::Error for TableError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TableError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}

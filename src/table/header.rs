@@ -1,0 +1,316 @@
+//! The 256-byte header every table and set file starts with (docs/FORMAT.md), and the counts it
+//! carries so that `info` reads headers only.
+
+use super::error::TableError;
+use crate::value::Value;
+use std::path::{Path, PathBuf};
+
+/// The first eight bytes of every file.
+pub const MAGIC: [u8; 8] = *b"TBLBASE\0";
+/// The version written. Version 1 differs only in the Connect Four index (docs/FORMAT.md): its
+/// Morris tables are read as they are, its Connect Four files are refused by that game.
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest version any game reads.
+pub const OLDEST_READABLE_VERSION: u32 = 1;
+/// Bytes before the body.
+pub const HEADER_SIZE: usize = 256;
+const FLAG_COMPLETE: u32 = 1;
+
+/// What a file holds, as its value encoding (header offset 72) says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FileKind {
+    /// Value encoding 1: a byte per index, with an overflow area (`.tbl`).
+    Table = 1,
+    /// Value encoding 2: a set of indices with its rank directory (`.set`).
+    Set = 2,
+}
+
+/// A file a catalogue expects: where it is and what its header must say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileSpec {
+    /// Where the file is.
+    pub path: PathBuf,
+    /// The game in the header (`morris`, `connect4`).
+    pub game: &'static str,
+    /// The table in the header (`8-7`, `7x6 ply 12`).
+    pub table: String,
+    /// The oldest format version whose index this game still reads.
+    pub since_version: u32,
+    /// A value table or a set.
+    pub kind: FileKind,
+}
+
+impl FileSpec {
+    /// The value table of `game`/`table` at `path`, readable in every format version.
+    pub fn table(path: PathBuf, game: &'static str, table: String) -> FileSpec {
+        FileSpec { path, game, table, since_version: OLDEST_READABLE_VERSION, kind: FileKind::Table }
+    }
+
+    /// The set file of `game`/`table` at `path`, readable in every format version.
+    pub fn set(path: PathBuf, game: &'static str, table: String) -> FileSpec {
+        FileSpec { kind: FileKind::Set, ..FileSpec::table(path, game, table) }
+    }
+
+    /// The same file, read only when written by `version` or later.
+    pub fn since(self, version: u32) -> FileSpec {
+        FileSpec { since_version: version, ..self }
+    }
+
+    /// Checks that a decoded header is this file's: game, table and a version whose index is
+    /// current.
+    pub(crate) fn check(&self, header: &Header) -> Result<(), TableError> {
+        if header.game != self.game || header.table != self.table {
+            return Err(TableError::WrongTable {
+                path: self.path.clone(),
+                expected: format!("{} {}", self.game, self.table),
+                found: format!("{} {}", header.game, header.table),
+            });
+        }
+        if header.version < self.since_version {
+            return Err(TableError::Outdated { path: self.path.clone(), found: header.version });
+        }
+        Ok(())
+    }
+}
+
+/// Counts over a table's positions, kept in the header so `info` reads only headers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Positions won by the side to move.
+    pub win: u64,
+    /// Positions lost by the side to move.
+    pub loss: u64,
+    /// Drawn positions.
+    pub draw: u64,
+    /// Longest win in plies (0 when there is none).
+    pub max_win: u32,
+    /// Longest loss in plies (0 when there is none).
+    pub max_loss: u32,
+}
+
+impl Counts {
+    /// Counts `value` once.
+    pub fn add(&mut self, value: Value) {
+        self.add_weighted(value, 1);
+    }
+
+    /// Counts `value` for `weight` positions (an entry that stands for symmetric images too).
+    #[inline]
+    pub fn add_weighted(&mut self, value: Value, weight: u64) {
+        match value {
+            Value::Win(n) => {
+                self.win += weight;
+                self.max_win = self.max_win.max(n);
+            }
+            Value::Loss(n) => {
+                self.loss += weight;
+                self.max_loss = self.max_loss.max(n);
+            }
+            Value::Draw => self.draw += weight,
+        }
+    }
+
+    /// The counts of two disjoint sets of positions together.
+    pub fn merge(mut self, other: Counts) -> Counts {
+        self.win += other.win;
+        self.loss += other.loss;
+        self.draw += other.draw;
+        self.max_win = self.max_win.max(other.max_win);
+        self.max_loss = self.max_loss.max(other.max_loss);
+        self
+    }
+
+    /// All positions counted.
+    pub fn positions(&self) -> u64 {
+        self.win + self.loss + self.draw
+    }
+}
+
+/// The decoded header of a table or set file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The format version the file was written with (the one read; always the current one
+    /// written).
+    pub version: u32,
+    /// The game, `morris` or `connect4`.
+    pub game: String,
+    /// The table: the class (`8-7`) or the board and layer (`7x6 ply 12`).
+    pub table: String,
+    /// Entries in the body: the index size of a value table, the index space of a set.
+    pub index_size: u64,
+    /// Entries in the overflow area.
+    pub overflow_count: u64,
+    /// Counts over the positions (a set keeps its number of members in `win`).
+    pub counts: Counts,
+    /// CRC-32 of everything after the header.
+    pub checksum: u32,
+    /// Whether the file was written to the end.
+    pub complete: bool,
+}
+
+fn put_name(bytes: &mut [u8], name: &str) {
+    let n = name.len().min(bytes.len() - 1);
+    bytes[..n].copy_from_slice(&name.as_bytes()[..n]);
+}
+
+fn get_name(bytes: &[u8]) -> String {
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    String::from_utf8_lossy(&bytes[..end]).into_owned()
+}
+
+/// The little-endian u32 at `at` (the caller has checked the length).
+#[inline]
+pub(crate) fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    let mut word = [0u8; 4];
+    word.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(word)
+}
+
+/// The little-endian u64 at `at` (the caller has checked the length).
+#[inline]
+pub(crate) fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+impl Header {
+    /// The header bytes of a value table.
+    pub fn encode(&self) -> [u8; HEADER_SIZE] {
+        self.encode_as(FileKind::Table)
+    }
+
+    pub(crate) fn encode_as(&self, encoding: FileKind) -> [u8; HEADER_SIZE] {
+        let mut h = [0u8; HEADER_SIZE];
+        h[0..8].copy_from_slice(&MAGIC);
+        h[8..12].copy_from_slice(&self.version.to_le_bytes());
+        h[12..16].copy_from_slice(&(HEADER_SIZE as u32).to_le_bytes());
+        put_name(&mut h[16..32], &self.game);
+        put_name(&mut h[32..64], &self.table);
+        h[64..72].copy_from_slice(&self.index_size.to_le_bytes());
+        h[72..76].copy_from_slice(&(encoding as u32).to_le_bytes());
+        h[76..80].copy_from_slice(&(if self.complete { FLAG_COMPLETE } else { 0 }).to_le_bytes());
+        h[80..88].copy_from_slice(&self.overflow_count.to_le_bytes());
+        h[88..96].copy_from_slice(&self.counts.win.to_le_bytes());
+        h[96..104].copy_from_slice(&self.counts.loss.to_le_bytes());
+        h[104..112].copy_from_slice(&self.counts.draw.to_le_bytes());
+        h[112..116].copy_from_slice(&self.counts.max_win.to_le_bytes());
+        h[116..120].copy_from_slice(&self.counts.max_loss.to_le_bytes());
+        h[120..124].copy_from_slice(&self.checksum.to_le_bytes());
+        h
+    }
+
+    /// Decodes the header of a value table from the first bytes of `path`.
+    pub fn decode(bytes: &[u8], path: &Path) -> Result<Header, TableError> {
+        Header::decode_as(bytes, path, FileKind::Table)
+    }
+
+    pub(crate) fn decode_as(bytes: &[u8], path: &Path, encoding: FileKind) -> Result<Header, TableError> {
+        if bytes.len() < HEADER_SIZE || bytes[0..8] != MAGIC {
+            return Err(TableError::NotATable { path: path.to_path_buf() });
+        }
+        let version = u32_at(bytes, 8);
+        if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version)
+            || u32_at(bytes, 12) != HEADER_SIZE as u32
+            || u32_at(bytes, 72) != encoding as u32
+        {
+            return Err(TableError::Version { path: path.to_path_buf(), found: version });
+        }
+        Ok(Header {
+            version,
+            game: get_name(&bytes[16..32]),
+            table: get_name(&bytes[32..64]),
+            index_size: u64_at(bytes, 64),
+            complete: u32_at(bytes, 76) & FLAG_COMPLETE != 0,
+            overflow_count: u64_at(bytes, 80),
+            counts: Counts {
+                win: u64_at(bytes, 88),
+                loss: u64_at(bytes, 96),
+                draw: u64_at(bytes, 104),
+                max_win: u32_at(bytes, 112),
+                max_loss: u32_at(bytes, 116),
+            },
+            checksum: u32_at(bytes, 120),
+        })
+    }
+
+    /// The length of the file this header heads, by its kind: what any other length means is
+    /// damage.
+    pub fn file_length(&self, kind: FileKind) -> u64 {
+        match kind {
+            FileKind::Table => super::values::file_length(self),
+            FileKind::Set => super::set::set_file_length(self),
+        }
+    }
+
+    /// Reads only the header of a value table, for `info`.
+    pub fn read(path: &Path) -> Result<Header, TableError> {
+        Header::read_as(path, FileKind::Table)
+    }
+
+    pub(crate) fn read_as(path: &Path, encoding: FileKind) -> Result<Header, TableError> {
+        use std::io::Read;
+        let mut file = std::fs::File::open(path).map_err(TableError::io(path))?;
+        let mut bytes = [0u8; HEADER_SIZE];
+        file.read_exact(&mut bytes).map_err(|_| TableError::NotATable { path: path.to_path_buf() })?;
+        Header::decode_as(&bytes, path, encoding)
+    }
+}
+
+/// The checksum of a table: CRC-32 (IEEE) of the body followed by the overflow area.
+pub fn checksum(data: &[u8]) -> u32 {
+    use rayon::prelude::*;
+    // Chunks hashed in parallel and combined, which gives the same CRC as one pass.
+    const CHUNK: usize = 64 << 20;
+    data.par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut hasher = crc32fast::Hasher::new();
+            hasher.update(chunk);
+            hasher
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .fold(crc32fast::Hasher::new(), |mut acc, hasher| {
+            acc.combine(&hasher);
+            acc
+        })
+        .finalize()
+}
+
+/// Whether everything after the header of a whole file's bytes has the header's checksum.
+pub(crate) fn check_file_checksum(path: &Path, header: &Header, file: &[u8]) -> Result<(), TableError> {
+    let found = checksum(&file[HEADER_SIZE..]);
+    if found != header.checksum {
+        return Err(TableError::Checksum { path: path.to_path_buf(), expected: header.checksum, found });
+    }
+    Ok(())
+}
+
+/// How much of a file to check when opening it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// Header, completeness and length: instant, for probing.
+    Header,
+    /// Also the checksum of body and overflow: reads the whole file.
+    Checksum,
+}
+
+/// Opens the complete file `spec` and checks all of it: header, length and checksum. Returns
+/// its header.
+pub fn check_file(spec: &FileSpec) -> Result<Header, TableError> {
+    let path = &spec.path;
+    let file = std::fs::File::open(path).map_err(TableError::io(path))?;
+    // SAFETY: read-only mapping of a file written once and renamed into place.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(TableError::io(path))?;
+    let header = Header::decode_as(&map, path, spec.kind)?;
+    if !header.complete {
+        return Err(TableError::Incomplete { path: path.clone() });
+    }
+    spec.check(&header)?;
+    let expected = header.file_length(spec.kind);
+    if map.len() as u64 != expected {
+        return Err(TableError::Length { path: path.clone(), expected, found: map.len() as u64 });
+    }
+    check_file_checksum(path, &header, &map)?;
+    Ok(header)
+}

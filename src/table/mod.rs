@@ -1,0 +1,25 @@
+//! Table files: one memory-mapped file per table (docs/FORMAT.md).
+//!
+//! A value table is a 256-byte header, a body of one byte per index, and an overflow area for
+//! distances that do not fit a byte; a set file holds the reachable indices of a layer with a
+//! rank directory. Both are written under a temporary name and renamed into place only after
+//! body, header and directory are synced, so a file under the final name is always complete;
+//! the header's checksum and length catch damage afterwards, and no read of a damaged file
+//! panics.
+
+mod atomic;
+mod error;
+mod header;
+mod set;
+mod status;
+mod values;
+
+pub use atomic::temporary_path;
+pub use error::TableError;
+pub use header::{
+    Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, MAGIC, OLDEST_READABLE_VERSION, check_file,
+    checksum,
+};
+pub use set::{SET_BLOCK_WORDS, SetFile, Words, read_set_header, write_set};
+pub use status::Status;
+pub use values::{OVERFLOW_BYTE, TableFile, encode_value, write_table};

@@ -1,0 +1,271 @@
+//! Value tables: a byte per index and an overflow area for distances that do not fit a byte
+//! (value encoding 1 of docs/FORMAT.md), memory-mapped for reading.
+
+use super::atomic::Pending;
+use super::error::TableError;
+use super::header::{
+    Check, Counts, FileKind, FORMAT_VERSION, FileSpec, HEADER_SIZE, Header, check_file_checksum, checksum,
+    u32_at, u64_at,
+};
+use crate::progress::Progress;
+use crate::value::Value;
+use memmap2::{Mmap, MmapMut};
+use rayon::prelude::*;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// A body byte that says the distance is in the overflow area.
+pub const OVERFLOW_BYTE: u8 = 255;
+const OVERFLOW_ENTRY: usize = 12;
+
+/// The length of a value file with this header.
+pub(crate) fn file_length(header: &Header) -> u64 {
+    HEADER_SIZE as u64 + header.index_size + OVERFLOW_ENTRY as u64 * header.overflow_count
+}
+
+/// A complete value table, memory-mapped read-only.
+pub struct TableFile {
+    path: PathBuf,
+    header: Header,
+    map: Mmap,
+}
+
+impl TableFile {
+    /// Opens the complete table `spec` with `index_size` entries.
+    pub fn open(spec: &FileSpec, index_size: u64, check: Check) -> Result<TableFile, TableError> {
+        let path = &spec.path;
+        let file = File::open(path).map_err(TableError::io(path))?;
+        // SAFETY: table files are written once under a temporary name and never modified after
+        // the rename; the mapping is read-only.
+        let map = unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?;
+        let header = Header::decode(&map, path)?;
+        if !header.complete {
+            return Err(TableError::Incomplete { path: path.clone() });
+        }
+        spec.check(&header)?;
+        if header.index_size != index_size {
+            return Err(TableError::WrongTable {
+                path: path.clone(),
+                expected: format!("{} {} ({index_size} positions)", spec.game, spec.table),
+                found: format!("{} {} ({} positions)", header.game, header.table, header.index_size),
+            });
+        }
+        if map.len() as u64 != file_length(&header) {
+            return Err(TableError::Length {
+                path: path.clone(),
+                expected: file_length(&header),
+                found: map.len() as u64,
+            });
+        }
+        let table = TableFile { path: path.clone(), header, map };
+        if check == Check::Checksum {
+            table.check_checksum()?;
+        }
+        Ok(table)
+    }
+
+    /// Whether body and overflow area have the header's checksum (reads the whole file).
+    pub fn check_checksum(&self) -> Result<(), TableError> {
+        check_file_checksum(&self.path, &self.header, &self.map)
+    }
+
+    /// The decoded header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> u64 {
+        self.header.index_size
+    }
+
+    /// Whether the table has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The body: one byte per index.
+    #[inline]
+    pub fn body(&self) -> &[u8] {
+        &self.map[HEADER_SIZE..HEADER_SIZE + self.header.index_size as usize]
+    }
+
+    /// The value at `index`; an error for an index past the end or an overflow entry that is
+    /// not there (a damaged table).
+    #[inline]
+    pub fn value(&self, index: u64) -> Result<Value, TableError> {
+        if index >= self.header.index_size {
+            return Err(self.damaged(index));
+        }
+        match self.map[HEADER_SIZE + index as usize] {
+            0 => Ok(Value::Draw),
+            OVERFLOW_BYTE => self.overflow_distance(index).map(Value::from_distance),
+            code => Ok(Value::from_distance(u32::from(code) - 1)),
+        }
+    }
+
+    #[cold]
+    fn damaged(&self, index: u64) -> TableError {
+        TableError::Entry { path: self.path.clone(), index }
+    }
+
+    #[cold]
+    fn overflow_distance(&self, index: u64) -> Result<u32, TableError> {
+        let entries = &self.map[HEADER_SIZE + self.header.index_size as usize..];
+        let (mut low, mut high) = (0usize, self.header.overflow_count as usize);
+        while low < high {
+            let mid = (low + high) / 2;
+            let at = mid * OVERFLOW_ENTRY;
+            match u64_at(entries, at).cmp(&index) {
+                std::cmp::Ordering::Less => low = mid + 1,
+                std::cmp::Ordering::Greater => high = mid,
+                std::cmp::Ordering::Equal => return Ok(u32_at(entries, at + 8)),
+            }
+        }
+        Err(self.damaged(index))
+    }
+}
+
+/// Encodes a value as its body byte; `None` when it goes to the overflow area.
+#[inline]
+pub fn encode_value(value: Value) -> Option<u8> {
+    match value {
+        Value::Draw => Some(0),
+        Value::Win(n) | Value::Loss(n) if n < u32::from(OVERFLOW_BYTE) - 1 => Some(n as u8 + 1),
+        _ => None,
+    }
+}
+
+/// Entries per unit of parallel work and of progress.
+const CHUNK: u64 = 1 << 20;
+
+/// Writes the complete table `spec` atomically: the entry of each index `0..index_size` comes
+/// from `entry(state, index)`, which gives its value and its weight (the number of positions it
+/// stands for, as the references count them: 2 for a Connect Four entry that also stands for its
+/// mirror image). Chunks of indices are computed in parallel, each in increasing order with its
+/// own `state` from `init` (a cursor of the set being solved). Then the header with counts and
+/// checksum, sync, rename, sync of the directory.
+pub fn write_table<S, E>(
+    spec: &FileSpec,
+    index_size: u64,
+    progress: &Progress,
+    init: impl Fn() -> S + Sync,
+    entry: impl Fn(&mut S, u64) -> Result<(Value, u64), E> + Sync,
+) -> Result<Header, E>
+where
+    E: From<TableError> + Send,
+{
+    let pending = Pending::create(&spec.path)?;
+    pending.file.set_len(HEADER_SIZE as u64 + index_size).map_err(pending.error())?;
+    // SAFETY: the temporary file is ours alone until it is renamed.
+    let mut map = unsafe { MmapMut::map_mut(&pending.file) }.map_err(pending.error())?;
+    progress.step(&format!("writing {}", spec.table), index_size);
+    let body = &mut map[HEADER_SIZE..];
+    // Body bytes, counts and the (sorted) overflow entries, chunk by chunk.
+    let results: Vec<(Counts, Vec<(u64, u32)>)> = body
+        .par_chunks_mut(CHUNK as usize)
+        .enumerate()
+        .map(|(chunk, bytes)| {
+            let mut state = init();
+            let mut counts = Counts::default();
+            let mut overflow = Vec::new();
+            let first = chunk as u64 * CHUNK;
+            for (offset, byte) in bytes.iter_mut().enumerate() {
+                let index = first + offset as u64;
+                let (value, weight) = entry(&mut state, index)?;
+                counts.add_weighted(value, weight);
+                *byte = match encode_value(value) {
+                    Some(code) => code,
+                    None => {
+                        overflow.push((index, value.distance().unwrap_or(0)));
+                        OVERFLOW_BYTE
+                    }
+                };
+            }
+            progress.advance(bytes.len() as u64);
+            Ok((counts, overflow))
+        })
+        .collect::<Result<_, E>>()?;
+    map.flush().map_err(pending.error())?;
+    drop(map);
+    let counts = results.iter().fold(Counts::default(), |acc, (c, _)| acc.merge(*c));
+    let overflow: Vec<u8> = results
+        .iter()
+        .flat_map(|(_, o)| o.iter())
+        .flat_map(|&(index, distance)| index.to_le_bytes().into_iter().chain(distance.to_le_bytes()))
+        .collect();
+    let overflow_count = (overflow.len() / OVERFLOW_ENTRY) as u64;
+    pending.file.set_len(HEADER_SIZE as u64 + index_size + overflow.len() as u64).map_err(pending.error())?;
+    // SAFETY: as above.
+    let mut map = unsafe { MmapMut::map_mut(&pending.file) }.map_err(pending.error())?;
+    map[HEADER_SIZE + index_size as usize..].copy_from_slice(&overflow);
+    let header = Header {
+        version: FORMAT_VERSION,
+        game: spec.game.to_string(),
+        table: spec.table.clone(),
+        index_size,
+        overflow_count,
+        counts,
+        checksum: checksum(&map[HEADER_SIZE..]),
+        complete: true,
+    };
+    map[..HEADER_SIZE].copy_from_slice(&header.encode_as(FileKind::Table));
+    map.flush().map_err(pending.error())?;
+    drop(map);
+    pending.commit()?;
+    Ok(header)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::temporary_path;
+
+    #[test]
+    fn round_trip_with_overflow() {
+        let dir = std::env::temp_dir().join(format!("tablebase-table-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let spec = FileSpec::table(dir.join("t.tbl"), "test", "t".into());
+        let value_of = |i: u64| match i % 5 {
+            0 => Value::Draw,
+            1 => Value::Win((i % 400) as u32 | 1),
+            2 => Value::Loss(((i % 300) as u32) & !1),
+            3 => Value::Win(1),
+            _ => Value::Loss(0),
+        };
+        let size = 3_000_003;
+        let header =
+            write_table::<_, TableError>(&spec, size, &Progress::hidden(), || (), |_, i| Ok((value_of(i), 1)))
+                .unwrap();
+        assert!(header.overflow_count > 0);
+        let table = TableFile::open(&spec, size, Check::Checksum).unwrap();
+        for i in (0..size).step_by(7) {
+            assert_eq!(table.value(i).unwrap(), value_of(i), "{i}");
+        }
+        assert!(matches!(table.value(size), Err(TableError::Entry { .. })));
+        assert_eq!(table.header().counts.positions(), size);
+        assert!(!temporary_path(&spec.path).exists());
+        drop(table);
+        // Flip one body byte: the checksum catches it.
+        let mut bytes = std::fs::read(&spec.path).unwrap();
+        bytes[HEADER_SIZE + 10] ^= 1;
+        std::fs::write(&spec.path, &bytes).unwrap();
+        assert!(matches!(TableFile::open(&spec, size, Check::Checksum), Err(TableError::Checksum { .. })));
+        // A body byte turned into the overflow mark without an entry: an error, not a panic.
+        let mut marked = bytes.clone();
+        marked[HEADER_SIZE + 10] = OVERFLOW_BYTE;
+        std::fs::write(&spec.path, &marked).unwrap();
+        let table = TableFile::open(&spec, size, Check::Header).unwrap();
+        assert!(matches!(table.value(10), Err(TableError::Entry { index: 10, .. })));
+        drop(table);
+        bytes.truncate(bytes.len() - 1);
+        std::fs::write(&spec.path, &bytes).unwrap();
+        assert!(matches!(TableFile::open(&spec, size, Check::Header), Err(TableError::Length { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
