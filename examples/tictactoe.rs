@@ -47,12 +47,16 @@ impl Board {
 
     fn is_won_by_previous(&self) -> bool {
         let previous = self.previous();
-        LINES.iter().any(|&line| previous & line == line)
+        LINES.iter().copied().any(|line| previous & line == line)
     }
 
     fn play(&self, cell: usize) -> Board {
         let bit = 1 << cell;
-        if self.stones() % 2 == 0 { Board { x: self.x | bit, o: self.o } } else { Board { x: self.x, o: self.o | bit } }
+        if self.stones().is_multiple_of(2) {
+            Board { x: self.x | bit, o: self.o }
+        } else {
+            Board { x: self.x, o: self.o | bit }
+        }
     }
 
     /// The empty cells, unless the game is over.
@@ -63,7 +67,8 @@ impl Board {
     }
 
     fn image(&self, symmetry: usize) -> Board {
-        let map = |cells: u16| (0..9).filter(|c| cells & (1 << c) != 0).map(|c| 1 << SYMMETRIES[symmetry][c]).sum();
+        let map =
+            |cells: u16| (0..9).filter(|c| cells & (1 << c) != 0).map(|c| 1 << SYMMETRIES[symmetry][c]).sum();
         Board { x: map(self.x), o: map(self.o) }
     }
 
@@ -92,7 +97,17 @@ impl Board {
 
     /// `x.o......`: the cells row by row.
     fn text(&self) -> String {
-        (0..9).map(|c| if self.x >> c & 1 == 1 { 'x' } else if self.o >> c & 1 == 1 { 'o' } else { '.' }).collect()
+        (0..9)
+            .map(|c| {
+                if self.x >> c & 1 == 1 {
+                    'x'
+                } else if self.o >> c & 1 == 1 {
+                    'o'
+                } else {
+                    '.'
+                }
+            })
+            .collect()
     }
 
     fn parse(text: &str) -> Option<Board> {
@@ -197,7 +212,9 @@ impl TicTacToeTables {
     /// Opens every layer in `dir`.
     pub fn open(dir: &Path) -> Result<TicTacToeTables, tablebase::TableError> {
         let tables = Layered(TicTacToe);
-        let layers = (0..10).map(|layer| tables.open_layer(dir, layer, |_| Check::Header)).collect::<Result<_, _>>()?;
+        let layers = (0..10)
+            .map(|layer| tables.open_layer(dir, layer, |_| Check::Header))
+            .collect::<Result<_, _>>()?;
         Ok(TicTacToeTables { layers })
     }
 }
@@ -207,7 +224,8 @@ impl Probe for TicTacToeTables {
     type Move = usize;
 
     fn parse(&self, text: &str) -> Result<Board, ProbeError> {
-        Board::parse(text).ok_or_else(|| ProbeError::Illegal(format!("not a board of 9 cells x, o or .: '{text}'")))
+        Board::parse(text)
+            .ok_or_else(|| ProbeError::Illegal(format!("not a board of 9 cells x, o or .: '{text}'")))
     }
 
     fn notation(&self, board: &Board) -> String {
@@ -270,11 +288,20 @@ pub fn solve(dir: &Path) -> Result<Summary, Box<dyn std::error::Error>> {
     let tables = TicTacToeTables::open(dir)?;
     let entries = tables.layers.iter().map(|l| l.set.len()).sum();
     let empty = tables.parse(".........")?;
-    Ok(Summary { start: tables.value(&empty)?, positions, entries, verified, line: best_line(&tables, &empty)? })
+    Ok(Summary {
+        start: tables.value(&empty)?,
+        positions,
+        entries,
+        verified,
+        line: best_line(&tables, &empty)?,
+    })
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let dir = std::env::args().nth(1).map(PathBuf::from).unwrap_or_else(|| std::env::temp_dir().join("tablebase-tictactoe"));
+    let dir = std::env::args()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("tablebase-tictactoe"));
     let summary = solve(&dir)?;
     println!("tic-tac-toe, tables in {}", dir.display());
     for row in info(&Layered(TicTacToe), &dir) {

@@ -13,7 +13,12 @@ pub enum ProbeError {
     /// The position is malformed or cannot arise: a usage error (exit 2).
     Illegal(String),
     /// A table the position needs is not on disk; `command` generates it.
-    NotGenerated { path: PathBuf, command: String },
+    NotGenerated {
+        /// The table looked for.
+        path: PathBuf,
+        /// The command that generates it.
+        command: String,
+    },
     /// A table is there but cannot be used: damaged, incomplete, another version.
     Damaged(String),
     /// Positions of a kind this version cannot solve yet.
@@ -49,7 +54,9 @@ impl ProbeError {
     /// damaged.
     pub fn from_table(error: &TableError, command: impl FnOnce() -> String) -> ProbeError {
         match error {
-            TableError::Missing { path } => ProbeError::NotGenerated { path: path.clone(), command: command() },
+            TableError::Missing { path } => {
+                ProbeError::NotGenerated { path: path.clone(), command: command() }
+            }
             other => ProbeError::Damaged(other.to_string()),
         }
     }
@@ -78,7 +85,9 @@ impl<T> LazyTables<T> {
 
 /// A game whose positions can be probed in its tables.
 pub trait Probe: Sync {
+    /// A position of the game.
     type Position: Clone + Eq + std::hash::Hash;
+    /// A move, displayed in the game's notation.
     type Move: Copy + fmt::Display;
 
     /// Parses one position of the command line's notation.
@@ -104,15 +113,20 @@ pub trait Probe: Sync {
 
 /// A legal move, where it leads, and what that gives the side to move.
 pub struct Outcome<G: Probe + ?Sized> {
+    /// The move.
     pub mv: G::Move,
+    /// The position it leads to.
     pub next: G::Position,
+    /// What it gives the side to move.
     pub value: Value,
 }
 
 /// A probed position: its value and every move, best first.
 #[derive(Clone, Debug)]
 pub struct Probed<M> {
+    /// The value of the position.
     pub value: Value,
+    /// Every legal move with what it gives the side to move, best first.
     pub moves: Vec<(M, Value)>,
 }
 
@@ -217,8 +231,11 @@ pub fn text<G: Probe>(
 /// How `probe` prints each position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
+    /// For people: the board, the value in words, the moves.
     Text,
+    /// One JSON object per position (SPEC section 5).
     Json,
+    /// `<value>\t<plies>`: the fast path for batches.
     Brief,
 }
 

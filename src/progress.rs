@@ -16,6 +16,7 @@ enum Output {
     Log,
 }
 
+/// Progress of a long run, shared by the threads working on it.
 pub struct Progress {
     output: Output,
     /// What is being worked on, e.g. "morris 8-7/7-8".
@@ -61,6 +62,7 @@ impl Progress {
         }
     }
 
+    /// Names what is being worked on (a table), and restarts its clock.
     pub fn task(&self, task: &str) {
         *self.task.lock().expect("lock") = task.to_string();
         *self.started.lock().expect("lock") = Instant::now();
@@ -95,6 +97,7 @@ impl Progress {
         }
     }
 
+    /// Counts `units` of the current phase as done.
     pub fn advance(&self, units: u64) {
         let done = self.done.fetch_add(units, Relaxed) + units;
         match &self.output {
@@ -120,12 +123,14 @@ impl Progress {
         }
     }
 
+    /// Marks the current phase as done.
     pub fn finish(&self) {
         if let Output::Bar(bar) = &self.output {
             bar.set_position(self.total.load(Relaxed));
         }
     }
 
+    /// Removes the bar from the terminal.
     pub fn clear(&self) {
         if let Output::Bar(bar) = &self.output {
             bar.finish_and_clear();

@@ -5,11 +5,13 @@ use std::cmp::Ordering;
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A game value from the side to move's view, with the exact distance in plies.
 pub enum Value {
     /// The side to move wins in this many plies (odd).
     Win(u32),
     /// The side to move loses in this many plies (even; 0: the game is already lost).
     Loss(u32),
+    /// Neither side can force a win.
     Draw,
 }
 
@@ -20,6 +22,7 @@ impl Value {
         if distance % 2 == 1 { Value::Win(distance) } else { Value::Loss(distance) }
     }
 
+    /// The distance in plies; `None` for a draw.
     pub fn distance(self) -> Option<u32> {
         match self {
             Value::Win(n) | Value::Loss(n) => Some(n),
@@ -47,6 +50,7 @@ impl Value {
         }
     }
 
+    /// `win`, `loss` or `draw`.
     pub fn word(self) -> &'static str {
         match self {
             Value::Win(_) => "win",

@@ -5,7 +5,6 @@ mod common;
 
 use std::fs;
 use std::path::PathBuf;
-use tablebase::catalogue::{TableOutcome, TableReport};
 use tablebase::connect4::{Connect4, Geometry};
 use tablebase::layered::SolvedLayer;
 use tablebase::reference::connect4_board;
@@ -37,12 +36,7 @@ fn check_board(width: u32, height: u32) {
     let g = Geometry::new(width, height).unwrap();
     let dir = scratch(&g.to_string());
     generate(&dir, g);
-    let mut checks: Vec<TableReport> = Vec::new();
-    tablebase::verify(&Connect4::tables(g), &dir, false, &Progress::hidden(), |outcome| match outcome {
-        TableOutcome::Checked(report) => Ok(checks.push(report)),
-        other => Err(format!("{other:?}")),
-    })
-    .unwrap();
+    let checks = common::verified(&Connect4::tables(g), &dir, false);
     assert_eq!(checks.len() as u32, g.cells() + 1);
     let mut total = 0;
     for check in &checks {
@@ -199,7 +193,8 @@ fn every_value_equals_a_plain_minimax() {
             (0..=g.cells()).map(|ply| open_ply(&dir, g, ply, Check::Header).unwrap()).collect();
         for (&(current, mask), &score) in &memo {
             let p = tablebase::connect4::Position { current, mask, ply: mask.count_ones() };
-            let stored = match stored(&plies[p.ply as usize], g, &p).expect("reachable positions are stored") {
+            let stored = match stored(&plies[p.ply as usize], g, &p).expect("reachable positions are stored")
+            {
                 Value::Win(n) => 1000 - n as i32,
                 Value::Loss(n) => n as i32 - 1000,
                 Value::Draw => 0,

@@ -7,11 +7,11 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::Output;
 use std::sync::OnceLock;
+use tablebase::Progress;
+use tablebase::Value;
 use tablebase::morris::{Class, MovingPhase, for_each_move, parse_position};
 use tablebase::morris::{MorrisTablebase, Position};
 use tablebase::probe::ProbeError;
-use tablebase::Progress;
-use tablebase::Value;
 
 /// Tables up to 4-4, generated once for this test binary.
 fn tables_dir() -> &'static PathBuf {

@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 use tablebase::Progress;
-use tablebase::catalogue::{TableOutcome, TableReport};
 use tablebase::morris::{Class, MovingPhase, SolvedClass};
 use tablebase::reference::{morris_class_size, morris_class_wdl};
 use tablebase::table::{Check, HEADER_SIZE, TableFile, checksum};
@@ -43,12 +42,7 @@ fn classes_up_to_5_5_match_the_reference_and_their_successors() {
         assert_eq!(Some(counts.positions()), morris_class_size(c.mover, c.other), "{c}");
         assert_eq!(Some([counts.win, counts.loss, counts.draw]), morris_class_wdl(c.mover, c.other), "{c}");
     }
-    let mut reports: Vec<TableReport> = Vec::new();
-    tablebase::verify(&catalogue, &dir, false, &Progress::hidden(), |outcome| match outcome {
-        TableOutcome::Checked(report) => Ok(reports.push(report)),
-        other => Err(format!("{other:?}")),
-    })
-    .unwrap();
+    let reports = common::verified(&catalogue, &dir, false);
     assert_eq!(reports.len(), 9);
     common::assert_pinned(&dir, "morris-");
     for report in &reports {
@@ -122,7 +116,11 @@ fn killed_generation_resumes_to_identical_tables() {
         // Whatever is under a final name is complete and checks out.
         for (name, bytes) in table_bytes(&interrupted) {
             let header = tablebase::table::Header::decode(&bytes, Path::new(&name)).unwrap();
-            assert!(header.complete && bytes.len() as u64 == header.file_length(tablebase::table::FileKind::Table), "{name}");
+            assert!(
+                header.complete
+                    && bytes.len() as u64 == header.file_length(tablebase::table::FileKind::Table),
+                "{name}"
+            );
             assert_eq!(checksum(&bytes[HEADER_SIZE..]), header.checksum, "{name}");
         }
     }

@@ -47,8 +47,13 @@ pub struct JobReport {
 /// Generates every table of `catalogue` into `dir`: the jobs in dependency order, skipping those
 /// whose files are complete. A job interrupted before is done again from its start (its
 /// temporary files rewritten), which gives the same bytes.
-pub fn generate<C: Catalogue>(catalogue: &C, dir: &Path, progress: &Progress) -> Result<Vec<JobReport>, BuildError> {
-    std::fs::create_dir_all(dir).map_err(|source| BuildError::Directory { path: dir.to_path_buf(), source })?;
+pub fn generate<C: Catalogue>(
+    catalogue: &C,
+    dir: &Path,
+    progress: &Progress,
+) -> Result<Vec<JobReport>, BuildError> {
+    std::fs::create_dir_all(dir)
+        .map_err(|source| BuildError::Directory { path: dir.to_path_buf(), source })?;
     let build = Build { progress, fresh: Mutex::new(HashSet::new()) };
     let name = catalogue.name();
     let mut reports = Vec::new();

@@ -82,7 +82,12 @@ pub trait Catalogue: Sync {
     fn build(&self, dir: &Path, job: Self::Job, build: &Build) -> Result<String, BuildError>;
     /// Recomputes every value of `key` from its successors; `None` when a table it depends on
     /// is missing or unusable (reported on its own).
-    fn check(&self, dir: &Path, key: Self::Key, progress: &Progress) -> Result<Option<Consistency>, BuildError>;
+    fn check(
+        &self,
+        dir: &Path,
+        key: Self::Key,
+        progress: &Progress,
+    ) -> Result<Option<Consistency>, BuildError>;
     /// The position with index `index` of `key`, in the game's notation, for reports.
     fn describe(&self, dir: &Path, key: Self::Key, index: u64) -> String;
     /// The command that generates the tables, for messages about missing ones.
@@ -126,7 +131,9 @@ impl fmt::Display for BuildError {
         match self {
             BuildError::Table(e) => write!(f, "{e}"),
             BuildError::Solve { table, source } => write!(f, "{table}: {source}"),
-            BuildError::Directory { path, .. } => write!(f, "{}: cannot create the table directory", path.display()),
+            BuildError::Directory { path, .. } => {
+                write!(f, "{}: cannot create the table directory", path.display())
+            }
         }
     }
 }

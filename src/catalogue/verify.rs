@@ -161,7 +161,10 @@ pub fn verify<C: Catalogue, E>(
                 Ok(Some(found)) => {
                     consistent = Some(found.mismatches == 0);
                     if found.mismatches > 0 {
-                        problems.push(format!("{name} {key}: {} positions differ from their moves", found.mismatches));
+                        problems.push(format!(
+                            "{name} {key}: {} positions differ from their moves",
+                            found.mismatches
+                        ));
                     }
                     for m in &found.examples {
                         problems.push(format!(

@@ -3,12 +3,12 @@
 
 use super::error::Error;
 use clap::{Args, Subcommand};
-use tablebase::connect4::{Connect4, Geometry};
-use tablebase::morris::{ClassIndex, MAX_STONES, MIN_STONES, Position, for_each_move, for_each_unslide};
-use tablebase::rng::SplitMix64;
 use std::hint::black_box;
 use std::io::Write;
 use std::time::Instant;
+use tablebase::connect4::{Connect4, Geometry};
+use tablebase::morris::{ClassIndex, MAX_STONES, MIN_STONES, Position, for_each_move, for_each_unslide};
+use tablebase::rng::SplitMix64;
 
 #[derive(Subcommand)]
 pub enum Target {

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod error;
 
+use clap::{Args, Parser, Subcommand};
 use error::Error;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,7 +13,6 @@ use tablebase::connect4::{Connect4, Connect4Tablebase, Geometry};
 use tablebase::morris::{Class, MorrisTablebase, MovingPhase};
 use tablebase::probe::{BatchError, Format, answer, answer_lines, worse};
 use tablebase::{Catalogue, Probe, Progress, TableError};
-use clap::{Args, Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(name = "tablebase", version, about = "Strong solutions of board games by retrograde analysis")]
@@ -238,12 +238,15 @@ pub fn run(cli: Cli) -> Result<(), Error> {
                 let catalogue = tables.moving_phase(&up_to)?;
                 if !no_opening {
                     return Err(Error::Usage(
-                        "the placement-phase (opening) tables are not built yet: run with --no-opening".into(),
+                        "the placement-phase (opening) tables are not built yet: run with --no-opening"
+                            .into(),
                     ));
                 }
                 generate(&catalogue, &tables.dir, &threads)
             }
-            GenerateGame::Connect4 { tables, threads } => generate(&Connect4::tables(tables.size), &tables.dir, &threads),
+            GenerateGame::Connect4 { tables, threads } => {
+                generate(&Connect4::tables(tables.size), &tables.dir, &threads)
+            }
         },
         Command::Probe { game } => match game {
             ProbeGame::Morris { tables, output, positions } => {
@@ -254,11 +257,17 @@ pub fn run(cli: Cli) -> Result<(), Error> {
             }
         },
         Command::Verify { game } => match game {
-            VerifyGame::Morris { tables, up_to, check } => verify(&tables.moving_phase(&up_to)?, &tables.dir, &check),
-            VerifyGame::Connect4 { tables, check } => verify(&Connect4::tables(tables.size), &tables.dir, &check),
+            VerifyGame::Morris { tables, up_to, check } => {
+                verify(&tables.moving_phase(&up_to)?, &tables.dir, &check)
+            }
+            VerifyGame::Connect4 { tables, check } => {
+                verify(&Connect4::tables(tables.size), &tables.dir, &check)
+            }
         },
         Command::Info { game } => match game {
-            InfoGame::Morris { tables, json } => info(&MovingPhase::for_stones(tables.stones.into()), &tables.dir, json),
+            InfoGame::Morris { tables, json } => {
+                info(&MovingPhase::for_stones(tables.stones.into()), &tables.dir, json)
+            }
             InfoGame::Connect4 { tables, json } => info(&Connect4::tables(tables.size), &tables.dir, json),
         },
         Command::Bench { target } => bench::run(target),

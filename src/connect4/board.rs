@@ -9,7 +9,9 @@ use std::fmt;
 /// The board size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Geometry {
+    /// Columns.
     pub width: u32,
+    /// Rows.
     pub height: u32,
 }
 
@@ -48,6 +50,7 @@ impl Geometry {
     }
 
     #[inline]
+    /// The number of cells: the most stones a game can have.
     pub fn cells(&self) -> u32 {
         self.width * self.height
     }
@@ -58,11 +61,13 @@ impl Geometry {
     }
 
     #[inline]
+    /// The bit of the bottom cell of `column`.
     pub fn bottom(&self, column: u32) -> u64 {
         1 << (column * self.stride())
     }
 
     #[inline]
+    /// The bit of the top cell of `column`.
     pub fn top(&self, column: u32) -> u64 {
         1 << (column * self.stride() + self.height - 1)
     }
@@ -135,12 +140,16 @@ impl fmt::Display for Geometry {
 /// A position: the stones of the side to move, all stones, and the number of stones (the ply).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
+    /// The stones of the side to move.
     pub current: u64,
+    /// All stones on the board.
     pub mask: u64,
+    /// Stones on the board: the number of moves played.
     pub ply: u32,
 }
 
 impl Position {
+    /// The empty board.
     pub const EMPTY: Position = Position { current: 0, mask: 0, ply: 0 };
 
     /// The stones of the side that moved last.
@@ -175,6 +184,7 @@ impl Position {
     }
 
     #[inline]
+    /// Whether `column` has room for a stone.
     pub fn can_play(&self, g: &Geometry, column: u32) -> bool {
         self.mask & g.top(column) == 0
     }
@@ -212,24 +222,37 @@ impl Position {
 /// What is wrong with a move string.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MovesError {
+    /// A character that is not a column digit.
     NotAColumn {
+        /// Which move (1-based).
         at: usize,
+        /// The character.
         found: char,
     },
+    /// A column beyond the board.
     ColumnOutOfRange {
+        /// Which move (1-based).
         at: usize,
+        /// The column (1-based).
         column: u32,
+        /// Columns on the board.
         width: u32,
     },
+    /// A column that has no room left.
     ColumnFull {
+        /// Which move (1-based).
         at: usize,
+        /// The column (1-based).
         column: u32,
     },
+    /// A move after four in a row.
     GameOver {
+        /// Which move (1-based).
         at: usize,
     },
     /// Boards with more than 9 columns have no single-digit column names.
     TooWide {
+        /// Columns on the board.
         width: u32,
     },
 }

@@ -241,6 +241,7 @@ impl Default for Walker {
 }
 
 impl PlyIndex {
+    /// The index of ply `ply` of board `geometry` (at most `geometry.cells()`).
     pub fn new(geometry: Geometry, ply: u32) -> PlyIndex {
         assert!(ply <= geometry.cells());
         let (first, bottom_row) = (ply.div_ceil(2), geometry.bottom_row());
@@ -249,6 +250,7 @@ impl PlyIndex {
         PlyIndex { geometry, ply, first, bottom_row, ranks, strides, first_row }
     }
 
+    /// The ply: stones on the board.
     pub fn ply(&self) -> u32 {
         self.ply
     }

@@ -81,7 +81,8 @@ impl Probe for Connect4Tablebase {
 
     fn parse(&self, text: &str) -> Result<Game, ProbeError> {
         let moves = text.trim();
-        let position = parse_moves(&self.tables.0.geometry(), moves).map_err(|e| ProbeError::Illegal(e.to_string()))?;
+        let position =
+            parse_moves(&self.tables.0.geometry(), moves).map_err(|e| ProbeError::Illegal(e.to_string()))?;
         Ok(Game { position, moves: moves.to_string() })
     }
 
@@ -96,7 +97,8 @@ impl Probe for Connect4Tablebase {
     fn moves(&self, game: &Game) -> Result<Vec<Outcome<Self>>, ProbeError> {
         let mut outcomes = Vec::new();
         let mut children = Vec::new();
-        game.position.for_each_move(&self.tables.0.geometry(), |column, child| children.push((column, child)));
+        game.position
+            .for_each_move(&self.tables.0.geometry(), |column, child| children.push((column, child)));
         for (column, child) in children {
             let value = self.value_of(&child)?.for_mover();
             let next = Game { position: child, moves: format!("{}{}", game.moves, column + 1) };

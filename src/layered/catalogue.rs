@@ -188,7 +188,9 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
     fn describe(&self, dir: &Path, key: Layer, dense: u64) -> String {
         let g = &self.0;
         match SetFile::open(&self.set_spec(dir, key.layer), Check::Header).map(|set| set.select(dense)) {
-            Ok(Some(index)) => g.notation(key.layer, &g.position(key.layer, &mut G::Walker::default(), index)),
+            Ok(Some(index)) => {
+                g.notation(key.layer, &g.position(key.layer, &mut G::Walker::default(), index))
+            }
             _ => format!("#{dense}"),
         }
     }

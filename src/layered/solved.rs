@@ -56,10 +56,10 @@ impl<G: LayeredGame> LayerSet<'_, G> {
     /// The position of entry `dense`.
     #[inline]
     fn locate(&self, cursor: &mut LayerCursor<G>, dense: u64) -> Result<G::Position, SolveError> {
-        if let Some(position) = cursor.position {
-            if cursor.dense == dense {
-                return Ok(position);
-            }
+        if let Some(position) = cursor.position
+            && cursor.dense == dense
+        {
+            return Ok(position);
         }
         let index = if cursor.position.is_some() && cursor.dense.wrapping_add(1) == dense {
             self.set.next_member(cursor.index + 1)

@@ -258,7 +258,8 @@ impl MovingPhase {
         let captures = open_captures(dir, pair, |class| build.check(&class.spec(dir)))?;
         let set = ClassPair::new(pair, [captures[0].as_ref(), captures[1].as_ref()]);
         let name = pair.members().iter().map(Class::to_string).collect::<Vec<_>>().join("/");
-        let solution = solve_cyclic(&set, build.progress).map_err(BuildError::solve(format!("morris {name}")))?;
+        let solution =
+            solve_cyclic(&set, build.progress).map_err(BuildError::solve(format!("morris {name}")))?;
         for (k, &class) in set.classes().iter().enumerate() {
             let offset = set.offset(k);
             let spec = class.spec(dir);
@@ -319,7 +320,12 @@ impl Catalogue for MovingPhase {
         self.solve_pair(dir, pair, build)
     }
 
-    fn check(&self, dir: &Path, class: Class, progress: &Progress) -> Result<Option<Consistency>, BuildError> {
+    fn check(
+        &self,
+        dir: &Path,
+        class: Class,
+        progress: &Progress,
+    ) -> Result<Option<Consistency>, BuildError> {
         let pair = class.pair();
         let files = pair.members().into_iter().map(|c| SolvedClass::open(dir, c, Check::Header));
         let Ok(files) = files.collect::<Result<Vec<_>, _>>() else {

@@ -25,6 +25,7 @@ use std::sync::OnceLock;
 
 /// Stones per side in a moving-phase class.
 pub const MIN_STONES: u32 = 3;
+/// The most stones per side.
 pub const MAX_STONES: u32 = 9;
 
 /// Classes `(p, q)` of one ring: `p` stones of the side to move and `q` of the other, `p + q <= 8`.
@@ -250,115 +251,13 @@ impl Tables {
         let masks = subgroups_of_d4();
         let id_of = |mask: u8| masks.iter().position(|&m| m == mask).expect("a subgroup");
         let full = id_of(0xff);
-
-        // Pass 1: least images, which every later pass consults for smaller subgroups.
-        let mut least_of: Vec<(Vec<u16>, Vec<u8>)> = Vec::new();
-        for &mask in &masks {
-            let mut least = vec![0u16; PATTERNS];
-            let mut to_least = vec![0u8; PATTERNS];
-            for x in 0..PATTERNS {
-                let (mut best, mut best_d) = (x as u16, 0u8);
-                for d in (0..SQUARE_SYMMETRIES).filter(|d| mask & (1 << d) != 0) {
-                    let y = PATTERN_IMAGE[d][x];
-                    if y < best {
-                        best = y;
-                        best_d = d as u8;
-                    }
-                }
-                least[x] = best;
-                to_least[x] = best_d;
-            }
-            least_of.push((least, to_least));
-        }
-
-        let mut orbits = Vec::new();
-        for (s, &mask) in masks.iter().enumerate() {
-            let (least, to_least) = least_of[s].clone();
-            let mut reps: Vec<u16> = (0..PATTERNS as u16).filter(|&x| least[x as usize] == x).collect();
-            reps.sort_by_key(|&x| (pattern_class(x as usize), x));
-            let mut orbit_of_rep = vec![u16::MAX; PATTERNS];
-            for (k, &rep) in reps.iter().enumerate() {
-                orbit_of_rep[rep as usize] = k as u16;
-            }
-            let orbit: Vec<u16> = (0..PATTERNS).map(|x| orbit_of_rep[least[x] as usize]).collect();
-            let stabiliser_mask = |x: usize| {
-                (0..SQUARE_SYMMETRIES)
-                    .filter(|&d| mask & (1 << d) != 0 && PATTERN_IMAGE[d][x] as usize == x)
-                    .fold(0u8, |acc, d| acc | (1 << d))
-            };
-            let orbit_stabiliser: Vec<u8> =
-                reps.iter().map(|&rep| id_of(stabiliser_mask(rep as usize)) as u8).collect();
-
-            let mut members: Vec<Vec<u16>> = vec![Vec::new(); reps.len()];
-            for x in 0..PATTERNS {
-                members[orbit[x] as usize].push(x as u16);
-            }
-            let mut diagonal_start = vec![0u32];
-            let mut diagonal = Vec::new();
-            let mut diagonal_rank = vec![u8::MAX; PATTERNS];
-            for (k, &rep) in reps.iter().enumerate() {
-                let s1_least = &least_of[orbit_stabiliser[k] as usize].0;
-                for &x in &members[k] {
-                    let swapped = PATTERN_IMAGE[to_least[x as usize] as usize][rep as usize];
-                    let canonical = s1_least[x as usize].min(s1_least[swapped as usize]);
-                    if canonical == x {
-                        diagonal_rank[x as usize] = (diagonal.len() as u32 - diagonal_start[k]) as u8;
-                        diagonal.push(x);
-                    }
-                }
-                diagonal_start.push(diagonal.len() as u32);
-            }
-
-            let ranked = masks
-                .iter()
-                .enumerate()
-                .map(|(s1, &sub)| {
-                    (sub & mask == sub).then(|| {
-                        let s1_least = &least_of[s1].0;
-                        let mut list: Vec<u16> =
-                            (0..PATTERNS as u16).filter(|&x| s1_least[x as usize] == x).collect();
-                        list.sort_by_key(|&x| (orbit[x as usize], x));
-                        let mut class_start = [0u32; RING_CLASSES + 1];
-                        for &x in &list {
-                            class_start[pattern_class(x as usize) + 1] += 1;
-                        }
-                        for c in 0..RING_CLASSES {
-                            class_start[c + 1] += class_start[c];
-                        }
-                        let mut rank = vec![u16::MAX; PATTERNS];
-                        let mut through_orbit = vec![0u32; reps.len()];
-                        for (pos, &x) in list.iter().enumerate() {
-                            let class = pattern_class(x as usize);
-                            let within = pos as u32 - class_start[class];
-                            rank[x as usize] = within as u16;
-                            through_orbit[orbit[x as usize] as usize] = within + 1;
-                        }
-                        // Orbits without S1-least patterns cannot occur: an orbit's least
-                        // pattern is least under every subgroup too.
-                        RankedUnder { rank, list, class_start, through_orbit }
-                    })
-                })
-                .collect();
-
-            orbits.push(OrbitTables {
-                mask,
-                least,
-                to_least,
-                orbit,
-                orbit_info: reps
-                    .iter()
-                    .zip(&orbit_stabiliser)
-                    .map(|(&least, &stabiliser)| {
-                        let (mover, other) = pattern_counts(least as usize);
-                        Orbit { least, stabiliser, mover: mover as u8, other: other as u8 }
-                    })
-                    .collect(),
-                diagonal_start,
-                diagonal,
-                diagonal_rank,
-                ranked,
-            });
-        }
+        // Least images first: every later step consults them for smaller subgroups.
+        let least_of = least_images(&masks);
+        let orbits: Vec<OrbitTables> = masks
+            .iter()
+            .enumerate()
+            .map(|(s, &mask)| OrbitTables::build(s, mask, &masks, &least_of))
+            .collect();
 
         let mut pair_offsets = Vec::with_capacity(masks.len() * PAIR_STRIDE * PAIR_STRIDE);
         for tables in &orbits {
@@ -548,6 +447,138 @@ fn pair_prefix(tables: &OrbitTables, a: usize, b: usize) -> Vec<u32> {
     prefix
 }
 
+/// For each subgroup (by mask), each pattern's least image under it and the symmetry that gives it.
+fn least_images(masks: &[u8]) -> Vec<(Vec<u16>, Vec<u8>)> {
+    masks
+        .iter()
+        .map(|&mask| {
+            let mut least = vec![0u16; PATTERNS];
+            let mut to_least = vec![0u8; PATTERNS];
+            for x in 0..PATTERNS {
+                let (mut best, mut best_d) = (x as u16, 0u8);
+                for d in (0..SQUARE_SYMMETRIES).filter(|d| mask & (1 << d) != 0) {
+                    let y = PATTERN_IMAGE[d][x];
+                    if y < best {
+                        best = y;
+                        best_d = d as u8;
+                    }
+                }
+                least[x] = best;
+                to_least[x] = best_d;
+            }
+            (least, to_least)
+        })
+        .collect()
+}
+
+impl OrbitTables {
+    /// The orbit tables of subgroup `s` (`mask`), from the least images of every subgroup.
+    fn build(s: usize, mask: u8, masks: &[u8], least_of: &[(Vec<u16>, Vec<u8>)]) -> OrbitTables {
+        let id_of = |mask: u8| masks.iter().position(|&m| m == mask).expect("a subgroup");
+        let (least, to_least) = least_of[s].clone();
+        let mut reps: Vec<u16> = (0..PATTERNS as u16).filter(|&x| least[x as usize] == x).collect();
+        reps.sort_by_key(|&x| (pattern_class(x as usize), x));
+        let mut orbit_of_rep = vec![u16::MAX; PATTERNS];
+        for (k, &rep) in reps.iter().enumerate() {
+            orbit_of_rep[rep as usize] = k as u16;
+        }
+        let orbit: Vec<u16> = (0..PATTERNS).map(|x| orbit_of_rep[least[x] as usize]).collect();
+        let stabiliser_mask = |x: usize| {
+            (0..SQUARE_SYMMETRIES)
+                .filter(|&d| mask & (1 << d) != 0 && PATTERN_IMAGE[d][x] as usize == x)
+                .fold(0u8, |acc, d| acc | (1 << d))
+        };
+        let orbit_stabiliser: Vec<u8> =
+            reps.iter().map(|&rep| id_of(stabiliser_mask(rep as usize)) as u8).collect();
+        let (diagonal_start, diagonal, diagonal_rank) =
+            diagonals(&reps, &orbit, &to_least, &orbit_stabiliser, least_of);
+        let ranked = masks
+            .iter()
+            .enumerate()
+            .map(|(s1, &sub)| {
+                (sub & mask == sub).then(|| RankedUnder::build(&least_of[s1].0, &orbit, reps.len()))
+            })
+            .collect();
+        OrbitTables {
+            mask,
+            least,
+            to_least,
+            orbit,
+            orbit_info: reps
+                .iter()
+                .zip(&orbit_stabiliser)
+                .map(|(&least, &stabiliser)| {
+                    let (mover, other) = pattern_counts(least as usize);
+                    Orbit { least, stabiliser, mover: mover as u8, other: other as u8 }
+                })
+                .collect(),
+            diagonal_start,
+            diagonal,
+            diagonal_rank,
+            ranked,
+        }
+    }
+}
+
+/// The "diagonal" second rings of each orbit: with both rings in one orbit the swap can still
+/// act, and these are the second rings left canonical by it. Per orbit a start, the list, and
+/// each pattern's rank in its orbit's list.
+fn diagonals(
+    reps: &[u16],
+    orbit: &[u16],
+    to_least: &[u8],
+    orbit_stabiliser: &[u8],
+    least_of: &[(Vec<u16>, Vec<u8>)],
+) -> (Vec<u32>, Vec<u16>, Vec<u8>) {
+    let mut members: Vec<Vec<u16>> = vec![Vec::new(); reps.len()];
+    for x in 0..PATTERNS {
+        members[orbit[x] as usize].push(x as u16);
+    }
+    let mut diagonal_start = vec![0u32];
+    let mut diagonal = Vec::new();
+    let mut diagonal_rank = vec![u8::MAX; PATTERNS];
+    for (k, &rep) in reps.iter().enumerate() {
+        let s1_least = &least_of[orbit_stabiliser[k] as usize].0;
+        for &x in &members[k] {
+            let swapped = PATTERN_IMAGE[to_least[x as usize] as usize][rep as usize];
+            let canonical = s1_least[x as usize].min(s1_least[swapped as usize]);
+            if canonical == x {
+                diagonal_rank[x as usize] = (diagonal.len() as u32 - diagonal_start[k]) as u8;
+                diagonal.push(x);
+            }
+        }
+        diagonal_start.push(diagonal.len() as u32);
+    }
+    (diagonal_start, diagonal, diagonal_rank)
+}
+
+impl RankedUnder {
+    /// The patterns least under a subgroup (`s1_least`), ranked within their ring class in the
+    /// order of the outer subgroup's orbits.
+    fn build(s1_least: &[u16], orbit: &[u16], orbits: usize) -> RankedUnder {
+        let mut list: Vec<u16> = (0..PATTERNS as u16).filter(|&x| s1_least[x as usize] == x).collect();
+        list.sort_by_key(|&x| (orbit[x as usize], x));
+        let mut class_start = [0u32; RING_CLASSES + 1];
+        for &x in &list {
+            class_start[pattern_class(x as usize) + 1] += 1;
+        }
+        for c in 0..RING_CLASSES {
+            class_start[c + 1] += class_start[c];
+        }
+        let mut rank = vec![u16::MAX; PATTERNS];
+        let mut through_orbit = vec![0u32; orbits];
+        for (pos, &x) in list.iter().enumerate() {
+            let class = pattern_class(x as usize);
+            let within = pos as u32 - class_start[class];
+            rank[x as usize] = within as u16;
+            through_orbit[orbit[x as usize] as usize] = within + 1;
+        }
+        // Orbits without S1-least patterns cannot occur: an orbit's least pattern is least
+        // under every subgroup too.
+        RankedUnder { rank, list, class_start, through_orbit }
+    }
+}
+
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(Tables::build)
@@ -574,10 +605,12 @@ impl ClassIndex {
         ClassIndex { tables, offsets: &tables.class_offsets[class_slot(mover, other)], mover, other }
     }
 
+    /// Stones of the side to move.
     pub fn mover(&self) -> u32 {
         self.mover
     }
 
+    /// Stones of the other side.
     pub fn other(&self) -> u32 {
         self.other
     }

@@ -14,29 +14,50 @@ use std::fmt;
 pub enum NotationError {
     /// The text does not have the shape `W:... B:... w|b [n n]`.
     Malformed {
+        /// The part that is malformed.
         text: String,
+        /// What was expected there.
         expected: &'static str,
     },
+    /// A point name that is not on the board.
     UnknownPoint(String),
+    /// A point listed twice for one side.
     DuplicatePoint(String),
+    /// A point listed for both sides.
     PointOnBothSides(String),
+    /// No side to move after the points.
     MissingSideToMove,
+    /// A side to move other than `w` or `b`.
     BadSideToMove(String),
+    /// A hand that is not a number.
     BadHand(String),
+    /// More stones in hand than a side starts with.
     HandOutOfRange {
+        /// The side.
         color: Color,
+        /// Its stones in hand.
         hand: u32,
+        /// Stones each side starts with.
         stones_per_side: u8,
     },
+    /// More stones on the board and in hand than a side starts with.
     TooManyStones {
+        /// The side.
         color: Color,
+        /// Its stones on the board.
         on_board: u32,
+        /// Its stones in hand.
         in_hand: u32,
+        /// Stones each side starts with.
         stones_per_side: u8,
     },
+    /// Hands that the alternation of placements cannot produce.
     HandsDoNotAlternate {
+        /// White's stones in hand.
         white: u8,
+        /// Black's stones in hand.
         black: u8,
+        /// The side to move.
         to_move: Color,
     },
     /// The side that just moved has fewer than three stones: the game ended before this position.

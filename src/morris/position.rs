@@ -4,13 +4,17 @@ use super::board::{POINT_NAMES, Points};
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A side.
 pub enum Color {
+    /// Places first.
     White = 0,
+    /// Places second.
     Black = 1,
 }
 
 impl Color {
     #[inline]
+    /// The opponent.
     pub fn other(self) -> Color {
         match self {
             Color::White => Color::Black,
@@ -19,10 +23,12 @@ impl Color {
     }
 
     #[inline]
+    /// 0 for White, 1 for Black: the slot in per-side arrays.
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// `White` or `Black`.
     pub fn name(self) -> &'static str {
         match self {
             Color::White => "White",
@@ -38,6 +44,7 @@ pub struct Position {
     pub stones: [Points; 2],
     /// Stones still to be placed, indexed by [`Color::index`].
     pub hand: [u8; 2],
+    /// The side to move.
     pub to_move: Color,
 }
 
@@ -54,16 +61,19 @@ impl Position {
     }
 
     #[inline]
+    /// The stones of the side to move.
     pub fn mover_stones(&self) -> Points {
         self.stones[self.to_move.index()]
     }
 
     #[inline]
+    /// The stones of the side not to move.
     pub fn other_stones(&self) -> Points {
         self.stones[self.to_move.other().index()]
     }
 
     #[inline]
+    /// Every stone on the board.
     pub fn occupied(&self) -> Points {
         self.stones[0] | self.stones[1]
     }
@@ -93,16 +103,21 @@ pub const NO_POINT: u8 = u8::MAX;
 /// A move: a placement (`from == NO_POINT`), a slide or a fly, with an optional removal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
+    /// The point a stone leaves, or `NO_POINT` for a placement.
     pub from: u8,
+    /// The point a stone goes to.
     pub to: u8,
+    /// The point whose stone is removed, or `NO_POINT`.
     pub remove: u8,
 }
 
 impl Move {
+    /// Whether a stone comes from the hand.
     pub fn is_placement(&self) -> bool {
         self.from == NO_POINT
     }
 
+    /// The point whose stone the move removes, if it closes a mill.
     pub fn removal(&self) -> Option<usize> {
         (self.remove != NO_POINT).then_some(self.remove as usize)
     }

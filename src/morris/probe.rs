@@ -1,10 +1,10 @@
 //! Probing Nine Men's Morris positions in the moving-phase tables.
 
 use super::board::point_from_name;
+use super::catalogue::{Class, SolvedClass};
 use super::notation::{PositionText, parse_position};
 use super::position::{Color, Move, Position};
 use super::rules::for_each_move;
-use super::catalogue::{Class, SolvedClass};
 use crate::probe::{LazyTables, Outcome, Probe, ProbeError, Probed};
 use crate::table::Check;
 use crate::value::Value;
@@ -43,6 +43,7 @@ impl MorrisTablebase {
         MorrisTablebase { dir: dir.into(), stones_per_side, classes }
     }
 
+    /// The directory of the tables.
     pub fn dir(&self) -> &Path {
         &self.dir
     }

@@ -102,5 +102,11 @@ pub fn check_layered<S: LayeredSet>(
     stored: impl Fn(u64) -> Result<Value, SolveError> + Sync,
     progress: &Progress,
 ) -> Result<Consistency, SolveError> {
-    check(0..set.size(), progress, S::Cursor::default, |cursor, index| layered_value(set, cursor, index), stored)
+    check(
+        0..set.size(),
+        progress,
+        S::Cursor::default,
+        |cursor, index| layered_value(set, cursor, index),
+        stored,
+    )
 }

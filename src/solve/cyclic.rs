@@ -59,6 +59,7 @@ pub struct Solution {
 
 impl Solution {
     #[inline]
+    /// The value of position `index`.
     pub fn value(&self, index: u64) -> Value {
         match self.codes[index as usize].load(Relaxed) {
             0 => Value::Draw,
@@ -66,10 +67,12 @@ impl Solution {
         }
     }
 
+    /// The number of positions.
     pub fn len(&self) -> u64 {
         self.codes.len() as u64
     }
 
+    /// Whether the set had no positions.
     pub fn is_empty(&self) -> bool {
         self.codes.is_empty()
     }

@@ -32,7 +32,11 @@ pub trait LayeredSet: Sync {
 
 /// The value of entry `index`: the best its moves give, `loss 0` without moves.
 #[inline]
-pub fn layered_value<S: LayeredSet>(set: &S, cursor: &mut S::Cursor, index: u64) -> Result<Value, SolveError> {
+pub fn layered_value<S: LayeredSet>(
+    set: &S,
+    cursor: &mut S::Cursor,
+    index: u64,
+) -> Result<Value, SolveError> {
     let mut best: Option<Value> = None;
     set.for_each_move_value(cursor, index, |v| best = Some(best.map_or(v, |b| b.max(v))))?;
     Ok(best.unwrap_or(Value::Loss(0)))
@@ -40,7 +44,11 @@ pub fn layered_value<S: LayeredSet>(set: &S, cursor: &mut S::Cursor, index: u64)
 
 /// Solves `set` straight into the table file `spec`: each entry's value is computed as its byte
 /// is written, so solving needs no memory beyond the tables it reads.
-pub fn solve_layered<S: LayeredSet>(set: &S, spec: &FileSpec, progress: &Progress) -> Result<Header, SolveError> {
+pub fn solve_layered<S: LayeredSet>(
+    set: &S,
+    spec: &FileSpec,
+    progress: &Progress,
+) -> Result<Header, SolveError> {
     write_table(spec, set.size(), progress, S::Cursor::default, |cursor, index| {
         let value = layered_value(set, cursor, index)?;
         Ok((value, set.weight(cursor, index)?))

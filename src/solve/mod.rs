@@ -47,7 +47,9 @@ pub enum SolveError {
 impl fmt::Display for SolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SolveError::DistanceTooLong { index } => write!(f, "position {index}: distance beyond 32766 plies"),
+            SolveError::DistanceTooLong { index } => {
+                write!(f, "position {index}: distance beyond 32766 plies")
+            }
             SolveError::TooManySuccessors { index } => {
                 write!(f, "position {index}: more than 255 distinct successors or predecessors")
             }

@@ -139,7 +139,9 @@ impl fmt::Display for TableError {
             TableError::WrongTable { expected, found, .. } => {
                 write!(f, "{path}: holds table {found}, expected {expected}")
             }
-            TableError::Entry { index, .. } => write!(f, "{path}: damaged table: entry {index} cannot be read"),
+            TableError::Entry { index, .. } => {
+                write!(f, "{path}: damaged table: entry {index} cannot be read")
+            }
         }
     }
 }

@@ -17,8 +17,8 @@ mod values;
 pub use atomic::temporary_path;
 pub use error::TableError;
 pub use header::{
-    Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, MAGIC, OLDEST_READABLE_VERSION, check_file,
-    checksum,
+    Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, MAGIC, OLDEST_READABLE_VERSION,
+    check_file, checksum,
 };
 pub use set::{SET_BLOCK_WORDS, SetFile, Words, read_set_header, write_set};
 pub use status::Status;

@@ -4,7 +4,7 @@
 use super::atomic::Pending;
 use super::error::TableError;
 use super::header::{
-    Check, Counts, FileKind, FORMAT_VERSION, FileSpec, HEADER_SIZE, Header, check_file_checksum, u64_at,
+    Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, check_file_checksum, u64_at,
 };
 use memmap2::Mmap;
 use std::fs::File;
@@ -48,7 +48,8 @@ pub fn write_set(spec: &FileSpec, capacity: u64, words: &impl Words) -> Result<(
         for block in 0..count.div_ceil(SET_BLOCK_WORDS) {
             put(before).map_err(error)?;
             let end = ((block + 1) * SET_BLOCK_WORDS).min(count);
-            before += (block * SET_BLOCK_WORDS..end).map(|i| u64::from(words.word(i).count_ones())).sum::<u64>();
+            before +=
+                (block * SET_BLOCK_WORDS..end).map(|i| u64::from(words.word(i).count_ones())).sum::<u64>();
         }
         put(before).map_err(error)?;
         out.flush().map_err(error)?;

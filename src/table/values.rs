@@ -4,7 +4,7 @@
 use super::atomic::Pending;
 use super::error::TableError;
 use super::header::{
-    Check, Counts, FileKind, FORMAT_VERSION, FileSpec, HEADER_SIZE, Header, check_file_checksum, checksum,
+    Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, check_file_checksum, checksum,
     u32_at, u64_at,
 };
 use crate::progress::Progress;
@@ -239,9 +239,14 @@ mod tests {
             _ => Value::Loss(0),
         };
         let size = 3_000_003;
-        let header =
-            write_table::<_, TableError>(&spec, size, &Progress::hidden(), || (), |_, i| Ok((value_of(i), 1)))
-                .unwrap();
+        let header = write_table::<_, TableError>(
+            &spec,
+            size,
+            &Progress::hidden(),
+            || (),
+            |_, i| Ok((value_of(i), 1)),
+        )
+        .unwrap();
         assert!(header.overflow_count > 0);
         let table = TableFile::open(&spec, size, Check::Checksum).unwrap();
         for i in (0..size).step_by(7) {

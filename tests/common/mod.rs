@@ -91,3 +91,22 @@ pub fn assert_pinned(dir: &std::path::Path, prefix: &str) {
     assert!(!expected.is_empty());
     assert_eq!(found, expected, "files of {prefix} differ from the pinned bytes");
 }
+
+/// The reports of `verify` over every table of `catalogue`, which must all be there.
+pub fn verified(
+    catalogue: &impl tablebase::Catalogue,
+    dir: &std::path::Path,
+    quick: bool,
+) -> Vec<tablebase::catalogue::TableReport> {
+    use tablebase::catalogue::TableOutcome;
+    let mut reports = Vec::new();
+    tablebase::verify(catalogue, dir, quick, &tablebase::Progress::hidden(), |outcome| {
+        match outcome {
+            TableOutcome::Checked(report) => reports.push(report),
+            other => return Err(format!("{other:?}")),
+        }
+        Ok(())
+    })
+    .unwrap();
+    reports
+}
