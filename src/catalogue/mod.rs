@@ -120,7 +120,7 @@ impl BuildError {
     pub fn solve(table: impl fmt::Display) -> impl FnOnce(SolveError) -> BuildError {
         move |source| match source {
             // A damaged file says which file it is; naming the table again adds nothing.
-            SolveError::Table(e) => BuildError::Table(e),
+            SolveError::Table(e) => BuildError::Table(*e),
             source => BuildError::Solve { table: table.to_string(), source },
         }
     }

@@ -172,6 +172,7 @@ pub fn solve_cyclic(set: &impl CyclicSet, progress: &Progress) -> Result<Solutio
 
 impl<S: CyclicSet> Solver<'_, S> {
     /// The code of a value planned at `distance` for `index`.
+    #[inline]
     fn plan(&self, index: u64, distance: u32) -> Result<u16, SolveError> {
         if distance + 1 > MAX_CODE {
             return Err(SolveError::DistanceTooLong { index });
@@ -251,6 +252,7 @@ impl<S: CyclicSet> Solver<'_, S> {
 
     /// A loss at `distance`: its predecessors win one ply later, unless already decided or
     /// planned to win at least as fast.
+    #[inline]
     fn loss_reaches(&self, predecessors: &[u64], distance: u32) {
         for &p in predecessors {
             let slot = &self.codes[p as usize];
@@ -273,6 +275,7 @@ impl<S: CyclicSet> Solver<'_, S> {
 
     /// A win at `distance`: one fewer undecided successor for each predecessor; the last one
     /// makes a loss.
+    #[inline]
     fn win_reaches(&self, predecessors: &[u64], distance: u32) -> Result<(), SolveError> {
         for &p in predecessors {
             let slot = &self.codes[p as usize];

@@ -40,8 +40,9 @@ pub enum SolveError {
         /// The position whose move it is.
         index: u64,
     },
-    /// A table the set reads (its own set file, a table solved before) is damaged.
-    Table(TableError),
+    /// A table the set reads (its own set file, a table solved before) is damaged. Boxed: the
+    /// solver's hot loops return this type, and the rare case should not make it large.
+    Table(Box<TableError>),
 }
 
 impl fmt::Display for SolveError {
@@ -65,7 +66,7 @@ impl fmt::Display for SolveError {
 impl std::error::Error for SolveError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            SolveError::Table(e) => Some(e),
+            SolveError::Table(e) => Some(e.as_ref()),
             _ => None,
         }
     }
@@ -73,7 +74,7 @@ impl std::error::Error for SolveError {
 
 impl From<TableError> for SolveError {
     fn from(e: TableError) -> SolveError {
-        SolveError::Table(e)
+        SolveError::Table(Box::new(e))
     }
 }
 
