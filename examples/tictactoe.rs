@@ -11,7 +11,7 @@ use tablebase::catalogue::TableOutcome;
 use tablebase::layered::{Layered, LayeredGame, SolvedLayer, Step};
 use tablebase::probe::{Outcome, ProbeError};
 use tablebase::table::Check;
-use tablebase::{Probe, Progress, Value, best_line, generate, info, verify};
+use tablebase::{Probe, Progress, TableError, Value, best_line, generate, info, verify};
 
 /// The eight lines of three.
 const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
@@ -187,11 +187,12 @@ impl LayeredGame for TicTacToe {
         board.moves().for_each(|cell| f(board.play(cell).canonical()));
     }
 
-    fn for_each_step(&self, _layer: u32, board: &Board, mut f: impl FnMut(Step)) {
+    fn for_each_step(&self, _layer: u32, board: &Board, mut f: impl FnMut(Step)) -> Result<(), TableError> {
         if !board.is_won_by_previous() && board.stones() == 9 {
             f(Step::Done(Value::Draw)); // a full board without three in a row
         }
         board.moves().for_each(|cell| f(Step::Child(board.play(cell).canonical())));
+        Ok(())
     }
 
     fn notation(&self, _layer: u32, board: &Board) -> String {
@@ -210,7 +211,7 @@ pub struct TicTacToeTables {
 
 impl TicTacToeTables {
     /// Opens every layer in `dir`.
-    pub fn open(dir: &Path) -> Result<TicTacToeTables, tablebase::TableError> {
+    pub fn open(dir: &Path) -> Result<TicTacToeTables, TableError> {
         let tables = Layered(TicTacToe);
         let layers = (0..10)
             .map(|layer| tables.open_layer(dir, layer, |_| Check::Header))

@@ -17,9 +17,15 @@ fn info_morris_json_lists_all_49_classes_with_reference_sizes() {
     let output = tablebase(&["info", "morris", "--json", "--dir", dir.to_str().unwrap()]);
     assert!(output.status.success());
     let lines = stdout_lines(&output);
-    assert_eq!(lines.len(), 49);
+    assert_eq!(lines.len(), 49 + 18, "49 classes, then the 18 placement plies of the opening");
+    for (p, line) in lines[49..].iter().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("one JSON object per line");
+        assert_eq!(v["table"], format!("placement ply {p}"));
+        assert_eq!((v["status"].as_str(), v["positions"].is_null()), (Some("missing"), true));
+    }
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&lines[49]).unwrap()["index_size"], 1, "the start");
     let mut seen = Vec::new();
-    for line in &lines {
+    for line in &lines[..49] {
         let v: serde_json::Value = serde_json::from_str(line).expect("one JSON object per line");
         assert_eq!(v["game"], "morris");
         let table = v["table"].as_str().unwrap();
@@ -48,7 +54,9 @@ fn info_morris_text_and_smaller_games() {
         .iter()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["table"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(tables, ["3-3", "3-4", "4-3", "4-4"]);
+    let placement: Vec<String> = (0..8).map(|p| format!("placement ply {p}")).collect();
+    assert_eq!(tables[..4], ["3-3", "3-4", "4-3", "4-4"]);
+    assert_eq!(tables[4..], placement);
 }
 
 #[test]

@@ -90,3 +90,47 @@ fn four_by_four_end_to_end() {
     assert!(String::from_utf8(missing.stderr).unwrap().contains("generate connect4 --size 5x4"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `verify` behaves as it does for Morris: it carries on past a missing ply (exit 1 when nothing
+/// else is wrong) and lists a wrong value with an example position (exit 3).
+#[test]
+fn verify_carries_on_past_a_missing_ply_and_lists_mismatches() {
+    let dir = std::env::temp_dir().join(format!("tablebase-c4-verify-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    assert!(tablebase(&["generate", "connect4", "--size", "4x4", "--dir", d], "").status.success());
+    let table = dir.join("connect4-4x4-ply10.tbl");
+    let pristine = std::fs::read(&table).unwrap();
+
+    std::fs::remove_file(&table).unwrap();
+    let missing = tablebase(&["verify", "connect4", "--size", "4x4", "--dir", d, "--json"], "");
+    assert_eq!(missing.status.code(), Some(1));
+    let lines = json_lines(&missing);
+    assert_eq!(lines.len(), 16, "every ply but the missing one is reported");
+    assert!(lines.iter().all(|v| v["table"] != "ply 10" && v["checksum"] == "ok"));
+    assert_eq!(lines.iter().find(|v| v["table"] == "ply 9").unwrap()["consistent"], serde_json::Value::Null);
+    let stderr = String::from_utf8(missing.stderr).unwrap();
+    assert!(stderr.contains("connect4-4x4-ply10.tbl: table not generated"), "{stderr}");
+    assert!(stderr.contains("1 table(s) not generated (ply 10): run tablebase generate connect4 --size 4x4"));
+
+    // A wrong value under a valid checksum: found by recomputation, with the position.
+    let mut bytes = pristine.clone();
+    let victim = bytes[256..].iter().position(|&b| b == 2).unwrap(); // a win in 1
+    bytes[256 + victim] = 4; // claim a win in 3
+    let sum = crc32fast::hash(&bytes[256..]);
+    bytes[120..124].copy_from_slice(&sum.to_le_bytes());
+    std::fs::write(&table, &bytes).unwrap();
+    let wrong = tablebase(&["verify", "connect4", "--size", "4x4", "--dir", d, "--json"], "");
+    assert_eq!(wrong.status.code(), Some(3));
+    let lines = json_lines(&wrong);
+    assert_eq!(lines.len(), 17);
+    assert_eq!(lines[10]["consistent"], false);
+    assert!(lines[11..].iter().all(|v| v["consistent"] == true), "later plies do not read ply 10");
+    let stderr = String::from_utf8(wrong.stderr).unwrap();
+    assert!(
+        stderr.contains("connect4 4x4 ply 10: position ")
+            && stderr.contains("stored win 3 but its moves give win 1"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -104,3 +104,19 @@ fn random_round_trips_in_every_class() {
         }
     }
 }
+
+/// The placement phase's classes have fewer than 3 stones on a side: the same index, checked
+/// exhaustively, from the empty board up.
+#[test]
+fn exhaustive_classes_below_three_stones() {
+    for (a, b) in [(0, 0), (1, 0), (0, 1), (1, 1), (2, 0), (0, 2), (2, 1), (1, 2), (2, 2), (3, 0), (0, 3)] {
+        check_exhaustively(a, b);
+    }
+    for (a, b) in [(3, 2), (2, 3), (4, 1), (1, 4), (0, 5), (2, 4)] {
+        check_exhaustively(a, b);
+    }
+    // The empty board is one position; one stone has 4 places up to symmetry: a corner or a
+    // midpoint, of the middle ring or of the outer and inner rings (which the swap merges).
+    assert_eq!(ClassIndex::new(0, 0).size(), 1);
+    assert_eq!(ClassIndex::new(1, 0).size(), 4);
+}

@@ -140,7 +140,14 @@ fn library_errors_say_what_is_wrong() {
         }
         other => panic!("{other:?}"),
     }
-    assert!(matches!(tb.probe(&Position::start(9)), Err(ProbeError::Unavailable(_))));
+    // The opening is a table like any other: missing here, with the command that builds it.
+    match tb.probe(&Position::start(9)) {
+        Err(ProbeError::NotGenerated { path, command }) => {
+            assert!(path.ends_with("morris-opening9-ply00.set"), "{}", path.display());
+            assert!(command.contains("generate morris --stones 9"), "{command}");
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

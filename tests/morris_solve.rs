@@ -195,10 +195,18 @@ fn verify_reports_damage_with_exit_3_and_missing_tables_with_exit_1() {
 }
 
 #[test]
-fn generate_needs_no_opening_until_the_placement_phase_exists() {
-    let out = tablebase(&["generate", "morris", "--dir", "/nonexistent/never"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--no-opening"));
+fn up_to_builds_classes_only_and_checks_its_class() {
     let out = tablebase(&["generate", "morris", "--no-opening", "--up-to", "10-3"]);
     assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("10-3"));
+    // --no-opening is implied by --up-to, and saying both is no mistake.
+    let dir = scratch("up-to-only");
+    let d = dir.to_str().unwrap();
+    let out = tablebase(&["generate", "morris", "--no-opening", "--up-to", "3-4", "--dir", d]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut files: Vec<String> =
+        fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    files.sort();
+    assert_eq!(files, ["morris-3-3.tbl", "morris-3-4.tbl", "morris-4-3.tbl"]);
+    fs::remove_dir_all(&dir).unwrap();
 }

@@ -10,8 +10,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use tablebase::catalogue::{InfoRow, TableOutcome};
 use tablebase::connect4::{Connect4, Connect4Tablebase, Geometry};
-use tablebase::morris::{Class, MorrisTablebase, MovingPhase};
+use tablebase::morris::{Class, MorrisTablebase, MovingPhase, Opening};
 use tablebase::probe::{BatchError, Format, answer, answer_lines, worse};
+use tablebase::table::Check;
 use tablebase::{Catalogue, Probe, Progress, TableError};
 
 #[derive(Parser)]
@@ -104,15 +105,22 @@ struct Threads {
 }
 
 impl Threads {
+    /// Sizes the worker pool, once per process (a command may run several catalogues).
     fn apply(&self) -> Result<(), Error> {
+        static APPLIED: std::sync::OnceLock<()> = std::sync::OnceLock::new();
         let Some(n) = self.threads else { return Ok(()) };
         if n == 0 {
             return Err(Error::Usage("--threads must be at least 1".into()));
         }
+        if APPLIED.get().is_some() {
+            return Ok(());
+        }
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build_global()
-            .map_err(|e| Error::Usage(format!("--threads {n}: {e}")))
+            .map_err(|e| Error::Usage(format!("--threads {n}: {e}")))?;
+        let _ = APPLIED.set(());
+        Ok(())
     }
 }
 
@@ -124,7 +132,7 @@ enum GenerateGame {
         tables: MorrisArgs,
         #[command(flatten)]
         up_to: UpTo,
-        /// Moving phase only, without the placement-phase (opening) tables.
+        /// Moving phase only, without the placement-phase (opening) tables (implied by --up-to).
         #[arg(long)]
         no_opening: bool,
         #[command(flatten)]
@@ -235,14 +243,14 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Command::Generate { game } => match game {
             GenerateGame::Morris { tables, up_to, no_opening, threads } => {
-                let catalogue = tables.moving_phase(&up_to)?;
-                if !no_opening {
-                    return Err(Error::Usage(
-                        "the placement-phase (opening) tables are not built yet: run with --no-opening"
-                            .into(),
-                    ));
+                generate(&tables.moving_phase(&up_to)?, &tables.dir, &threads)?;
+                if no_opening || up_to.up_to.is_some() {
+                    return Ok(());
                 }
-                generate(&catalogue, &tables.dir, &threads)
+                // The opening reads the classes just built, checksums checked.
+                let opening =
+                    Opening::new(tables.stones.into()).with_classes(&tables.dir, Check::Checksum)?;
+                generate(&tablebase::Layered(opening), &tables.dir, &threads)
             }
             GenerateGame::Connect4 { tables, threads } => {
                 generate(&Connect4::tables(tables.size), &tables.dir, &threads)
@@ -258,7 +266,16 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         },
         Command::Verify { game } => match game {
             VerifyGame::Morris { tables, up_to, check } => {
-                verify(&tables.moving_phase(&up_to)?, &tables.dir, &check)
+                let classes = verify(&tables.moving_phase(&up_to)?, &tables.dir, &check);
+                if up_to.up_to.is_some() {
+                    return classes;
+                }
+                // Without the classes the last layer is not recomputed; its files are still checked.
+                let stones = tables.stones.into();
+                let opening = Opening::new(stones)
+                    .with_classes(&tables.dir, Check::Header)
+                    .unwrap_or_else(|_| Opening::new(stones));
+                worst(classes, verify(&tablebase::Layered(opening), &tables.dir, &check))
             }
             VerifyGame::Connect4 { tables, check } => {
                 verify(&Connect4::tables(tables.size), &tables.dir, &check)
@@ -266,11 +283,22 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         },
         Command::Info { game } => match game {
             InfoGame::Morris { tables, json } => {
-                info(&MovingPhase::for_stones(tables.stones.into()), &tables.dir, json)
+                info(&MovingPhase::for_stones(tables.stones.into()), &tables.dir, json)?;
+                info(&Opening::tables(tables.stones.into()), &tables.dir, json)
             }
             InfoGame::Connect4 { tables, json } => info(&Connect4::tables(tables.size), &tables.dir, json),
         },
         Command::Bench { target } => bench::run(target),
+    }
+}
+
+/// The outcome of two commands run one after the other: the first failure by exit code
+/// (3 before 1), else success.
+fn worst(a: Result<(), Error>, b: Result<(), Error>) -> Result<(), Error> {
+    match (a, b) {
+        (Err(a), Err(b)) => Err(if b.exit_code() == 3 && a.exit_code() != 3 { b } else { a }),
+        (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
+        (Ok(()), Ok(())) => Ok(()),
     }
 }
 

@@ -4,7 +4,7 @@
 use super::board::{Geometry, Position};
 use super::index::{MAX_WIDTH, PlyIndex, Walker};
 use crate::layered::{Layered, LayeredGame, Step};
-use crate::table::{Check, Counts, Header};
+use crate::table::{Check, Counts, Header, TableError};
 use crate::value::Value;
 use std::path::Path;
 
@@ -120,22 +120,25 @@ impl LayeredGame for Connect4 {
     }
 
     #[inline]
-    fn for_each_step(&self, ply: u32, position: &Position, mut f: impl FnMut(Step)) {
+    fn for_each_step(
+        &self,
+        ply: u32,
+        position: &Position,
+        mut f: impl FnMut(Step),
+    ) -> Result<(), TableError> {
         let g = &self.geometry;
         if position.is_won_by_previous(g) {
-            return; // lost: no moves
-        }
-        if position.ply == g.cells() {
+            // lost: no moves
+        } else if position.ply == g.cells() {
             // A full board without four is a draw: the one pseudo-move that says so.
             f(Step::Done(Value::Draw));
-            return;
-        }
-        if position.can_win_at_once(g) {
+        } else if position.can_win_at_once(g) {
             // Nothing is better than four in a row now: the other moves need not be looked up.
             f(Step::Done(Value::Win(1)));
-            return;
+        } else {
+            self.for_each_child(ply, position, |child| f(Step::Child(child)));
         }
-        self.for_each_child(ply, position, |child| f(Step::Child(child)));
+        Ok(())
     }
 
     fn reference_positions(&self, ply: u32) -> Option<u64> {
@@ -150,15 +153,18 @@ impl LayeredGame for Connect4 {
             return of_ply;
         }
         let g = self.geometry;
-        let of_board = crate::reference::connect4_board(g.width, g.height).map(|(positions, value, end)| {
-            let Some((empty, total)) = self.board_figures(dir) else { return false };
-            let value_ok = match (value, empty) {
-                ("first", Value::Win(n)) | ("second", Value::Loss(n)) => end.is_none_or(|e| e == n),
-                ("draw", Value::Draw) => true,
-                _ => false,
-            };
-            value_ok && positions.is_none_or(|p| p == total)
-        });
+        // Without every ply the board's figures cannot be checked: unknown, not wrong.
+        let figures = self.board_figures(dir);
+        let of_board =
+            crate::reference::connect4_board(g.width, g.height).zip(figures).map(|(published, found)| {
+                let ((positions, value, end), (empty, total)) = (published, found);
+                let value_ok = match (value, empty) {
+                    ("first", Value::Win(n)) | ("second", Value::Loss(n)) => end.is_none_or(|e| e == n),
+                    ("draw", Value::Draw) => true,
+                    _ => false,
+                };
+                value_ok && positions.is_none_or(|p| p == total)
+            });
         match (of_ply, of_board) {
             (Some(a), Some(b)) => Some(a && b),
             (a, b) => a.or(b),

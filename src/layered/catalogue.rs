@@ -179,7 +179,7 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
             None
         };
         let layer_set = LayerSet { game: &self.0, layer: key.layer, set: &solved.set, next: next.as_ref() };
-        let stored = |dense: u64| solved.table.value(dense).map_err(crate::solve::SolveError::Table);
+        let stored = |dense: u64| solved.table.value(dense).map_err(crate::solve::SolveError::from);
         check_layered(&layer_set, stored, progress)
             .map(Some)
             .map_err(BuildError::solve(format!("{} {key}", self.0.name())))

@@ -79,8 +79,14 @@ pub trait LayeredGame: Sync {
     /// forward pass); nothing when the game is over.
     fn for_each_child(&self, layer: u32, position: &Self::Position, f: impl FnMut(u64));
     /// Calls `f` with every legal move's step, for solving. A position that wins at once may give
-    /// only that move.
-    fn for_each_step(&self, layer: u32, position: &Self::Position, f: impl FnMut(Step));
+    /// only that move. An error when a table the game reads for `Step::Done` values (solved
+    /// before, outside the layers) cannot be read.
+    fn for_each_step(
+        &self,
+        layer: u32,
+        position: &Self::Position,
+        f: impl FnMut(Step),
+    ) -> Result<(), crate::table::TableError>;
     /// The reachable positions of a layer, as the references count them, where published.
     fn reference_positions(&self, _layer: u32) -> Option<u64> {
         None

@@ -66,7 +66,7 @@ impl<G: LayeredGame> LayerSet<'_, G> {
         } else {
             self.set.select(dense)
         };
-        let index = index.ok_or_else(|| SolveError::Table(self.set.damaged(dense)))?;
+        let index = index.ok_or_else(|| SolveError::from(self.set.damaged(dense)))?;
         let position = self.game.position(self.layer, &mut cursor.walker, index);
         (cursor.dense, cursor.index, cursor.position) = (dense, index, Some(position));
         Ok(position)
@@ -94,13 +94,13 @@ impl<G: LayeredGame> LayeredSet for LayerSet<'_, G> {
             Step::Child(child) => match self.next.map(|next| next.value_at(child)) {
                 Some(Ok(Some(value))) => f(value.for_mover()),
                 Some(Err(e)) => {
-                    failed.get_or_insert(SolveError::Table(e));
+                    failed.get_or_insert(SolveError::from(e));
                 }
                 Some(Ok(None)) | None => {
                     failed.get_or_insert(SolveError::MissingSuccessor { index: dense });
                 }
             },
-        });
+        })?;
         failed.map_or(Ok(()), Err)
     }
 

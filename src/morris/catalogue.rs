@@ -201,7 +201,7 @@ impl CyclicSet for ClassPair<'_> {
                 }
             }
         });
-        failed.map_or(Ok(()), |e| Err(SolveError::Table(e)))
+        failed.map_or(Ok(()), |e| Err(SolveError::from(e)))
     }
 
     #[inline]
@@ -338,7 +338,7 @@ impl Catalogue for MovingPhase {
         let first_size = set.offset(1);
         let stored = |i: u64| {
             let (file, local) = if i < first_size || files.len() == 1 { (0, i) } else { (1, i - first_size) };
-            files[file].file.value(local).map_err(SolveError::Table)
+            files[file].file.value(local).map_err(SolveError::from)
         };
         let k = usize::from(class != pair);
         let offset = set.offset(k);

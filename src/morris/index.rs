@@ -243,7 +243,7 @@ struct PairBlock {
 }
 
 fn class_slot(mover: u32, other: u32) -> usize {
-    ((mover - MIN_STONES) * (MAX_STONES - MIN_STONES + 1) + (other - MIN_STONES)) as usize
+    (mover * (MAX_STONES + 1) + other) as usize
 }
 
 impl Tables {
@@ -284,8 +284,11 @@ impl Tables {
                 tables.trivial_blocks.push(blocks);
             }
         }
-        for mover in MIN_STONES..=MAX_STONES {
-            for other in MIN_STONES..=MAX_STONES {
+        // Every count from 0: the placement phase has classes with fewer than 3 stones on the
+        // board. A class's offsets depend only on its own counts, so adding classes leaves the
+        // moving-phase indices as they are.
+        for mover in 0..=MAX_STONES {
+            for other in 0..=MAX_STONES {
                 let offsets = tables.middle_prefix(mover as usize, other as usize);
                 tables.class_offsets.push(PrefixSums::new(offsets, CLASS_GUIDE_BUCKETS));
             }
@@ -595,12 +598,14 @@ pub struct ClassIndex {
 }
 
 impl ClassIndex {
-    /// The index of class `mover-other` (each 3..=9).
+    /// The index of the positions with `mover` stones of the side to move and `other` of the
+    /// other side on the board, each 0..=9 (the moving phase's classes are 3..=9; positions
+    /// of the placement phase have fewer).
     ///
     /// # Panics
-    /// If a count is outside 3..=9; callers validate user input first.
+    /// If a count is over 9; callers validate user input first.
     pub fn new(mover: u32, other: u32) -> ClassIndex {
-        assert!((MIN_STONES..=MAX_STONES).contains(&mover) && (MIN_STONES..=MAX_STONES).contains(&other));
+        assert!(mover <= MAX_STONES && other <= MAX_STONES, "class {mover}-{other}");
         let tables = tables();
         ClassIndex { tables, offsets: &tables.class_offsets[class_slot(mover, other)], mover, other }
     }

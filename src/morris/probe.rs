@@ -1,10 +1,12 @@
-//! Probing Nine Men's Morris positions in the moving-phase tables.
+//! Probing Nine Men's Morris positions: the moving-phase classes and the placement layers.
 
 use super::board::point_from_name;
 use super::catalogue::{Class, SolvedClass};
 use super::notation::{PositionText, parse_position};
+use super::opening::Opening;
 use super::position::{Color, Move, Position};
 use super::rules::for_each_move;
+use crate::layered::{Layered, LayeredGame, SolvedLayer};
 use crate::probe::{LazyTables, Outcome, Probe, ProbeError, Probed};
 use crate::table::Check;
 use crate::value::Value;
@@ -13,6 +15,8 @@ use std::path::{Path, PathBuf};
 /// Where a position's value comes from, found before any table is read.
 enum Lookup<'a> {
     Table(&'a SolvedClass, u64),
+    /// A placement layer and the position's entry in its table.
+    Layer(&'a SolvedLayer, u64),
     Known(Value),
 }
 
@@ -22,6 +26,9 @@ impl Lookup<'_> {
         match self {
             Lookup::Table(solved, index) => {
                 solved.file.value(index).map_err(|e| ProbeError::Damaged(e.to_string()))
+            }
+            Lookup::Layer(solved, dense) => {
+                solved.table.value(dense).map_err(|e| ProbeError::Damaged(e.to_string()))
             }
             Lookup::Known(value) => Ok(value),
         }
@@ -33,6 +40,8 @@ pub struct MorrisTablebase {
     dir: PathBuf,
     stones_per_side: u8,
     classes: LazyTables<SolvedClass>,
+    opening: Layered<Opening>,
+    placement_layers: LazyTables<SolvedLayer>,
 }
 
 impl MorrisTablebase {
@@ -40,7 +49,9 @@ impl MorrisTablebase {
     /// Nothing is read until a position needs it.
     pub fn open(dir: impl Into<PathBuf>, stones_per_side: u8) -> MorrisTablebase {
         let classes = LazyTables::new(Class::all().count());
-        MorrisTablebase { dir: dir.into(), stones_per_side, classes }
+        let opening = Opening::tables(u32::from(stones_per_side));
+        let placement_layers = LazyTables::new(opening.0.layers() as usize);
+        MorrisTablebase { dir: dir.into(), stones_per_side, classes, opening, placement_layers }
     }
 
     /// The directory of the tables.
@@ -67,11 +78,13 @@ impl MorrisTablebase {
         )
     }
 
-    /// Where the value of `position` comes from, without reading any table yet.
+    /// Where the value of `position` comes from, without reading any table's values yet.
     fn locate(&self, position: &Position) -> Result<Lookup<'_>, ProbeError> {
-        Self::require_moving_phase(position)?;
         if position.material(position.to_move) < 3 {
             return Ok(Lookup::Known(Value::Loss(0)));
+        }
+        if !position.is_moving_phase() {
+            return self.locate_placement(position);
         }
         let (mover, other) = (position.mover_stones(), position.other_stones());
         let class = Class::new(mover.count_ones(), other.count_ones())
@@ -80,15 +93,24 @@ impl MorrisTablebase {
         Ok(Lookup::Table(solved, solved.index.index(mover, other)))
     }
 
-    fn require_moving_phase(position: &Position) -> Result<(), ProbeError> {
-        if position.is_moving_phase() {
-            Ok(())
-        } else {
-            Err(ProbeError::Unavailable(
-                "positions with stones in hand need the placement-phase tables, which this version does not generate yet"
-                    .into(),
+    /// A position with stones in hand: its placement layer and its entry there.
+    fn locate_placement(&self, position: &Position) -> Result<Lookup<'_>, ProbeError> {
+        let opening = &self.opening;
+        let k = self.stones_per_side;
+        let unreachable = || {
+            ProbeError::Illegal(format!(
+                "not reachable from the start of the {k}-stone game (W: B: w {k} {k})"
             ))
-        }
+        };
+        let layer = opening.0.layer_of(position).ok_or_else(unreachable)?;
+        let index = opening.0.index(layer, position).ok_or_else(unreachable)?;
+        let solved = self.placement_layers.get(
+            layer as usize,
+            || opening.open_layer(&self.dir, layer, |_| Check::Header),
+            || opening.0.generate_command(&self.dir),
+        )?;
+        let dense = solved.set.rank(index).ok_or_else(unreachable)?;
+        Ok(Lookup::Layer(solved, dense))
     }
 }
 
@@ -116,7 +138,6 @@ impl Probe for MorrisTablebase {
     }
 
     fn moves(&self, position: &Position) -> Result<Vec<Outcome<Self>>, ProbeError> {
-        Self::require_moving_phase(position)?;
         let mut successors = Vec::with_capacity(64);
         for_each_move(position, |mv, next| successors.push((mv, next)));
         successors
