@@ -67,6 +67,9 @@ impl Progress {
         *self.task.lock().expect("lock") = task.to_string();
         *self.started.lock().expect("lock") = Instant::now();
         if let Output::Bar(bar) = &self.output {
+            // The previous table's bar was finished and cleared: a finished bar draws nothing
+            // until it is reset.
+            bar.reset();
             bar.set_prefix(task.to_string());
         }
     }

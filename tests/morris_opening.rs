@@ -92,3 +92,104 @@ fn three_stones_equal_a_plain_minimax() {
 fn four_stones_equal_a_plain_minimax() {
     check_game(4);
 }
+
+fn tablebase(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tablebase")).args(args).output().expect("the binary runs")
+}
+
+/// Every file of `dir`, by name, with its bytes.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The command line end to end on the 5-stone game: generate (killed at several moments in
+/// the opening, then resumed to the same bytes), verify, info and a best line from the start.
+#[test]
+fn five_stones_resume_after_kill_verify_and_probe_from_the_start() {
+    let reference = scratch("k5-reference");
+    let interrupted = scratch("k5-interrupted");
+    let (r, i) = (reference.to_str().unwrap(), interrupted.to_str().unwrap());
+    let done = tablebase(&["generate", "morris", "--stones", "5", "--dir", r]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    // The classes are there already, so that the kills land in the opening.
+    std::fs::create_dir_all(&interrupted).unwrap();
+    for (name, bytes) in files(&reference) {
+        if !name.starts_with("morris-opening") {
+            std::fs::write(interrupted.join(name), bytes).unwrap();
+        }
+    }
+    for delay_ms in [200, 700, 1500, 2500, 4000] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tablebase"))
+            .args(["generate", "morris", "--stones", "5", "--dir", i])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        child.kill().unwrap(); // SIGKILL: no chance to clean up
+        child.wait().unwrap();
+        // Nothing under a final name is damaged: at worst a table is missing (exit 1).
+        let check = tablebase(&["verify", "morris", "--stones", "5", "--quick", "--dir", i]);
+        assert!(matches!(check.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&check.stderr));
+    }
+    assert!(tablebase(&["generate", "morris", "--stones", "5", "--dir", i]).status.success());
+    let (expected, resumed) = (files(&reference), files(&interrupted));
+    assert_eq!(expected.iter().filter(|(name, _)| name.starts_with("morris-opening5-ply")).count(), 20);
+    assert!(resumed == expected, "resumed files differ from an uninterrupted run");
+
+    // verify: the 9 classes up to 5-5 and the 10 placement plies, all consistent.
+    let verify = tablebase(&["verify", "morris", "--stones", "5", "--json", "--dir", i]);
+    assert_eq!(verify.status.code(), Some(0), "{}", String::from_utf8_lossy(&verify.stderr));
+    let reports: Vec<serde_json::Value> =
+        String::from_utf8(verify.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(reports.len(), 19);
+    for (ply, report) in reports[9..].iter().enumerate() {
+        assert_eq!(report["table"], format!("placement ply {ply}"));
+        assert_eq!(report["checksum"], "ok");
+        assert_eq!(report["consistent"], true);
+    }
+    // info: one row per placement ply, counts from the headers.
+    let info = tablebase(&["info", "morris", "--stones", "5", "--json", "--dir", i]);
+    let rows: Vec<serde_json::Value> =
+        String::from_utf8(info.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let placement: Vec<&serde_json::Value> =
+        rows.iter().filter(|r| r["table"].as_str().unwrap().starts_with("placement ply")).collect();
+    assert_eq!(placement.len(), 10);
+    assert!(placement.iter().all(|r| r["status"] == "complete"));
+    assert_eq!(placement[0]["positions"], 1);
+    assert_eq!(placement[1]["positions"], 4); // a corner or a middle point of an outer or middle ring
+
+    // The start is a draw; every first placement keeps it; the line runs into the moving phase.
+    let probe = tablebase(&["probe", "morris", "--stones", "5", "--json", "--line", "--dir", i, "start"]);
+    assert_eq!(probe.status.code(), Some(0), "{}", String::from_utf8_lossy(&probe.stderr));
+    let answer: serde_json::Value = serde_json::from_slice(&probe.stdout).unwrap();
+    assert_eq!(answer["value"], "draw");
+    assert!(answer["plies"].is_null());
+    let moves = answer["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 24);
+    assert!(moves.iter().all(|m| m["value"] == "draw"));
+    let line = answer["line"].as_array().unwrap();
+    assert!(
+        line.len() > 10 && line[10].as_str().unwrap().contains('-'),
+        "a slide after 10 placements: {line:?}"
+    );
+
+    // Hands that the 5-stone game cannot have, and a position no placement order reaches.
+    let bad = tablebase(&["probe", "morris", "--stones", "5", "--dir", i, "W:a7 B: w 4 5"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("do not fit alternate placing"));
+    // Black's one stone cannot have been removed before White has two.
+    let bad = tablebase(&["probe", "morris", "--stones", "5", "--dir", i, "W:a7 B: w 4 4"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("not reachable from the start of the 5-stone game")
+    );
+    std::fs::remove_dir_all(&reference).unwrap();
+    std::fs::remove_dir_all(&interrupted).unwrap();
+}

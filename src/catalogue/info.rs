@@ -50,7 +50,7 @@ impl InfoRow {
     /// The column names of [`InfoRow::text`].
     pub fn text_heading() -> String {
         format!(
-            "{:<9} {:>14} {:>14}  {:<9} {:>13} {:>13} {:>13} {:>5} {:>5}",
+            "{:<16} {:>14} {:>14}  {:<9} {:>13} {:>13} {:>13} {:>5} {:>5}",
             "table", "index_size", "positions", "status", "win", "loss", "draw", "lwin", "lloss"
         )
     }
@@ -67,7 +67,7 @@ impl InfoRow {
             _ => String::new(),
         };
         format!(
-            "{:<9} {:>14} {positions:>14}  {:<9} {detail}",
+            "{:<16} {:>14} {positions:>14}  {:<9} {detail}",
             self.table,
             self.index_size,
             self.status.word()

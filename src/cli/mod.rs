@@ -363,7 +363,7 @@ fn info(catalogue: &impl Catalogue, dir: &Path, json: bool) -> Result<(), Error>
     let index_size: u64 = rows.iter().map(|r| r.index_size).sum();
     let positions: Option<u64> = rows.iter().map(|r| r.positions).sum();
     let positions = positions.map_or("-".to_string(), |p| p.to_string());
-    write(format!("{:<9} {index_size:>14} {positions:>14}", "total"))
+    write(format!("{:<16} {index_size:>14} {positions:>14}", "total"))
 }
 
 /// Answers the positions given as arguments, or read from standard input with `-`.

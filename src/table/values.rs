@@ -164,7 +164,7 @@ where
     pending.file.set_len(HEADER_SIZE as u64 + index_size).map_err(pending.error())?;
     // SAFETY: the temporary file is ours alone until it is renamed.
     let mut map = unsafe { MmapMut::map_mut(&pending.file) }.map_err(pending.error())?;
-    progress.step(&format!("writing {}", spec.table), index_size);
+    progress.step("writing", index_size);
     let body = &mut map[HEADER_SIZE..];
     // Body bytes, counts and the (sorted) overflow entries, chunk by chunk.
     let results: Vec<(Counts, Vec<(u64, u32)>)> = body
