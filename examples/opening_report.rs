@@ -49,7 +49,7 @@ fn list(moves: &[(Move, usize)]) -> String {
 
 /// The placement that is the `ply`-th of the game, in words.
 fn whose_stone(ply: usize) -> String {
-    let side = if ply % 2 == 0 { "White" } else { "Black" };
+    let side = if ply.is_multiple_of(2) { "White" } else { "Black" };
     let nth = ply / 2 + 1;
     let suffix = match nth {
         1 => "st",
@@ -114,7 +114,7 @@ fn main() {
             let v = v.unwrap_or_else(|e| fail(&e.to_string()));
             for Outcome { mv, next, value } in tables.moves(p).unwrap_or_else(|e| fail(&e.to_string())) {
                 if v == Value::Draw && matches!(value, Value::Loss(_)) {
-                    losing.push((p.clone(), mv, value));
+                    losing.push((*p, mv, value));
                 }
                 if !next.is_moving_phase() && next.material(next.to_move) >= 3 && seen.insert(key(&next)) {
                     next_layer.push(next);
