@@ -72,7 +72,7 @@ impl TableReport {
             None => "not recomputed",
         };
         format!(
-            "{:<7} {:>11} positions  win {:>11} loss {:>11} draw {:>11}  longest win {:>3} loss {:>3}  checksum {}  {consistent}  reference {}",
+            "{:<16} {:>11} positions  win {:>11} loss {:>11} draw {:>11}  longest win {:>3} loss {:>3}  checksum {}  {consistent}  reference {}",
             self.table,
             c.positions(),
             c.win,
