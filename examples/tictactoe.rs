@@ -238,7 +238,7 @@ impl Probe for TicTacToeTables {
         match layer.value_at(board.canonical()) {
             Ok(Some(value)) => Ok(value),
             Ok(None) => Err(ProbeError::Illegal(format!("{} cannot arise in play", board.text()))),
-            Err(e) => Err(ProbeError::Damaged(e.to_string())),
+            Err(e) => Err(e.into()),
         }
     }
 

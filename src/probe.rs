@@ -5,7 +5,7 @@ use crate::table::TableError;
 use crate::value::Value;
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Why a position cannot be probed.
 #[derive(Debug)]
@@ -19,8 +19,9 @@ pub enum ProbeError {
         /// The command that generates it.
         command: String,
     },
-    /// A table is there but cannot be used: damaged, incomplete, another version.
-    Damaged(String),
+    /// A table is there but cannot be used: damaged, incomplete, another version. Shared,
+    /// since a table that failed to open answers every later position with the same error.
+    Damaged(Arc<TableError>),
     /// Positions of a kind this version cannot solve yet.
     Unavailable(String),
 }
@@ -42,29 +43,44 @@ impl fmt::Display for ProbeError {
             ProbeError::NotGenerated { path, command } => {
                 write!(f, "{}: table not generated (run: {command})", path.display())
             }
-            ProbeError::Damaged(why) | ProbeError::Unavailable(why) => write!(f, "{why}"),
+            ProbeError::Damaged(error) => write!(f, "{error}"),
+            ProbeError::Unavailable(why) => write!(f, "{why}"),
         }
     }
 }
 
-impl std::error::Error for ProbeError {}
+impl std::error::Error for ProbeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            // Its message is shown as this error's own; the chain goes on with its cause.
+            ProbeError::Damaged(error) => error.source(),
+            _ => None,
+        }
+    }
+}
+
+impl From<TableError> for ProbeError {
+    fn from(error: TableError) -> ProbeError {
+        ProbeError::Damaged(Arc::new(error))
+    }
+}
 
 impl ProbeError {
     /// A table that cannot be read: not generated (with the command that generates it), or
     /// damaged.
-    pub fn from_table(error: &TableError, command: impl FnOnce() -> String) -> ProbeError {
-        match error {
+    pub fn from_table(error: &Arc<TableError>, command: impl FnOnce() -> String) -> ProbeError {
+        match &**error {
             TableError::Missing { path } => {
                 ProbeError::NotGenerated { path: path.clone(), command: command() }
             }
-            other => ProbeError::Damaged(other.to_string()),
+            _ => ProbeError::Damaged(Arc::clone(error)),
         }
     }
 }
 
 /// Tables mapped on first use, read-only and shared by threads: a slot per table.
 pub(crate) struct LazyTables<T> {
-    slots: Vec<OnceLock<Result<T, TableError>>>,
+    slots: Vec<OnceLock<Result<T, Arc<TableError>>>>,
 }
 
 impl<T> LazyTables<T> {
@@ -79,7 +95,10 @@ impl<T> LazyTables<T> {
         open: impl FnOnce() -> Result<T, TableError>,
         command: impl FnOnce() -> String,
     ) -> Result<&T, ProbeError> {
-        self.slots[slot].get_or_init(open).as_ref().map_err(|e| ProbeError::from_table(e, command))
+        self.slots[slot]
+            .get_or_init(|| open().map_err(Arc::new))
+            .as_ref()
+            .map_err(|e| ProbeError::from_table(e, command))
     }
 }
 

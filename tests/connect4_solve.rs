@@ -204,3 +204,58 @@ fn every_value_equals_a_plain_minimax() {
         fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// A set with a valid checksum that holds one unreachable position in place of a reachable one
+/// (the same number of members, so its table still opens): `verify` finds it by the forward
+/// pass and says which positions.
+#[test]
+fn verify_recomputes_the_sets() {
+    use tablebase::catalogue::TableOutcome;
+    use tablebase::layered::BitSet;
+    use tablebase::table::{SetFile, Words, write_set};
+    let g = Geometry::new(4, 4).unwrap();
+    let dir = scratch("set-moved");
+    generate(&dir, g);
+    let catalogue = Connect4::tables(g);
+    let spec = catalogue.set_spec(&dir, 6);
+    let set = SetFile::open(&spec, Check::Checksum).unwrap();
+    let moved = BitSet::new(set.capacity());
+    (0..set.capacity()).filter(|&i| set.rank(i).is_some()).skip(1).for_each(|i| moved.insert(i));
+    let outsider = (0..set.capacity()).find(|&i| set.rank(i).is_none()).unwrap();
+    moved.insert(outsider);
+    assert_eq!(moved.len(), set.len());
+    assert_eq!(moved.word_count(), set.word_count());
+    drop(set);
+    write_set(&spec, moved.capacity(), &moved).unwrap();
+    let mut outcomes = Vec::new();
+    tablebase::verify(&catalogue, &dir, false, &Progress::hidden(), |outcome| {
+        outcomes.push(outcome);
+        Ok::<(), ()>(())
+    })
+    .unwrap();
+    for outcome in &outcomes {
+        let TableOutcome::Checked(report) = outcome else { panic!("{outcome:?}") };
+        assert!(report.checksum_ok, "{}", report.table);
+        if report.table == "ply 6" {
+            assert_eq!(report.consistent, Some(false));
+            assert!(report.failed());
+            assert!(
+                report.problems[0].contains("2 positions of the set differ from the forward pass"),
+                "{:?}",
+                report.problems
+            );
+            assert!(
+                report.problems.iter().any(|p| p.contains("not reachable, in the set")),
+                "{:?}",
+                report.problems
+            );
+            assert!(
+                report.problems.iter().any(|p| p.contains("reachable, missing from the set")),
+                "{:?}",
+                report.problems
+            );
+        }
+    }
+    assert!(outcomes.iter().any(|o| o.failed()));
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -193,3 +193,55 @@ fn five_stones_resume_after_kill_verify_and_probe_from_the_start() {
     std::fs::remove_dir_all(&reference).unwrap();
     std::fs::remove_dir_all(&interrupted).unwrap();
 }
+
+/// Positions lost at once by a removal during placement are stored nowhere: `probe` answers
+/// `loss 0` for those a reachable position leads to, and refuses the others as not reachable.
+/// `verify` and `info` give one object per placement ply, `null` counts for those not built.
+#[test]
+fn three_stones_terminal_positions_and_layers_not_built() {
+    let dir = scratch("k3-cli");
+    let d = dir.to_str().unwrap();
+    assert!(tablebase(&["generate", "morris", "--stones", "3", "--dir", d]).status.success());
+    let probe =
+        |position: &str| tablebase(&["probe", "morris", "--stones", "3", "--brief", "--dir", d, position]);
+    // a7, a1, d7, b2, then g7 closes a mill and removes a1: Black is left with 2 stones.
+    let lost = probe("W:a7,d7,g7 B:b2 b 0 1");
+    assert_eq!(lost.status.code(), Some(0), "{}", String::from_utf8_lossy(&lost.stderr));
+    assert_eq!(String::from_utf8_lossy(&lost.stdout).trim(), "loss\t0");
+    let line =
+        tablebase(&["probe", "morris", "--stones", "3", "--brief", "--dir", d, "W:a7,d7 B:a1,b2 w 1 1"]);
+    assert_eq!(String::from_utf8_lossy(&line.stdout).trim(), "win\t1");
+    // White cannot have lost two stones to Black's single mill; nor can the side that just
+    // placed have fewer than 3 stones.
+    for position in ["W: B:a1,d1 w 1 1", "W:a4 B:a1,d1 w 1 1", "W: B: w 1 1"] {
+        let refused = probe(position);
+        assert_eq!(refused.status.code(), Some(2), "{position}");
+        let stderr = String::from_utf8_lossy(&refused.stderr).into_owned();
+        assert!(stderr.contains("not reachable"), "{position}: {stderr}");
+    }
+    let refused = probe("W:a1 B:a4,b4,c4 w 1 0");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("do not fit"));
+
+    // Layers not built: an object each, positions null; exit 1 (missing, nothing wrong).
+    std::fs::remove_file(dir.join("morris-opening3-ply04.tbl")).unwrap();
+    std::fs::remove_file(dir.join("morris-opening3-ply05.set")).unwrap();
+    let verify = tablebase(&["verify", "morris", "--stones", "3", "--json", "--dir", d]);
+    assert_eq!(verify.status.code(), Some(1), "{}", String::from_utf8_lossy(&verify.stderr));
+    let reports: Vec<serde_json::Value> =
+        String::from_utf8(verify.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(reports.len(), 1 + 6);
+    for ply in [4, 5] {
+        assert_eq!(reports[1 + ply]["table"], format!("placement ply {ply}"));
+        assert!(reports[1 + ply]["positions"].is_null());
+        assert_eq!(reports[1 + ply]["status"], "missing");
+    }
+    assert_eq!(reports[2]["max_win"], serde_json::Value::Null, "ply 1: every position is lost");
+    assert_eq!(reports[2]["max_loss"], 26);
+    let info = tablebase(&["info", "morris", "--stones", "3", "--json", "--dir", d]);
+    let rows: Vec<serde_json::Value> =
+        String::from_utf8(info.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows[5]["status"], "missing");
+    assert!(rows[5]["positions"].is_null());
+    assert_eq!(rows[6]["status"], "damaged", "a table without its set cannot be read");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

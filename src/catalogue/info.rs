@@ -33,9 +33,10 @@ impl InfoRow {
     pub fn json(&self) -> String {
         let positions = self.positions.map_or("null".to_string(), |p| p.to_string());
         let counts = self.counts().map_or(String::new(), |c| {
+            let (max_win, max_loss) = super::verify::longest_json(c);
             format!(
-                ", \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {}, \"max_loss\": {}",
-                c.win, c.loss, c.draw, c.max_win, c.max_loss
+                ", \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {max_win}, \"max_loss\": {max_loss}",
+                c.win, c.loss, c.draw
             )
         });
         format!(
@@ -84,7 +85,15 @@ pub fn info<C: Catalogue>(catalogue: &C, dir: &Path) -> Vec<InfoRow> {
         .keys()
         .into_iter()
         .map(|key| {
-            let status = Status::of(&catalogue.table(dir, key));
+            let status = match (Status::of(&catalogue.table(dir, key)), catalogue.set(dir, key)) {
+                // A layer's table is usable only with the set that numbers its entries.
+                (Status::Complete(header), Some(set)) => match Status::of(&set) {
+                    Status::Complete(_) => Status::Complete(header),
+                    Status::Damaged(why) => Status::Damaged(format!("{}: {why}", set.path.display())),
+                    other => Status::Damaged(format!("{}: {}", set.path.display(), other.word())),
+                },
+                (status, _) => status,
+            };
             let positions = match &status {
                 Status::Complete(h) => Some(h.counts.positions()),
                 _ => catalogue.reference(key).positions,

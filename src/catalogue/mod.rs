@@ -8,10 +8,12 @@
 //! [`Layered`](crate::layered::Layered); a game whose positions repeat implements this trait
 //! directly, with a [`CyclicSet`](crate::solve::CyclicSet) per job.
 
+mod chain;
 mod generate;
 mod info;
 mod verify;
 
+pub use chain::{Chain, Link};
 pub use generate::{Build, JobReport, generate};
 pub use info::{InfoRow, info};
 pub use verify::{TableOutcome, TableReport, verify};

@@ -22,14 +22,26 @@ pub struct TableReport {
     pub consistent: Option<bool>,
     /// `None` when the reference has no figures for the table.
     pub reference_match: Option<bool>,
+    /// Recomputing the values failed (a damaged table it reads, a position without its
+    /// successor): the table is not shown to be right.
+    pub recompute_failed: bool,
     /// What is wrong, one line each, for standard error.
     pub problems: Vec<String>,
+}
+
+/// The longest distances of SPEC section 5: `null` where the table has no wins (losses).
+pub(crate) fn longest_json(counts: &Counts) -> (String, String) {
+    let longest = |count: u64, plies: u32| if count == 0 { "null".to_string() } else { plies.to_string() };
+    (longest(counts.win, counts.max_win), longest(counts.loss, counts.max_loss))
 }
 
 impl TableReport {
     /// Whether the table failed a check: exit 3.
     pub fn failed(&self) -> bool {
-        !self.checksum_ok || self.consistent == Some(false) || self.reference_match == Some(false)
+        !self.checksum_ok
+            || self.consistent == Some(false)
+            || self.reference_match == Some(false)
+            || self.recompute_failed
     }
 
     fn checksum_word(&self) -> &'static str {
@@ -47,16 +59,15 @@ impl TableReport {
     /// The `verify --json` object.
     pub fn json(&self) -> String {
         let c = &self.counts;
+        let (max_win, max_loss) = longest_json(c);
         format!(
-            "{{\"game\": \"{}\", \"table\": \"{}\", \"positions\": {}, \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {}, \"max_loss\": {}, \"checksum\": \"{}\", \"consistent\": {}, \"reference\": \"{}\"}}",
+            "{{\"game\": \"{}\", \"table\": \"{}\", \"status\": \"complete\", \"positions\": {}, \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {max_win}, \"max_loss\": {max_loss}, \"checksum\": \"{}\", \"consistent\": {}, \"reference\": \"{}\"}}",
             self.game,
             self.table,
             c.positions(),
             c.win,
             c.loss,
             c.draw,
-            c.max_win,
-            c.max_loss,
             self.checksum_word(),
             self.consistent.map_or("null".to_string(), |b| b.to_string()),
             self.reference_word()
@@ -93,13 +104,55 @@ pub enum TableOutcome {
     Checked(TableReport),
     /// The file (or its set) is not there, or only partly written.
     Missing {
+        /// The game, `morris`.
+        game: &'static str,
         /// The table, `8-7` or `ply 12`.
         table: String,
         /// The file that is missing.
         path: PathBuf,
     },
-    /// The file is there but cannot be read as the table: the reason, naming the file.
-    Unusable(String),
+    /// The file is there but cannot be read as the table.
+    Unusable {
+        /// The game, `morris`.
+        game: &'static str,
+        /// The table, `8-7` or `ply 12`.
+        table: String,
+        /// The reason, naming the file.
+        why: String,
+    },
+}
+
+impl TableOutcome {
+    /// The `verify --json` object: for a table that is not there or cannot be read, its counts
+    /// are `null` and `status` says why.
+    pub fn json(&self) -> String {
+        let (game, table, status, checksum) = match self {
+            TableOutcome::Checked(report) => return report.json(),
+            TableOutcome::Missing { game, table, .. } => (game, table, "missing", "null"),
+            TableOutcome::Unusable { game, table, .. } => (game, table, "damaged", "\"bad\""),
+        };
+        format!(
+            "{{\"game\": \"{game}\", \"table\": \"{table}\", \"status\": \"{status}\", \"positions\": null, \"win\": null, \"loss\": null, \"draw\": null, \"max_win\": null, \"max_loss\": null, \"checksum\": {checksum}, \"consistent\": null, \"reference\": \"none\"}}"
+        )
+    }
+
+    /// One line for people.
+    pub fn text(&self) -> String {
+        match self {
+            TableOutcome::Checked(report) => report.text(),
+            TableOutcome::Missing { table, .. } => format!("{table:<16} missing"),
+            TableOutcome::Unusable { table, .. } => format!("{table:<16} DAMAGED"),
+        }
+    }
+
+    /// Whether the table failed a check (exit 3): damaged, or checked and found wrong.
+    pub fn failed(&self) -> bool {
+        match self {
+            TableOutcome::Checked(report) => report.failed(),
+            TableOutcome::Missing { .. } => false,
+            TableOutcome::Unusable { .. } => true,
+        }
+    }
 }
 
 /// Checks every table of `catalogue` in `dir`, handing what it finds for each to `report` as it
@@ -127,11 +180,11 @@ pub fn verify<C: Catalogue, E>(
             }
         }
         if let Some(why) = unusable {
-            report(TableOutcome::Unusable(why))?;
+            report(TableOutcome::Unusable { game: catalogue.game(), table: key.to_string(), why })?;
             continue;
         }
         if let Some(path) = missing {
-            report(TableOutcome::Missing { table: key.to_string(), path })?;
+            report(TableOutcome::Missing { game: catalogue.game(), table: key.to_string(), path })?;
             continue;
         }
         progress.task(&format!("verify {name} {key}"));
@@ -155,11 +208,18 @@ pub fn verify<C: Catalogue, E>(
         if reference_match == Some(false) {
             problems.push(format!("{name} {key}: counts differ from the reference"));
         }
-        let mut consistent = None;
+        let (mut consistent, mut recompute_failed) = (None, false);
         if !quick && checksum_ok {
             match catalogue.check(dir, key, progress) {
                 Ok(Some(found)) => {
-                    consistent = Some(found.mismatches == 0);
+                    consistent = Some(found.is_consistent());
+                    if found.set_mismatches > 0 {
+                        problems.push(format!(
+                            "{name} {key}: {} positions of the set differ from the forward pass",
+                            found.set_mismatches
+                        ));
+                    }
+                    problems.extend(found.set_examples.iter().map(|e| format!("{name} {key}: {e}")));
                     if found.mismatches > 0 {
                         problems.push(format!(
                             "{name} {key}: {} positions differ from their moves",
@@ -176,7 +236,10 @@ pub fn verify<C: Catalogue, E>(
                     }
                 }
                 Ok(None) => {}
-                Err(e) => problems.push(format!("{name} {key}: not recomputed: {e}")),
+                Err(e) => {
+                    recompute_failed = true;
+                    problems.push(format!("{name} {key}: not recomputed: {e}"));
+                }
             }
         }
         progress.clear();
@@ -187,6 +250,7 @@ pub fn verify<C: Catalogue, E>(
             checksum_ok,
             consistent,
             reference_match,
+            recompute_failed,
             problems,
         }))?;
     }

@@ -10,9 +10,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use tablebase::catalogue::{InfoRow, TableOutcome};
 use tablebase::connect4::{Connect4, Connect4Tablebase, Geometry};
-use tablebase::morris::{Class, MorrisTablebase, MovingPhase, Opening};
+use tablebase::morris::{Class, MorrisTablebase, MorrisTables, morris_tables};
 use tablebase::probe::{BatchError, Format, answer, answer_lines, worse};
-use tablebase::table::Check;
 use tablebase::{Catalogue, Probe, Progress, TableError};
 
 #[derive(Parser)]
@@ -71,14 +70,16 @@ struct UpTo {
 }
 
 impl MorrisArgs {
-    /// The moving-phase classes `--up-to` names, or those of the game with `--stones`.
-    fn moving_phase(&self, up_to: &UpTo) -> Result<MovingPhase, Error> {
-        match &up_to.up_to {
-            Some(text) => Class::parse(text)
-                .map(|class| MovingPhase::new(Some(class)))
-                .ok_or_else(|| Error::Usage(format!("--up-to '{text}': expected A-B with A and B in 3..9"))),
-            None => Ok(MovingPhase::for_stones(u32::from(self.stones))),
-        }
+    /// The classes `--up-to` names (no opening), or every table of the game with `--stones`:
+    /// its classes and, with `opening`, its placement layers.
+    fn tables(&self, up_to: &UpTo, opening: bool) -> Result<MorrisTables, Error> {
+        let up_to = match &up_to.up_to {
+            Some(text) => Some(Class::parse(text).ok_or_else(|| {
+                Error::Usage(format!("--up-to '{text}': expected A-B with A and B in 3..9"))
+            })?),
+            None => None,
+        };
+        Ok(morris_tables(u32::from(self.stones), up_to, opening))
     }
 }
 
@@ -243,14 +244,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Command::Generate { game } => match game {
             GenerateGame::Morris { tables, up_to, no_opening, threads } => {
-                generate(&tables.moving_phase(&up_to)?, &tables.dir, &threads)?;
-                if no_opening || up_to.up_to.is_some() {
-                    return Ok(());
-                }
-                // The opening reads the classes just built, checksums checked.
-                let opening =
-                    Opening::new(tables.stones.into()).with_classes(&tables.dir, Check::Checksum)?;
-                generate(&tablebase::Layered(opening), &tables.dir, &threads)
+                generate(&tables.tables(&up_to, !no_opening)?, &tables.dir, &threads)
             }
             GenerateGame::Connect4 { tables, threads } => {
                 generate(&Connect4::tables(tables.size), &tables.dir, &threads)
@@ -266,16 +260,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         },
         Command::Verify { game } => match game {
             VerifyGame::Morris { tables, up_to, check } => {
-                let classes = verify(&tables.moving_phase(&up_to)?, &tables.dir, &check);
-                if up_to.up_to.is_some() {
-                    return classes;
-                }
-                // Without the classes the last layer is not recomputed; its files are still checked.
-                let stones = tables.stones.into();
-                let opening = Opening::new(stones)
-                    .with_classes(&tables.dir, Check::Header)
-                    .unwrap_or_else(|_| Opening::new(stones));
-                worst(classes, verify(&tablebase::Layered(opening), &tables.dir, &check))
+                verify(&tables.tables(&up_to, true)?, &tables.dir, &check)
             }
             VerifyGame::Connect4 { tables, check } => {
                 verify(&Connect4::tables(tables.size), &tables.dir, &check)
@@ -283,22 +268,11 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         },
         Command::Info { game } => match game {
             InfoGame::Morris { tables, json } => {
-                info(&MovingPhase::for_stones(tables.stones.into()), &tables.dir, json)?;
-                info(&Opening::tables(tables.stones.into()), &tables.dir, json)
+                info(&tables.tables(&UpTo { up_to: None }, true)?, &tables.dir, json)
             }
             InfoGame::Connect4 { tables, json } => info(&Connect4::tables(tables.size), &tables.dir, json),
         },
         Command::Bench { target } => bench::run(target),
-    }
-}
-
-/// The outcome of two commands run one after the other: the first failure by exit code
-/// (3 before 1), else success.
-fn worst(a: Result<(), Error>, b: Result<(), Error>) -> Result<(), Error> {
-    match (a, b) {
-        (Err(a), Err(b)) => Err(if b.exit_code() == 3 && a.exit_code() != 3 { b } else { a }),
-        (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
-        (Ok(()), Ok(())) => Ok(()),
     }
 }
 
@@ -314,25 +288,17 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
     let mut out = std::io::stdout().lock();
     let (mut failed, mut missing) = (false, Vec::new());
     tablebase::verify(catalogue, dir, args.quick, &progress, |outcome| {
-        match outcome {
-            TableOutcome::Checked(report) => {
-                for problem in &report.problems {
-                    eprintln!("tablebase: {problem}");
-                }
-                failed |= report.failed();
-                let line = if args.json { report.json() } else { report.text() };
-                writeln!(out, "{line}").map_err(Error::Output)?;
+        match &outcome {
+            TableOutcome::Checked(report) => report.problems.iter().for_each(|p| eprintln!("tablebase: {p}")),
+            TableOutcome::Missing { table, path, .. } => {
+                eprintln!("tablebase: {}", TableError::Missing { path: path.clone() });
+                missing.push(table.clone());
             }
-            TableOutcome::Missing { table, path } => {
-                eprintln!("tablebase: {}", TableError::Missing { path });
-                missing.push(table);
-            }
-            TableOutcome::Unusable(why) => {
-                eprintln!("tablebase: {why}");
-                failed = true;
-            }
+            TableOutcome::Unusable { why, .. } => eprintln!("tablebase: {why}"),
         }
-        Ok::<(), Error>(())
+        failed |= outcome.failed();
+        let line = if args.json { outcome.json() } else { outcome.text() };
+        writeln!(out, "{line}").map_err(Error::Output)
     })?;
     if failed {
         return Err(Error::VerifyFailed);

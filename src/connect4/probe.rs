@@ -64,14 +64,9 @@ impl Connect4Tablebase {
             return Ok(Value::Draw);
         }
         let index = game.ply(position.ply).canonical_index(position);
-        match self.ply(position.ply)?.value_at(index) {
-            Ok(Some(value)) => Ok(value),
-            Ok(None) => Err(ProbeError::Damaged(format!(
-                "position missing from the {g} ply {} table (a damaged set?)",
-                position.ply
-            ))),
-            Err(e) => Err(ProbeError::Damaged(e.to_string())),
-        }
+        let layer = self.ply(position.ply)?;
+        // Every legal position of a ply is in its set: one that is not means a damaged set.
+        layer.value_at(index)?.ok_or_else(|| layer.set.damaged(index).into())
     }
 }
 

@@ -5,7 +5,7 @@ use super::{BitSet, LayerSet, LayeredGame, SolvedLayer};
 use crate::catalogue::{Build, BuildError, Catalogue, Reference};
 use crate::progress::Progress;
 use crate::solve::{Consistency, check_layered, solve_layered};
-use crate::table::{Check, Counts, FileSpec, SetFile, TableError, TableFile, write_set};
+use crate::table::{Check, Counts, FileSpec, SetFile, TableError, TableFile, Words, write_set};
 use std::fmt;
 use std::path::Path;
 
@@ -100,11 +100,47 @@ impl<G: LayeredGame> Layered<G> {
             true => Some(self.open_layer(dir, layer + 1, |spec| build.check(spec))?),
             false => None,
         };
+        self.0.prepare(dir, layer, &|spec| build.check(spec))?;
         let layer_set = LayerSet { game: &self.0, layer, set: &set, next: next.as_ref() };
         let header = solve_layered(&layer_set, &self.table_spec(dir, layer), build.progress)
             .map_err(BuildError::solve(format!("{} {}", self.0.name(), self.layer(layer))))?;
         let c = header.counts;
         Ok(format!("solved, {} positions: win {} loss {} draw {}", c.positions(), c.win, c.loss, c.draw))
+    }
+}
+
+impl<G: LayeredGame> Layered<G> {
+    /// The reachable set of `layer` as the forward pass computes it from the set on disk of the
+    /// layer before (the start for layer 0).
+    fn reachable(&self, dir: &Path, layer: u32, progress: &Progress) -> Result<BitSet, TableError> {
+        if layer == 0 {
+            return Ok(start_set(&self.0));
+        }
+        let before = SetFile::open(&self.set_spec(dir, layer - 1), Check::Header)?;
+        let expected = BitSet::new(self.0.index_size(layer));
+        expand(&self.0, layer - 1, &before, Some(&expected), progress);
+        Ok(expected)
+    }
+
+    /// Counts the indices where `set` differs from `expected`, with a few examples.
+    fn compare_sets(&self, layer: u32, expected: &BitSet, set: &SetFile, found: &mut Consistency) {
+        const EXAMPLES: usize = 8;
+        let g = &self.0;
+        for word in 0..expected.word_count().min(set.word_count()) {
+            let mut differ = expected.word(word) ^ set.word(word);
+            found.set_mismatches += u64::from(differ.count_ones());
+            while differ != 0 && found.set_examples.len() < EXAMPLES {
+                let index = word as u64 * 64 + u64::from(differ.trailing_zeros());
+                differ &= differ - 1;
+                let how =
+                    if expected.contains(index) { "reachable, missing from" } else { "not reachable, in" };
+                let position = match index < g.index_size(layer) {
+                    true => g.notation(layer, &g.position(layer, &mut G::Walker::default(), index)),
+                    false => format!("#{index}"),
+                };
+                found.set_examples.push(format!("{position}: {how} the set"));
+            }
+        }
     }
 }
 
@@ -178,7 +214,19 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
         } else {
             None
         };
+        match self.0.prepare(dir, key.layer, &|_| Check::Header) {
+            Err(TableError::Missing { .. } | TableError::Incomplete { .. }) => return Ok(None),
+            result => result?,
+        }
         let layer_set = LayerSet { game: &self.0, layer: key.layer, set: &solved.set, next: next.as_ref() };
+        let mut found = Consistency::default();
+        match self.reachable(dir, key.layer, progress) {
+            Ok(expected) => self.compare_sets(key.layer, &expected, &solved.set, &mut found),
+            Err(_) => return Ok(None), // the layer before is missing or damaged: reported on its own
+        }
+        if found.set_mismatches > 0 {
+            return Ok(Some(found)); // values over the wrong positions say nothing more
+        }
         let stored = |dense: u64| solved.table.value(dense).map_err(crate::solve::SolveError::from);
         check_layered(&layer_set, stored, progress)
             .map(Some)

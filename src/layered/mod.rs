@@ -22,7 +22,7 @@ pub use catalogue::{Layer, LayerJob, Layered};
 pub use forward::{expand, reachable_counts};
 pub use solved::{LayerCursor, LayerSet, SolvedLayer};
 
-use crate::table::Counts;
+use crate::table::{Check, Counts, FileSpec};
 use crate::value::Value;
 use std::path::Path;
 
@@ -65,6 +65,17 @@ pub trait LayeredGame: Sync {
     }
     /// The size of a layer's index space (reachable or not).
     fn index_size(&self, layer: u32) -> u64;
+    /// Opens what the game reads outside its layers before `layer` is solved or checked (the
+    /// Morris opening's last layer reads the moving-phase classes), each file checked as
+    /// `check` says. Nothing by default.
+    fn prepare(
+        &self,
+        _dir: &Path,
+        _layer: u32,
+        _check: &dyn Fn(&FileSpec) -> Check,
+    ) -> Result<(), crate::table::TableError> {
+        Ok(())
+    }
     /// The indices of the start positions, in layer 0.
     fn start(&self) -> Vec<u64>;
     /// The position with index `index` of `layer`. Within one walker, indices come in increasing

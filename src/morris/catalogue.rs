@@ -1,11 +1,14 @@
 //! The Nine Men's Morris moving phase as a catalogue: a table per class `A-B`, solved in class
-//! pairs `{A-B, B-A}` by the cyclic solver, back to front by total stones.
+//! pairs `{A-B, B-A}` by the cyclic solver, back to front by total stones; and every table of a
+//! game, the classes followed by the opening ([`morris_tables`]).
 
 use super::index::{ClassIndex, MAX_STONES, MIN_STONES};
 use super::notation::PositionText;
+use super::opening::Opening;
 use super::position::Position;
 use super::rules::{for_each_move, for_each_unslide};
-use crate::catalogue::{Build, BuildError, Catalogue, Reference};
+use crate::catalogue::{Build, BuildError, Catalogue, Chain, Reference};
+use crate::layered::Layered;
 use crate::progress::Progress;
 use crate::solve::{Consistency, CyclicSet, SolveError, Successor, check_cyclic, solve_cyclic};
 use crate::table::{Check, FileSpec, Status, TableError, TableFile, write_table};
@@ -228,6 +231,22 @@ fn open_captures(
 ) -> Result<[Option<SolvedClass>; 2], TableError> {
     let open = |class: Class| class.after_capture().map(|c| SolvedClass::open(dir, c, check(c))).transpose();
     Ok([open(pair)?, if pair.mover == pair.other { None } else { open(pair.swapped())? }])
+}
+
+/// Every Morris table of the game with K stones per side: the moving-phase classes it needs,
+/// then (unless left out) the placement layers of its opening, which read those classes.
+pub type MorrisTables = Chain<MovingPhase, Layered<Opening>>;
+
+/// The tables of the game with `stones` per side (3..=9): the classes up to `K-K` and its
+/// opening; with `up_to`, only the classes that class needs and no opening; without
+/// `opening`, the classes only.
+pub fn morris_tables(stones: u32, up_to: Option<Class>, opening: bool) -> MorrisTables {
+    match up_to {
+        Some(class) => Chain { first: MovingPhase::new(Some(class)), second: None },
+        None => {
+            Chain { first: MovingPhase::for_stones(stones), second: opening.then(|| Opening::tables(stones)) }
+        }
+    }
 }
 
 /// The Nine Men's Morris moving phase: every class up to a target (and what it depends on), or

@@ -12,7 +12,7 @@ mod rules;
 mod symmetry;
 
 pub use board::{POINT_NAMES, Points, point_from_name};
-pub use catalogue::{Class, GAME, MovingPhase, SolvedClass};
+pub use catalogue::{Class, GAME, MorrisTables, MovingPhase, SolvedClass, morris_tables};
 pub use index::{ClassIndex, MAX_STONES, MIN_STONES};
 pub use notation::{NotationError, PositionText, parse_move, parse_position};
 pub use opening::Opening;

@@ -92,7 +92,7 @@ impl fmt::Display for NotationError {
             ),
             GameAlreadyOver(color) => write!(
                 f,
-                "{} moved last but has fewer than 3 stones: the game was already over",
+                "not reachable: {} moved last but has fewer than 3 stones, so the game was already over",
                 color.name()
             ),
         }

@@ -19,9 +19,10 @@ use super::notation::PositionText;
 use super::position::{Color, Position};
 use super::rules::for_each_move;
 use crate::layered::{Layered, LayeredGame, Step};
-use crate::table::{Check, TableError};
+use crate::table::{Check, FileSpec, TableError};
 use crate::value::Value;
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// Sectors of a layer: `a` and `b` in `0..=9`.
 const SIDE: usize = 10;
@@ -93,13 +94,14 @@ impl PlacementLayer {
 }
 
 /// The placement phase of the game with `stones` per side, for the layered pipeline. Its last
-/// layer's moves lead into the moving phase, whose class tables it reads (see
-/// [`Opening::with_classes`]).
+/// layer's moves lead into the moving phase, whose class tables it opens when that layer is
+/// solved or checked ([`LayeredGame::prepare`]).
 pub struct Opening {
     stones: u32,
     layers: Vec<PlacementLayer>,
-    /// The moving-phase classes `3-3 .. K-K`, by `(mover - 3) * (K - 2) + (other - 3)`.
-    classes: Vec<SolvedClass>,
+    /// The moving-phase classes `3-3 .. K-K`, by `(mover - 3) * (K - 2) + (other - 3)`, once
+    /// opened.
+    classes: OnceLock<Vec<SolvedClass>>,
 }
 
 impl Opening {
@@ -108,21 +110,28 @@ impl Opening {
     pub fn new(stones: u32) -> Opening {
         let stones = stones.clamp(3, 9);
         let layers = (0..2 * stones).map(|layer| PlacementLayer::new(stones, layer)).collect();
-        Opening { stones, layers, classes: Vec::new() }
+        Opening { stones, layers, classes: OnceLock::new() }
     }
 
-    /// The same, reading the moving-phase classes `3-3 .. K-K` in `dir` (checked as `check`
-    /// says), which solving and checking the last layer need.
-    pub fn with_classes(mut self, dir: &Path, check: Check) -> Result<Opening, TableError> {
-        let k = self.stones;
-        self.classes = (3..=k)
-            .flat_map(|mover| (3..=k).map(move |other| (mover, other)))
-            .map(|(mover, other)| {
-                let class = Class::new(mover, other).expect("3..=9");
-                SolvedClass::open(dir, class, check)
-            })
-            .collect::<Result<_, _>>()?;
+    /// The same with the moving-phase classes `3-3 .. K-K` in `dir` open (checked as `check`
+    /// says), for a program that probes the last layer's steps itself.
+    pub fn with_classes(self, dir: &Path, check: Check) -> Result<Opening, TableError> {
+        self.open_classes(dir, &|_| check)?;
         Ok(self)
+    }
+
+    /// Opens the moving-phase classes `3-3 .. K-K` in `dir`, once.
+    fn open_classes(&self, dir: &Path, check: &dyn Fn(&FileSpec) -> Check) -> Result<(), TableError> {
+        if self.classes.get().is_some() {
+            return Ok(());
+        }
+        let k = self.stones;
+        let classes = (3..=k)
+            .flat_map(|mover| (3..=k).filter_map(move |other| Class::new(mover, other)))
+            .map(|class| SolvedClass::open(dir, class, check(&class.spec(dir))))
+            .collect::<Result<_, _>>()?;
+        let _ = self.classes.set(classes);
+        Ok(())
     }
 
     /// The tables of the opening with `stones` per side.
@@ -155,7 +164,7 @@ impl Opening {
         let (a, b) = (mover.count_ones(), other.count_ones());
         let k = self.stones;
         let slot = (a.saturating_sub(3) * (k - 2) + b.saturating_sub(3)) as usize;
-        match self.classes.get(slot) {
+        match self.classes.get().and_then(|classes| classes.get(slot)) {
             Some(solved) if (3..=k).contains(&a) && (3..=k).contains(&b) => solved.value(mover, other),
             _ => Err(TableError::Missing {
                 path: Class::new(a.clamp(3, 9), b.clamp(3, 9)).expect("3..=9").spec(Path::new("")).path,
@@ -201,6 +210,13 @@ impl LayeredGame for Opening {
 
     fn index_size(&self, layer: u32) -> u64 {
         self.layers[layer as usize].size
+    }
+
+    fn prepare(&self, dir: &Path, layer: u32, check: &dyn Fn(&FileSpec) -> Check) -> Result<(), TableError> {
+        match layer + 1 == self.layers() {
+            true => self.open_classes(dir, check),
+            false => Ok(()),
+        }
     }
 
     fn start(&self) -> Vec<u64> {

@@ -5,7 +5,7 @@ use super::catalogue::{Class, SolvedClass};
 use super::notation::{PositionText, parse_position};
 use super::opening::Opening;
 use super::position::{Color, Move, Position};
-use super::rules::for_each_move;
+use super::rules::{for_each_move, for_each_unmove};
 use crate::layered::{Layered, LayeredGame, SolvedLayer};
 use crate::probe::{LazyTables, Outcome, Probe, ProbeError, Probed};
 use crate::table::Check;
@@ -24,12 +24,8 @@ impl Lookup<'_> {
     #[inline]
     fn read(self) -> Result<Value, ProbeError> {
         match self {
-            Lookup::Table(solved, index) => {
-                solved.file.value(index).map_err(|e| ProbeError::Damaged(e.to_string()))
-            }
-            Lookup::Layer(solved, dense) => {
-                solved.table.value(dense).map_err(|e| ProbeError::Damaged(e.to_string()))
-            }
+            Lookup::Table(solved, index) => Ok(solved.file.value(index)?),
+            Lookup::Layer(solved, dense) => Ok(solved.table.value(dense)?),
             Lookup::Known(value) => Ok(value),
         }
     }
@@ -80,11 +76,11 @@ impl MorrisTablebase {
 
     /// Where the value of `position` comes from, without reading any table's values yet.
     fn locate(&self, position: &Position) -> Result<Lookup<'_>, ProbeError> {
-        if position.material(position.to_move) < 3 {
-            return Ok(Lookup::Known(Value::Loss(0)));
-        }
         if !position.is_moving_phase() {
             return self.locate_placement(position);
+        }
+        if position.material(position.to_move) < 3 {
+            return Ok(Lookup::Known(Value::Loss(0)));
         }
         let (mover, other) = (position.mover_stones(), position.other_stones());
         let class = Class::new(mover.count_ones(), other.count_ones())
@@ -103,14 +99,38 @@ impl MorrisTablebase {
             ))
         };
         let layer = opening.0.layer_of(position).ok_or_else(unreachable)?;
+        if position.material(position.to_move) < 3 {
+            // Lost at once, and stored nowhere: reachable when a reachable position of the
+            // layer before leads to it.
+            return match layer > 0 && self.has_reachable_parent(layer, position)? {
+                true => Ok(Lookup::Known(Value::Loss(0))),
+                false => Err(unreachable()),
+            };
+        }
         let index = opening.0.index(layer, position).ok_or_else(unreachable)?;
-        let solved = self.placement_layers.get(
+        let dense = self.placement_layer(layer)?.set.rank(index).ok_or_else(unreachable)?;
+        Ok(Lookup::Layer(self.placement_layer(layer)?, dense))
+    }
+
+    fn placement_layer(&self, layer: u32) -> Result<&SolvedLayer, ProbeError> {
+        let opening = &self.opening;
+        self.placement_layers.get(
             layer as usize,
             || opening.open_layer(&self.dir, layer, |_| Check::Header),
             || opening.0.generate_command(&self.dir),
-        )?;
-        let dense = solved.set.rank(index).ok_or_else(unreachable)?;
-        Ok(Lookup::Layer(solved, dense))
+        )
+    }
+
+    /// Whether a placement that removes a stone leads to `position` (of `layer > 0`) from a
+    /// reachable position of the layer before.
+    fn has_reachable_parent(&self, layer: u32, position: &Position) -> Result<bool, ProbeError> {
+        let before = self.placement_layer(layer - 1)?;
+        let mut found = false;
+        for_each_unmove(position, self.stones_per_side, |parent| {
+            let index = self.opening.0.index(layer - 1, &parent);
+            found |= index.is_some_and(|index| before.set.rank(index).is_some());
+        });
+        Ok(found)
     }
 }
 

@@ -27,6 +27,18 @@ pub struct Consistency {
     pub mismatches: u64,
     /// The first few of them.
     pub examples: Vec<Mismatch>,
+    /// For a layer: indices whose membership in its set differs from what the forward pass
+    /// from the layer before gives (reachable but missing, or there but not reachable).
+    pub set_mismatches: u64,
+    /// The first few of them, in the game's notation.
+    pub set_examples: Vec<String>,
+}
+
+impl Consistency {
+    /// Whether nothing differed.
+    pub fn is_consistent(&self) -> bool {
+        self.mismatches == 0 && self.set_mismatches == 0
+    }
 }
 
 const EXAMPLES: usize = 8;
@@ -59,6 +71,8 @@ fn check<C>(
         .collect::<Result<_, SolveError>>()?;
     progress.finish();
     Ok(Consistency {
+        set_mismatches: 0,
+        set_examples: Vec::new(),
         mismatches: found.iter().map(|c| c.mismatches).sum(),
         examples: found.into_iter().flat_map(|c| c.examples).take(EXAMPLES).collect(),
     })
