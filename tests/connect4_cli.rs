@@ -106,8 +106,11 @@ fn verify_carries_on_past_a_missing_ply_and_lists_mismatches() {
     let missing = tablebase(&["verify", "connect4", "--size", "4x4", "--dir", d, "--json"], "");
     assert_eq!(missing.status.code(), Some(1));
     let lines = json_lines(&missing);
-    assert_eq!(lines.len(), 16, "every ply but the missing one is reported");
-    assert!(lines.iter().all(|v| v["table"] != "ply 10" && v["checksum"] == "ok"));
+    assert_eq!(lines.len(), 17, "every ply is reported, the missing one with null counts");
+    assert!(lines.iter().all(|v| v["table"] == "ply 10" || v["checksum"] == "ok"));
+    let gone = &lines[10];
+    assert_eq!((&gone["table"], &gone["status"]), (&"ply 10".into(), &"missing".into()));
+    assert!(gone["positions"].is_null() && gone["checksum"].is_null() && gone["consistent"].is_null());
     assert_eq!(lines.iter().find(|v| v["table"] == "ply 9").unwrap()["consistent"], serde_json::Value::Null);
     let stderr = String::from_utf8(missing.stderr).unwrap();
     assert!(stderr.contains("connect4-4x4-ply10.tbl: table not generated"), "{stderr}");

@@ -66,6 +66,13 @@ impl<A: Catalogue, B: Catalogue> Catalogue for Chain<A, B> {
         }
     }
 
+    fn section(&self, key: Self::Key) -> String {
+        match key {
+            Link::First(k) => self.first.section(k),
+            Link::Second(k) => self.second().section(k),
+        }
+    }
+
     fn keys(&self) -> Vec<Self::Key> {
         self.links(self.first.keys(), B::keys)
     }

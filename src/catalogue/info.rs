@@ -18,6 +18,8 @@ pub struct InfoRow {
     pub positions: Option<u64>,
     /// What is on disk.
     pub status: Status,
+    /// The part of the catalogue it belongs to ([`Catalogue::section`]).
+    pub section: String,
 }
 
 impl InfoRow {
@@ -99,6 +101,7 @@ pub fn info<C: Catalogue>(catalogue: &C, dir: &Path) -> Vec<InfoRow> {
                 _ => catalogue.reference(key).positions,
             };
             InfoRow {
+                section: catalogue.section(key),
                 game: catalogue.game(),
                 table: key.to_string(),
                 index_size: catalogue.index_size(key),

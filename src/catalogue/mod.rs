@@ -59,6 +59,11 @@ pub trait Catalogue: Sync {
     fn name(&self) -> String;
     /// One line that says what the tables are, for `info`.
     fn title(&self) -> String;
+    /// The title of the part of the catalogue `key` belongs to: `info` lists each part under
+    /// its title, with its own total. One part by default.
+    fn section(&self, _key: Self::Key) -> String {
+        self.title()
+    }
     /// Every table, in the order `info` and `verify` list them.
     fn keys(&self) -> Vec<Self::Key>;
     /// The value table of `key`.

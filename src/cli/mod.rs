@@ -321,15 +321,21 @@ fn info(catalogue: &impl Catalogue, dir: &Path, json: bool) -> Result<(), Error>
     if json {
         return rows.iter().try_for_each(|row| write(row.json()));
     }
-    write(catalogue.title())?;
-    write(InfoRow::text_heading())?;
-    for row in &rows {
-        write(row.text())?;
+    for (n, section) in rows.chunk_by(|a, b| a.section == b.section).enumerate() {
+        if n > 0 {
+            write(String::new())?;
+        }
+        write(section[0].section.clone())?;
+        write(InfoRow::text_heading())?;
+        for row in section {
+            write(row.text())?;
+        }
+        let index_size: u64 = section.iter().map(|r| r.index_size).sum();
+        let positions: Option<u64> = section.iter().map(|r| r.positions).sum();
+        let positions = positions.map_or("-".to_string(), |p| p.to_string());
+        write(format!("{:<16} {index_size:>14} {positions:>14}", "total"))?;
     }
-    let index_size: u64 = rows.iter().map(|r| r.index_size).sum();
-    let positions: Option<u64> = rows.iter().map(|r| r.positions).sum();
-    let positions = positions.map_or("-".to_string(), |p| p.to_string());
-    write(format!("{:<16} {index_size:>14} {positions:>14}", "total"))
+    Ok(())
 }
 
 /// Answers the positions given as arguments, or read from standard input with `-`.

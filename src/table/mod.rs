@@ -14,12 +14,11 @@ mod set;
 mod status;
 mod values;
 
-pub use atomic::temporary_path;
 pub use error::TableError;
 pub use header::{
-    Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, MAGIC, OLDEST_READABLE_VERSION,
+    Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, OLDEST_READABLE_VERSION,
     check_file, checksum,
 };
-pub use set::{SET_BLOCK_WORDS, SetFile, Words, read_set_header, write_set};
+pub use set::{SetFile, Words, write_set};
 pub use status::Status;
-pub use values::{OVERFLOW_BYTE, TableFile, encode_value, write_table};
+pub use values::{TableFile, write_table};

@@ -69,11 +69,6 @@ pub fn write_set(spec: &FileSpec, capacity: u64, words: &impl Words) -> Result<(
     pending.commit()
 }
 
-/// Reads only the header of a set file.
-pub fn read_set_header(path: &std::path::Path) -> Result<Header, TableError> {
-    Header::read_as(path, FileKind::Set)
-}
-
 /// The length of a set file with this header.
 pub(crate) fn set_file_length(header: &Header) -> u64 {
     let words = header.index_size.div_ceil(64);

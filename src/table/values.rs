@@ -224,7 +224,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::temporary_path;
+    use crate::table::atomic::temporary_path;
 
     #[test]
     fn round_trip_with_overflow() {
