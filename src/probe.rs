@@ -333,47 +333,49 @@ pub fn answer_lines<G: Probe>(
             .par_chunks(LINES_PER_TASK)
             .enumerate()
             .map(|(chunk, lines)| {
+                let number = |k: usize| first_line + chunk * LINES_PER_TASK + k;
                 let mut answers = String::with_capacity(lines.len() * 16);
                 let mut errors = Vec::new();
-                let number = |k: usize| first_line + chunk * LINES_PER_TASK + k;
-                if format == Format::Brief && !with_line {
-                    // Parse all, look up all, then write: the fast path for big batches.
-                    let mut parsed = Vec::with_capacity(lines.len());
-                    let mut parsed_lines = Vec::with_capacity(lines.len());
-                    for (k, line) in lines.iter().enumerate() {
-                        if skip_blank && line.trim().is_empty() {
-                            continue;
-                        }
-                        match game.parse(line) {
-                            Ok(p) => {
-                                parsed.push(p);
-                                parsed_lines.push(k);
-                            }
-                            Err(e) => errors.push((number(k), e)),
-                        }
+                let mut answered = |k: usize, line: &str, result: Result<String, ProbeError>| match result {
+                    Ok(text) => {
+                        answers.push_str(&text);
+                        answers.push('\n');
                     }
-                    for (k, value) in parsed_lines.into_iter().zip(game.values(&parsed)) {
-                        match value {
-                            Ok(v) => {
-                                answers.push_str(&brief(v));
-                                answers.push('\n');
-                            }
-                            Err(e) => errors.push((number(k), e)),
-                        }
-                    }
-                    errors.sort_by_key(|(n, _)| *n);
-                    return (answers, errors);
-                }
-                for (k, line) in lines.iter().enumerate() {
-                    if skip_blank && line.trim().is_empty() {
-                        continue;
-                    }
-                    match answer(game, line, format, with_line) {
-                        Ok(text) => {
+                    Err(e) => {
+                        if let Some(text) = error_line(format, line, &e) {
                             answers.push_str(&text);
                             answers.push('\n');
                         }
-                        Err(e) => errors.push((number(k), e)),
+                        errors.push((number(k), e));
+                    }
+                };
+                let blank = |line: &str| skip_blank && line.trim().is_empty();
+                if format == Format::Brief && !with_line {
+                    // Parse all, look up all, then write: the fast path for big batches.
+                    let parsed: Vec<Result<G::Position, ProbeError>> = lines
+                        .iter()
+                        .map(|line| match blank(line) {
+                            true => Err(ProbeError::Illegal("empty line: no position".into())),
+                            false => game.parse(line),
+                        })
+                        .collect();
+                    let positions: Vec<G::Position> =
+                        parsed.iter().filter_map(|p| p.as_ref().ok()).cloned().collect();
+                    let mut values = game.values(&positions).into_iter();
+                    for (k, (line, parsed)) in lines.iter().zip(parsed).enumerate() {
+                        let value = parsed.and_then(|_| values.next().expect("a value per position"));
+                        answered(k, line, value.map(brief));
+                    }
+                } else {
+                    for (k, line) in lines.iter().enumerate() {
+                        if blank(line) && format == Format::Text {
+                            continue;
+                        }
+                        let result = match blank(line) {
+                            true => Err(ProbeError::Illegal("empty line: no position".into())),
+                            false => answer(game, line, format, with_line),
+                        };
+                        answered(k, line, result);
                     }
                 }
                 (answers, errors)
@@ -390,9 +392,59 @@ pub fn answer_lines<G: Probe>(
                 code = worse(code, e.exit_code());
             }
         }
+        // Another program may be waiting for these answers before it writes more questions.
+        out.flush().map_err(BatchError::Output)?;
         first_line += lines.len();
     }
     Ok(code)
+}
+
+/// Input as error messages echo it: at most 60 characters, control characters escaped, so
+/// that a megabyte line or a terminal escape sequence cannot flood or garble the terminal.
+pub fn quote(text: &str) -> String {
+    const MOST: usize = 60;
+    let mut quoted = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == MOST {
+            quoted.push_str("...");
+            break;
+        }
+        match c.is_control() {
+            true => quoted.extend(c.escape_default()),
+            false => quoted.push(c),
+        }
+    }
+    quoted
+}
+
+/// `text` as a JSON string, quotes included.
+pub fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The line of a batch's output that stands for a bad input line, so that answers stay in step
+/// with questions: `error\t<reason>`, or `{"position": ..., "error": ...}` for `--json`.
+pub fn error_line(format: Format, line: &str, error: &ProbeError) -> Option<String> {
+    match format {
+        Format::Brief => Some(format!("error\t{error}")),
+        Format::Json => Some(format!(
+            "{{\"position\": {}, \"error\": {}}}",
+            json_string(&quote(line)),
+            json_string(&error.to_string())
+        )),
+        Format::Text => None,
+    }
 }
 
 /// The exit code to report when both happened: usage errors (2) before runtime errors (1).

@@ -156,15 +156,26 @@ fn command_line_batch_json_and_errors() {
     let input = "W:a7,d7,b6 B:a1,d1,g4 w\nnot a position\n\nW:a4,a7,d7,g7 B:a1,b4,d6,g4 w\nW:a1,h9 B: w\nW:a1,d1,g1 B:a4,b4,c4,d2 b\n";
     let out = tablebase(&["probe", "morris", "--dir", &dir, "--brief", "-"], input);
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8(out.stdout).unwrap().lines().collect::<Vec<_>>(),
-        ["win\t1", "loss\t0", "draw\t-"]
-    );
+    // One output line per input line, so answers line up with questions.
+    let answers: Vec<String> = String::from_utf8(out.stdout).unwrap().lines().map(String::from).collect();
+    assert_eq!(answers.len(), 6);
+    assert_eq!([&answers[0], &answers[3], &answers[5]], ["win\t1", "loss\t0", "draw\t-"]);
+    assert!(answers[1].starts_with("error\tmalformed position"), "{answers:?}");
+    assert_eq!(answers[2], "error\tempty line: no position");
+    assert!(answers[4].starts_with("error\tunknown point 'h9'"), "{answers:?}");
     let stderr = String::from_utf8(out.stderr).unwrap();
     let errors: Vec<&str> = stderr.lines().collect();
-    assert_eq!(errors.len(), 2, "{stderr}");
+    assert_eq!(errors.len(), 3, "{stderr}");
     assert!(errors[0].starts_with("tablebase: line 2: malformed position"));
-    assert!(errors[1].starts_with("tablebase: line 5: unknown point 'h9'"));
+    assert!(errors[1].starts_with("tablebase: line 3: empty line"));
+    assert!(errors[2].starts_with("tablebase: line 5: unknown point 'h9'"));
+    let out = tablebase(&["probe", "morris", "--dir", &dir, "--json", "-"], input);
+    let answers: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(answers.len(), 6);
+    assert_eq!(answers[1]["position"], "not a position");
+    assert!(answers[1]["error"].as_str().unwrap().starts_with("malformed position"));
+    assert_eq!(answers[3]["value"], "loss");
 
     let out =
         tablebase(&["probe", "morris", "--dir", &dir, "--json", "--line", "W:a7,d7,b6 B:a1,d1,g4 w"], "");
@@ -194,4 +205,53 @@ fn command_line_batch_json_and_errors() {
         let stderr = String::from_utf8(out.stderr).unwrap();
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
     }
+}
+
+/// A hostile line: a megabyte long with terminal escapes. Errors quote at most 60 characters
+/// with control characters escaped, in the JSON answer and on standard error alike.
+#[test]
+fn errors_quote_input_briefly_and_escaped() {
+    let dir = tables_dir().to_str().unwrap().to_string();
+    let long = format!("\u{1b}[31m{}\"\\", "x".repeat(1 << 20));
+    let out = tablebase(&["probe", "morris", "--dir", &dir, "--json", "-"], &format!("{long}\n"));
+    assert_eq!(out.status.code(), Some(2));
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let quoted = answer["position"].as_str().unwrap();
+    assert!(quoted.starts_with("\\u{1b}[31mxxx") && quoted.ends_with("x..."), "{quoted}");
+    assert!(quoted.chars().count() < 80);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1);
+    assert!(stderr.len() < 300 && !stderr.contains('\u{1b}'), "{stderr}");
+    let long_argument = &long[..100_000]; // an argument is limited to 128 KiB
+    let out = tablebase(&["probe", "morris", "--dir", &dir, long_argument], "");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.code() == Some(2) && stderr.len() < 300 && !stderr.contains('\u{1b}'), "{stderr}");
+}
+
+/// A program that asks one position at a time through a pipe gets each answer before it
+/// writes the next question.
+#[test]
+fn a_batch_answers_through_a_pipe_one_line_at_a_time() {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = tables_dir().to_str().unwrap().to_string();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tablebase"))
+        .args(["probe", "morris", "--dir", &dir, "--brief", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap());
+    for (question, expected) in
+        [("W:a7,d7,b6 B:a1,d1,g4 w", "win\t1"), ("bad", "error\t"), ("W:a1,d1,g1 B:a4,b4,c4,d2 b", "draw\t-")]
+    {
+        writeln!(input, "{question}").unwrap();
+        input.flush().unwrap();
+        let mut answer = String::new();
+        output.read_line(&mut answer).unwrap();
+        assert!(answer.starts_with(expected), "{question}: {answer}");
+    }
+    drop(input);
+    assert_eq!(child.wait().unwrap().code(), Some(2));
 }

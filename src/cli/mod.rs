@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use tablebase::catalogue::{InfoRow, TableOutcome};
 use tablebase::connect4::{Connect4, Connect4Tablebase, Geometry};
 use tablebase::morris::{Class, MorrisTablebase, MorrisTables, morris_tables};
-use tablebase::probe::{BatchError, Format, answer, answer_lines, worse};
+use tablebase::probe::{BatchError, Format, answer, answer_lines, quote, worse};
 use tablebase::{Catalogue, Probe, Progress, TableError};
 
 #[derive(Parser)]
@@ -75,7 +75,7 @@ impl MorrisArgs {
     fn tables(&self, up_to: &UpTo, opening: bool) -> Result<MorrisTables, Error> {
         let up_to = match &up_to.up_to {
             Some(text) => Some(Class::parse(text).ok_or_else(|| {
-                Error::Usage(format!("--up-to '{text}': expected A-B with A and B in 3..9"))
+                Error::Usage(format!("--up-to '{}': expected A-B with A and B in 3..9", quote(text)))
             })?),
             None => None,
         };
@@ -372,7 +372,7 @@ fn probe<G: Probe>(game: &G, positions: &[String], output: &ProbeArgs) -> Result
                     }
                     Err(e) => {
                         out.flush().map_err(Error::Output)?;
-                        eprintln!("tablebase: '{text}': {e}");
+                        eprintln!("tablebase: '{}': {e}", quote(text));
                         code = worse(code, e.exit_code());
                     }
                 }

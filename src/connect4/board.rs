@@ -4,6 +4,7 @@
 //! on top so that shifts never carry a column into the next: the classic layout that lets
 //! `mask + bottom` drop a stone and four shifts find four in a row. W * (H + 1) <= 64.
 
+use crate::probe::quote;
 use std::fmt;
 
 /// The board size.
@@ -44,7 +45,7 @@ impl Geometry {
 
     /// Parses `WxH`, e.g. `7x6`.
     pub fn parse(text: &str) -> Result<Geometry, SizeError> {
-        let bad = || SizeError(format!("bad board size '{text}': expected WxH, e.g. 7x6"));
+        let bad = || SizeError(format!("bad board size '{}': expected WxH, e.g. 7x6", quote(text)));
         let (w, h) = text.split_once('x').ok_or_else(bad)?;
         Geometry::new(w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?)
     }
@@ -260,7 +261,9 @@ pub enum MovesError {
 impl fmt::Display for MovesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MovesError::NotAColumn { at, found } => write!(f, "move {at}: '{found}' is not a column number"),
+            MovesError::NotAColumn { at, found } => {
+                write!(f, "move {at}: '{}' is not a column number", quote(&found.to_string()))
+            }
             MovesError::ColumnOutOfRange { at, column, width } => {
                 write!(f, "move {at}: column {column} is off the board (columns 1..{width})")
             }

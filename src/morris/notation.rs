@@ -6,6 +6,7 @@
 use super::board::{POINT_NAMES, Points, point_from_name, points};
 use super::position::{Color, Move, NO_POINT, Position};
 use super::rules::hands_alternate;
+use crate::probe::quote;
 use std::fmt;
 
 /// What is wrong with a position or move string. Each message is one line and names the part of
@@ -68,13 +69,13 @@ impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use NotationError::*;
         match self {
-            Malformed { text, expected } => write!(f, "malformed {expected}: '{text}'"),
-            UnknownPoint(p) => write!(f, "unknown point '{p}' (points are a1..g7 on the board)"),
+            Malformed { text, expected } => write!(f, "malformed {expected}: '{}'", quote(text)),
+            UnknownPoint(p) => write!(f, "unknown point '{}' (points are a1..g7 on the board)", quote(p)),
             DuplicatePoint(p) => write!(f, "point {p} is listed twice"),
             PointOnBothSides(p) => write!(f, "point {p} holds both a white and a black stone"),
             MissingSideToMove => write!(f, "missing side to move (w or b)"),
-            BadSideToMove(s) => write!(f, "side to move must be 'w' or 'b', not '{s}'"),
-            BadHand(s) => write!(f, "stones in hand must be a number, not '{s}'"),
+            BadSideToMove(s) => write!(f, "side to move must be 'w' or 'b', not '{}'", quote(s)),
+            BadHand(s) => write!(f, "stones in hand must be a number, not '{}'", quote(s)),
             HandOutOfRange { color, hand, stones_per_side } => write!(
                 f,
                 "{} has {hand} stones in hand, more than the {stones_per_side} each side starts with",
