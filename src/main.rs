@@ -24,10 +24,14 @@ fn main() {
         }
         Err(e) => {
             // One line, as for every other usage error; --help has the details.
+            // clap's message runs to the first blank line (a list of missing arguments follows
+            // its first line); the usage after it is what --help is for.
             let rendered = e.render().to_string();
-            let first = rendered.lines().next().unwrap_or("bad command line");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("tablebase: {first} (see 'tablebase --help')");
+            let message: Vec<&str> =
+                rendered.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
+            let message = message.join(" ");
+            let message = message.strip_prefix("error: ").unwrap_or(&message);
+            eprintln!("tablebase: {message} (see 'tablebase --help')");
             std::process::exit(2);
         }
     };

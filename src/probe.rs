@@ -399,6 +399,11 @@ pub fn answer_lines<G: Probe>(
     Ok(code)
 }
 
+/// A distance in words: `1 ply`, `17 plies`.
+pub fn plies(n: u32) -> String {
+    if n == 1 { "1 ply".to_string() } else { format!("{n} plies") }
+}
+
 /// Input as error messages echo it: at most 60 characters, control characters escaped, so
 /// that a megabyte line or a terminal escape sequence cannot flood or garble the terminal.
 pub fn quote(text: &str) -> String {

@@ -57,7 +57,10 @@ fn four_by_four_end_to_end() {
         "\n15\n11111\n12121212\n1\n",
     );
     assert_eq!(batch.status.code(), Some(2));
-    assert_eq!(String::from_utf8(batch.stdout).unwrap().lines().count(), 2, "the empty board and 1");
+    let answers: Vec<String> = String::from_utf8(batch.stdout).unwrap().lines().map(String::from).collect();
+    assert_eq!(answers.len(), 5, "a line per input line: {answers:?}");
+    assert!(answers[1..4].iter().all(|a| a.starts_with("error\tmove ")), "{answers:?}");
+    assert!(!answers[0].starts_with("error") && !answers[4].starts_with("error"), "{answers:?}");
     let errors = String::from_utf8(batch.stderr).unwrap();
     assert!(errors.contains("line 2: move 2: column 5 is off the board"), "{errors}");
     assert!(errors.contains("line 3: move 5: column 1 is full"), "{errors}");

@@ -207,6 +207,41 @@ fn up_to_builds_classes_only_and_checks_its_class() {
     let mut files: Vec<String> =
         fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     files.sort();
-    assert_eq!(files, ["morris-3-3.tbl", "morris-3-4.tbl", "morris-4-3.tbl"]);
+    assert_eq!(files, [".generate.lock", "morris-3-3.tbl", "morris-3-4.tbl", "morris-4-3.tbl"]);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// One generator per directory: a second run exits 1 with "already running" and the first
+/// one's process id; after the first is killed with kill -9, its lock is gone with it and a
+/// rerun completes the tables.
+#[test]
+fn a_second_generate_on_the_same_directory_is_refused() {
+    let dir = scratch("locked");
+    let d = dir.to_str().unwrap();
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_tablebase"))
+        .args(["generate", "morris", "--up-to", "5-5", "--dir", d])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the first run holds the lock (it writes its process id into the lock file).
+    let lock = dir.join(".generate.lock");
+    let pid = first.id().to_string();
+    let started = std::time::Instant::now();
+    while fs::read_to_string(&lock).map_or(true, |s| s.trim() != pid) {
+        assert!(started.elapsed().as_secs() < 30, "the first run never took the lock");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let second = tablebase(&["generate", "morris", "--up-to", "5-5", "--dir", d]);
+    assert_eq!(second.status.code(), Some(1));
+    let stderr = String::from_utf8(second.stderr).unwrap();
+    assert!(stderr.contains("already running") && stderr.contains(&format!("process {pid}")), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    first.kill().unwrap(); // SIGKILL: the lock file stays, the lock does not
+    first.wait().unwrap();
+    assert!(lock.exists());
+    let rerun = tablebase(&["generate", "morris", "--up-to", "5-5", "--dir", d]);
+    assert_eq!(rerun.status.code(), Some(0), "{}", String::from_utf8_lossy(&rerun.stderr));
+    common::assert_pinned(&dir, "morris-");
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -54,6 +54,7 @@ pub fn generate<C: Catalogue>(
 ) -> Result<Vec<JobReport>, BuildError> {
     std::fs::create_dir_all(dir)
         .map_err(|source| BuildError::Directory { path: dir.to_path_buf(), source })?;
+    let _lock = lock_directory(dir)?;
     let build = Build { progress, fresh: Mutex::new(HashSet::new()) };
     let name = catalogue.name();
     let mut reports = Vec::new();
@@ -80,4 +81,36 @@ pub fn generate<C: Catalogue>(
         reports.push(JobReport { job: job.to_string(), skipped: false, seconds, cpu_seconds: cpu });
     }
     Ok(reports)
+}
+
+/// The lock file that keeps two runs of `generate` out of one directory.
+pub const LOCK_FILE: &str = ".generate.lock";
+
+/// Takes the directory's generate lock, or says which process holds it. The lock is the
+/// operating system's (flock), so it goes with the process that holds it: a run killed with
+/// kill -9 leaves the file behind but no lock, and never blocks the next run.
+fn lock_directory(dir: &Path) -> Result<std::fs::File, BuildError> {
+    use std::io::{Read, Seek, Write};
+    let path = dir.join(LOCK_FILE);
+    let failed = |source| BuildError::Directory { path: path.clone(), source };
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(failed)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let mut holder = String::new();
+            let _ = file.read_to_string(&mut holder);
+            return Err(BuildError::Locked { dir: dir.to_path_buf(), holder: holder.trim().parse().ok() });
+        }
+        Err(std::fs::TryLockError::Error(source)) => return Err(failed(source)),
+    }
+    file.set_len(0).map_err(failed)?;
+    file.rewind().map_err(failed)?;
+    writeln!(file, "{}", std::process::id()).map_err(failed)?;
+    Ok(file)
 }

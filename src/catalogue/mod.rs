@@ -113,7 +113,14 @@ pub enum BuildError {
         /// What went wrong.
         source: SolveError,
     },
-    /// The table directory cannot be created.
+    /// Another `generate` is running on the same directory.
+    Locked {
+        /// The directory.
+        dir: PathBuf,
+        /// The process that holds the lock, when it says.
+        holder: Option<u32>,
+    },
+    /// The table directory (or its lock file) cannot be created.
     Directory {
         /// The directory.
         path: PathBuf,
@@ -138,8 +145,12 @@ impl fmt::Display for BuildError {
         match self {
             BuildError::Table(e) => write!(f, "{e}"),
             BuildError::Solve { table, source } => write!(f, "{table}: {source}"),
+            BuildError::Locked { dir, holder } => {
+                let holder = holder.map_or("another process".to_string(), |pid| format!("process {pid}"));
+                write!(f, "{}: generate is already running there ({holder})", dir.display())
+            }
             BuildError::Directory { path, .. } => {
-                write!(f, "{}: cannot create the table directory", path.display())
+                write!(f, "{}: cannot create the table directory or its lock file", path.display())
             }
         }
     }
@@ -151,6 +162,7 @@ impl std::error::Error for BuildError {
             BuildError::Table(e) => e.source(),
             BuildError::Solve { source, .. } => source.source(),
             BuildError::Directory { source, .. } => Some(source),
+            BuildError::Locked { .. } => None,
         }
     }
 }

@@ -110,8 +110,10 @@ impl Threads {
     fn apply(&self) -> Result<(), Error> {
         static APPLIED: std::sync::OnceLock<()> = std::sync::OnceLock::new();
         let Some(n) = self.threads else { return Ok(()) };
-        if n == 0 {
-            return Err(Error::Usage("--threads must be at least 1".into()));
+        // More threads than this only cost memory and start-up time on any machine today.
+        const MOST: usize = 1024;
+        if !(1..=MOST).contains(&n) {
+            return Err(Error::Usage(format!("--threads {n}: must be 1..{MOST}")));
         }
         if APPLIED.get().is_some() {
             return Ok(());
