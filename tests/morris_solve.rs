@@ -245,3 +245,55 @@ fn a_second_generate_on_the_same_directory_is_refused() {
     common::assert_pinned(&dir, "morris-");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Unmounts a test's tmpfs however the test ends.
+struct Mounted(PathBuf);
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// A full disk (a 3 MB tmpfs): exit 1 with a clear message, the tables written before intact, no
+/// stray files; after space is freed a rerun completes the same tables. Needs root to mount;
+/// CI runs as root, so there it must run.
+#[test]
+fn a_full_disk_is_a_clear_error_and_a_rerun_completes() {
+    let dir = scratch("full-disk");
+    let mounted = Command::new("mount").args(["-t", "tmpfs", "-o", "size=3m", "tmpfs"]).arg(&dir).status();
+    if !mounted.is_ok_and(|s| s.success()) {
+        assert!(std::env::var_os("CI").is_none(), "CI runs as root and must be able to mount a tmpfs");
+        eprintln!("skipped: mounting a tmpfs needs root");
+        return;
+    }
+    let guard = Mounted(dir.clone());
+    let tables = dir.join("t");
+    let t = tables.to_str().unwrap();
+    let full = tablebase(&["generate", "morris", "--up-to", "4-4", "--dir", t]);
+    assert_eq!(full.status.code(), Some(1));
+    let stderr = String::from_utf8(full.stderr).unwrap();
+    assert!(stderr.contains("morris-4-4.tbl.tmp: not enough disk space: the file needs 3.2 MB"), "{stderr}");
+    let mut left: Vec<String> =
+        fs::read_dir(&tables).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    left.sort();
+    assert_eq!(left, [".generate.lock", "morris-3-3.tbl", "morris-3-4.tbl", "morris-4-3.tbl"]);
+    let verify = tablebase(&["verify", "morris", "--up-to", "4-4", "--quick", "--dir", t]);
+    assert_eq!(
+        verify.status.code(),
+        Some(1),
+        "only a missing table: {}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
+    let grown = Command::new("mount").args(["-o", "remount,size=16m"]).arg(&dir).status().unwrap();
+    assert!(grown.success());
+    let rerun = tablebase(&["generate", "morris", "--up-to", "4-4", "--dir", t]);
+    assert_eq!(rerun.status.code(), Some(0), "{}", String::from_utf8_lossy(&rerun.stderr));
+    let uninterrupted = scratch("full-disk-reference");
+    let made = tablebase(&["generate", "morris", "--up-to", "4-4", "--dir", uninterrupted.to_str().unwrap()]);
+    assert!(made.status.success());
+    assert!(table_bytes(&tables) == table_bytes(&uninterrupted), "the same tables as a run with space");
+    drop(guard);
+    fs::remove_dir_all(&dir).unwrap();
+    fs::remove_dir_all(&uninterrupted).unwrap();
+}

@@ -13,11 +13,14 @@ pub fn temporary_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// A file being written under its temporary name; [`Pending::commit`] puts it in place.
+/// A file being written under its temporary name; [`Pending::commit`] puts it in place. One
+/// that is dropped without being committed (an error on the way) removes its temporary file, so
+/// that a failed run leaves no stray files.
 pub(crate) struct Pending {
     pub file: File,
     pub temporary: PathBuf,
     path: PathBuf,
+    committed: bool,
 }
 
 impl Pending {
@@ -31,7 +34,31 @@ impl Pending {
             .truncate(true)
             .open(&temporary)
             .map_err(|source| TableError::Io { path: temporary.clone(), source })?;
-        Ok(Pending { file, temporary, path: path.to_path_buf() })
+        Ok(Pending { file, temporary, path: path.to_path_buf(), committed: false })
+    }
+
+    /// Makes the file `length` bytes long with its blocks allocated on disk, so that writing
+    /// through a memory map cannot fail half-way (a full disk would be a SIGBUS there): a
+    /// clear error now instead.
+    pub fn reserve(&self, length: u64) -> Result<(), TableError> {
+        use std::os::fd::AsRawFd;
+        let Ok(signed) = libc::off_t::try_from(length) else {
+            return Err(self.no_space(length));
+        };
+        // SAFETY: a plain system call on a file descriptor we own.
+        let result = unsafe { libc::posix_fallocate(self.file.as_raw_fd(), 0, signed) };
+        match result {
+            0 => Ok(()),
+            libc::ENOSPC | libc::EFBIG => Err(self.no_space(length)),
+            // A file system without fallocate: the length alone, as before.
+            libc::EOPNOTSUPP | libc::EINVAL => self.file.set_len(length).map_err(self.error()),
+            code => Err(self.error()(io::Error::from_raw_os_error(code))),
+        }
+    }
+
+    #[cold]
+    fn no_space(&self, needed: u64) -> TableError {
+        TableError::NoSpace { path: self.temporary.clone(), needed, free: free_space(&self.temporary) }
     }
 
     /// An I/O error on the temporary file.
@@ -41,13 +68,32 @@ impl Pending {
 
     /// Syncs the file, renames it to its final name and syncs the directory, so that the
     /// rename survives a power loss.
-    pub fn commit(self) -> Result<(), TableError> {
+    pub fn commit(mut self) -> Result<(), TableError> {
         self.file.sync_all().map_err(|source| TableError::Io { path: self.temporary.clone(), source })?;
-        drop(self.file);
         let at_path = |source| TableError::Io { path: self.path.clone(), source };
         fs::rename(&self.temporary, &self.path).map_err(at_path)?;
+        self.committed = true;
         sync_directory(&self.path).map_err(|source| TableError::Io { path: self.path.clone(), source })
     }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_file(&self.temporary);
+        }
+    }
+}
+
+/// Bytes free for an unprivileged writer on the file system holding `path`.
+pub(crate) fn free_space(path: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `name` is a NUL-terminated path and `stat` a properly sized out-parameter.
+    let result = unsafe { libc::statvfs(name.as_ptr(), &mut stat) };
+    (result == 0).then(|| u64::from(stat.f_bavail) * u64::from(stat.f_frsize))
 }
 
 /// Syncs the directory holding `path`.

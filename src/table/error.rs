@@ -79,6 +79,15 @@ pub enum TableError {
         /// The index or member number read.
         index: u64,
     },
+    /// The disk has not enough free space for the file being written.
+    NoSpace {
+        /// The file being written.
+        path: PathBuf,
+        /// Bytes the file needs.
+        needed: u64,
+        /// Bytes free on its file system, where the system tells.
+        free: Option<u64>,
+    },
 }
 
 impl TableError {
@@ -94,13 +103,14 @@ impl TableError {
             | TableError::Length { path, .. }
             | TableError::Checksum { path, .. }
             | TableError::WrongTable { path, .. }
-            | TableError::Entry { path, .. } => path,
+            | TableError::Entry { path, .. }
+            | TableError::NoSpace { path, .. } => path,
         }
     }
 
     /// Whether the file is there but cannot be trusted (as opposed to missing or unreadable).
     pub fn is_damage(&self) -> bool {
-        !matches!(self, TableError::Missing { .. } | TableError::Io { .. })
+        !matches!(self, TableError::Missing { .. } | TableError::Io { .. } | TableError::NoSpace { .. })
     }
 
     /// An I/O error on `path`, or [`TableError::Missing`] when the file is not there.
@@ -142,6 +152,10 @@ impl fmt::Display for TableError {
             TableError::Entry { index, .. } => {
                 write!(f, "{path}: damaged table: entry {index} cannot be read")
             }
+            TableError::NoSpace { needed, free, .. } => {
+                let free = free.map_or(String::new(), |free| format!(", {} free", megabytes(free)));
+                write!(f, "{path}: not enough disk space: the file needs {}{free}", megabytes(*needed))
+            }
         }
     }
 }
@@ -153,4 +167,9 @@ impl std::error::Error for TableError {
             _ => None,
         }
     }
+}
+
+/// Bytes for people: `12.3 MB`.
+pub(crate) fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
 }

@@ -28,6 +28,8 @@ pub trait Words: Sync {
 pub fn write_set(spec: &FileSpec, capacity: u64, words: &impl Words) -> Result<(), TableError> {
     let mut pending = Pending::create(&spec.path)?;
     let count = words.word_count();
+    let length = HEADER_SIZE as u64 + 8 * (count as u64 + count.div_ceil(SET_BLOCK_WORDS) as u64 + 1);
+    pending.reserve(length)?;
     let mut hasher = crc32fast::Hasher::new();
     let mut members = 0u64;
     {

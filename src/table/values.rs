@@ -161,7 +161,7 @@ where
     E: From<TableError> + Send,
 {
     let pending = Pending::create(&spec.path)?;
-    pending.file.set_len(HEADER_SIZE as u64 + index_size).map_err(pending.error())?;
+    pending.reserve(HEADER_SIZE as u64 + index_size)?;
     // SAFETY: the temporary file is ours alone until it is renamed.
     let mut map = unsafe { MmapMut::map_mut(&pending.file) }.map_err(pending.error())?;
     progress.step("writing", index_size);
@@ -200,7 +200,7 @@ where
         .flat_map(|&(index, distance)| index.to_le_bytes().into_iter().chain(distance.to_le_bytes()))
         .collect();
     let overflow_count = (overflow.len() / OVERFLOW_ENTRY) as u64;
-    pending.file.set_len(HEADER_SIZE as u64 + index_size + overflow.len() as u64).map_err(pending.error())?;
+    pending.reserve(HEADER_SIZE as u64 + index_size + overflow.len() as u64)?;
     // SAFETY: as above.
     let mut map = unsafe { MmapMut::map_mut(&pending.file) }.map_err(pending.error())?;
     map[HEADER_SIZE + index_size as usize..].copy_from_slice(&overflow);
