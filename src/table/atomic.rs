@@ -93,7 +93,7 @@ pub(crate) fn free_space(path: &Path) -> Option<u64> {
     let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
     // SAFETY: `name` is a NUL-terminated path and `stat` a properly sized out-parameter.
     let result = unsafe { libc::statvfs(name.as_ptr(), &mut stat) };
-    (result == 0).then(|| u64::from(stat.f_bavail) * u64::from(stat.f_frsize))
+    (result == 0).then_some(stat.f_bavail * stat.f_frsize)
 }
 
 /// Syncs the directory holding `path`.
