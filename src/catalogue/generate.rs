@@ -3,7 +3,7 @@
 use super::{BuildError, Catalogue};
 use crate::progress::Progress;
 use crate::resources::{cpu_seconds, peak_memory};
-use crate::table::{Check, FileSpec, Status};
+use crate::table::{Check, FileSpec, Status, check_file, set_aside, upgrade};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -60,7 +60,8 @@ pub fn generate<C: Catalogue>(
     let mut reports = Vec::new();
     for job in catalogue.jobs() {
         let outputs = catalogue.outputs(dir, job);
-        if outputs.iter().all(|spec| Status::of(spec).is_complete()) {
+        if outputs_are_sound(&outputs, progress)? {
+            build.wrote(&outputs); // checked whole just now
             progress.message(&format!("{name} {job}: complete, skipped"));
             reports.push(JobReport { job: job.to_string(), skipped: true, seconds: 0.0, cpu_seconds: None });
             continue;
@@ -81,6 +82,48 @@ pub fn generate<C: Catalogue>(
         reports.push(JobReport { job: job.to_string(), skipped: false, seconds, cpu_seconds: cpu });
     }
     Ok(reports)
+}
+
+/// Whether every file a job writes is there and sound. Files of an older format version are
+/// upgraded in place; a complete file that fails its checks (header, length, a block, the
+/// checksum of its data) is set aside under another name, to be built again; either is said in
+/// a message. Files the job still has to write are left alone.
+fn outputs_are_sound(outputs: &[FileSpec], progress: &Progress) -> Result<bool, BuildError> {
+    let mut sound = true;
+    for spec in outputs {
+        let status = match Status::of(spec) {
+            Status::NeedsUpgrade(old) => match upgrade(spec) {
+                Ok(header) => {
+                    progress.message(&format!(
+                        "{}: upgraded from format version {} to {}",
+                        spec.path.display(),
+                        old.version,
+                        header.version
+                    ));
+                    Status::Complete(header)
+                }
+                Err(e) if e.is_damage() => Status::Damaged(e.to_string()),
+                Err(e) => return Err(e.into()),
+            },
+            status => status,
+        };
+        let why = match status {
+            Status::Complete(_) => match check_file(spec) {
+                Ok(_) => continue,
+                Err(e) if e.is_damage() => e.to_string(),
+                Err(e) => return Err(e.into()),
+            },
+            Status::Damaged(why) => why,
+            Status::Missing | Status::Partial | Status::NeedsUpgrade(_) => {
+                sound = false;
+                continue;
+            }
+        };
+        let aside = set_aside(&spec.path)?;
+        progress.message(&format!("{why}; set aside as {}, building it again", aside.display()));
+        sound = false;
+    }
+    Ok(sound)
 }
 
 /// The lock file that keeps two runs of `generate` out of one directory.

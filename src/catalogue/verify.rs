@@ -111,6 +111,17 @@ pub enum TableOutcome {
         /// The file that is missing.
         path: PathBuf,
     },
+    /// The file is complete but written by an older format version: `generate` upgrades it.
+    Outdated {
+        /// The game, `morris`.
+        game: &'static str,
+        /// The table, `8-7` or `ply 12`.
+        table: String,
+        /// The file.
+        path: PathBuf,
+        /// Its format version.
+        version: u32,
+    },
     /// The file is there but cannot be read as the table.
     Unusable {
         /// The game, `morris`.
@@ -129,6 +140,7 @@ impl TableOutcome {
         let (game, table, status, checksum) = match self {
             TableOutcome::Checked(report) => return report.json(),
             TableOutcome::Missing { game, table, .. } => (game, table, "missing", "null"),
+            TableOutcome::Outdated { game, table, .. } => (game, table, "outdated", "null"),
             TableOutcome::Unusable { game, table, .. } => (game, table, "damaged", "\"bad\""),
         };
         format!(
@@ -141,6 +153,9 @@ impl TableOutcome {
         match self {
             TableOutcome::Checked(report) => report.text(),
             TableOutcome::Missing { table, .. } => format!("{table:<16} missing"),
+            TableOutcome::Outdated { table, version, .. } => {
+                format!("{table:<16} format version {version}: run generate to upgrade it")
+            }
             TableOutcome::Unusable { table, .. } => format!("{table:<16} DAMAGED"),
         }
     }
@@ -149,7 +164,7 @@ impl TableOutcome {
     pub fn failed(&self) -> bool {
         match self {
             TableOutcome::Checked(report) => report.failed(),
-            TableOutcome::Missing { .. } => false,
+            TableOutcome::Missing { .. } | TableOutcome::Outdated { .. } => false,
             TableOutcome::Unusable { .. } => true,
         }
     }
@@ -170,9 +185,13 @@ pub fn verify<C: Catalogue, E>(
         let files: Vec<_> = catalogue.set(dir, key).into_iter().chain([catalogue.table(dir, key)]).collect();
         let mut unusable = None;
         let mut missing = None;
+        let mut outdated = None;
         for spec in &files {
             match Status::of(spec) {
                 Status::Complete(_) => {}
+                Status::NeedsUpgrade(header) => {
+                    outdated = outdated.or(Some((spec.path.clone(), header.version)))
+                }
                 Status::Missing | Status::Partial => missing = missing.or(Some(spec.path.clone())),
                 Status::Damaged(why) => {
                     unusable = unusable.or(Some(format!("{}: damaged table: {why}", spec.path.display())))
@@ -181,6 +200,10 @@ pub fn verify<C: Catalogue, E>(
         }
         if let Some(why) = unusable {
             report(TableOutcome::Unusable { game: catalogue.game(), table: key.to_string(), why })?;
+            continue;
+        }
+        if let Some((path, version)) = outdated.filter(|_| missing.is_none()) {
+            report(TableOutcome::Outdated { game: catalogue.game(), table: key.to_string(), path, version })?;
             continue;
         }
         if let Some(path) = missing {

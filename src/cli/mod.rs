@@ -296,6 +296,10 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
                 eprintln!("tablebase: {}", TableError::Missing { path: path.clone() });
                 missing.push(table.clone());
             }
+            TableOutcome::Outdated { table, path, version, .. } => {
+                eprintln!("tablebase: {}", TableError::NeedsUpgrade { path: path.clone(), found: *version });
+                missing.push(table.clone());
+            }
             TableOutcome::Unusable { why, .. } => eprintln!("tablebase: {why}"),
         }
         failed |= outcome.failed();
@@ -307,7 +311,7 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
     }
     if !missing.is_empty() {
         return Err(Error::Runtime(format!(
-            "{} table(s) not generated ({}): run {}",
+            "{} table(s) not generated or outdated ({}): run {}",
             missing.len(),
             missing.join(", "),
             catalogue.generate_command(dir)

@@ -86,7 +86,7 @@ impl<G: LayeredGame> Layered<G> {
             let before = self.set_spec(dir, layer - 1);
             let members = SetFile::open(&before, build.check(&before))?;
             let next = BitSet::new(g.index_size(layer));
-            expand(g, layer - 1, &members, Some(&next), build.progress);
+            expand(g, layer - 1, &members.words()?, Some(&next), build.progress);
             next
         };
         write_set(&self.set_spec(dir, layer), next.capacity(), &next)?;
@@ -118,12 +118,12 @@ impl<G: LayeredGame> Layered<G> {
         }
         let before = SetFile::open(&self.set_spec(dir, layer - 1), Check::Header)?;
         let expected = BitSet::new(self.0.index_size(layer));
-        expand(&self.0, layer - 1, &before, Some(&expected), progress);
+        expand(&self.0, layer - 1, &before.words()?, Some(&expected), progress);
         Ok(expected)
     }
 
     /// Counts the indices where `set` differs from `expected`, with a few examples.
-    fn compare_sets(&self, layer: u32, expected: &BitSet, set: &SetFile, found: &mut Consistency) {
+    fn compare_sets(&self, layer: u32, expected: &BitSet, set: &impl Words, found: &mut Consistency) {
         const EXAMPLES: usize = 8;
         let g = &self.0;
         for word in 0..expected.word_count().min(set.word_count()) {
@@ -221,7 +221,7 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
         let layer_set = LayerSet { game: &self.0, layer: key.layer, set: &solved.set, next: next.as_ref() };
         let mut found = Consistency::default();
         match self.reachable(dir, key.layer, progress) {
-            Ok(expected) => self.compare_sets(key.layer, &expected, &solved.set, &mut found),
+            Ok(expected) => self.compare_sets(key.layer, &expected, &solved.set.words()?, &mut found),
             Err(_) => return Ok(None), // the layer before is missing or damaged: reported on its own
         }
         if found.set_mismatches > 0 {
@@ -235,7 +235,7 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
 
     fn describe(&self, dir: &Path, key: Layer, dense: u64) -> String {
         let g = &self.0;
-        match SetFile::open(&self.set_spec(dir, key.layer), Check::Header).map(|set| set.select(dense)) {
+        match SetFile::open(&self.set_spec(dir, key.layer), Check::Header).and_then(|set| set.select(dense)) {
             Ok(Some(index)) => {
                 g.notation(key.layer, &g.position(key.layer, &mut G::Walker::default(), index))
             }

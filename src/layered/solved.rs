@@ -17,7 +17,7 @@ impl SolvedLayer {
     /// The value of the position with index `index`, `None` when it is not reachable.
     #[inline]
     pub fn value_at(&self, index: u64) -> Result<Option<Value>, TableError> {
-        match self.set.rank(index) {
+        match self.set.rank(index)? {
             None => Ok(None),
             Some(dense) => self.table.value(dense).map(Some),
         }
@@ -66,7 +66,7 @@ impl<G: LayeredGame> LayerSet<'_, G> {
         } else {
             self.set.select(dense)
         };
-        let index = index.ok_or_else(|| SolveError::from(self.set.damaged(dense)))?;
+        let index = index?.ok_or_else(|| SolveError::from(self.set.damaged(dense)))?;
         let position = self.game.position(self.layer, &mut cursor.walker, index);
         (cursor.dense, cursor.index, cursor.position) = (dense, index, Some(position));
         Ok(position)

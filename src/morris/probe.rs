@@ -108,7 +108,7 @@ impl MorrisTablebase {
             };
         }
         let index = opening.0.index(layer, position).ok_or_else(unreachable)?;
-        let dense = self.placement_layer(layer)?.set.rank(index).ok_or_else(unreachable)?;
+        let dense = self.placement_layer(layer)?.set.rank(index)?.ok_or_else(unreachable)?;
         Ok(Lookup::Layer(self.placement_layer(layer)?, dense))
     }
 
@@ -125,12 +125,13 @@ impl MorrisTablebase {
     /// reachable position of the layer before.
     fn has_reachable_parent(&self, layer: u32, position: &Position) -> Result<bool, ProbeError> {
         let before = self.placement_layer(layer - 1)?;
-        let mut found = false;
+        let mut found = Ok(false);
         for_each_unmove(position, self.stones_per_side, |parent| {
-            let index = self.opening.0.index(layer - 1, &parent);
-            found |= index.is_some_and(|index| before.set.rank(index).is_some());
+            if let (Ok(false), Some(index)) = (&found, self.opening.0.index(layer - 1, &parent)) {
+                found = before.set.rank(index).map(|dense| dense.is_some());
+            }
         });
-        Ok(found)
+        Ok(found?)
     }
 }
 

@@ -79,6 +79,29 @@ pub enum TableError {
         /// The index or member number read.
         index: u64,
     },
+    /// A block of the data does not have the checksum stored for it.
+    Block {
+        /// The file.
+        path: PathBuf,
+        /// The block, from 0.
+        block: u64,
+        /// The checksum stored for it.
+        expected: u32,
+        /// The checksum of its bytes.
+        found: u32,
+    },
+    /// The header does not have its own checksum, or describes a file no program writes.
+    Header {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Written by an older format version that `generate` upgrades in place.
+    NeedsUpgrade {
+        /// The file.
+        path: PathBuf,
+        /// The version in its header.
+        found: u32,
+    },
     /// The disk has not enough free space for the file being written.
     NoSpace {
         /// The file being written.
@@ -104,13 +127,22 @@ impl TableError {
             | TableError::Checksum { path, .. }
             | TableError::WrongTable { path, .. }
             | TableError::Entry { path, .. }
-            | TableError::NoSpace { path, .. } => path,
+            | TableError::NoSpace { path, .. }
+            | TableError::Block { path, .. }
+            | TableError::Header { path }
+            | TableError::NeedsUpgrade { path, .. } => path,
         }
     }
 
     /// Whether the file is there but cannot be trusted (as opposed to missing or unreadable).
     pub fn is_damage(&self) -> bool {
-        !matches!(self, TableError::Missing { .. } | TableError::Io { .. } | TableError::NoSpace { .. })
+        !matches!(
+            self,
+            TableError::Missing { .. }
+                | TableError::Io { .. }
+                | TableError::NoSpace { .. }
+                | TableError::NeedsUpgrade { .. }
+        )
     }
 
     /// An I/O error on `path`, or [`TableError::Missing`] when the file is not there.
@@ -152,6 +184,15 @@ impl fmt::Display for TableError {
             TableError::Entry { index, .. } => {
                 write!(f, "{path}: damaged table: entry {index} cannot be read")
             }
+            TableError::Block { block, expected, found, .. } => write!(
+                f,
+                "{path}: damaged table: block {block} has checksum {found:08x}, the file says {expected:08x}"
+            ),
+            TableError::Header { .. } => write!(f, "{path}: damaged table: its header fails its checksum"),
+            TableError::NeedsUpgrade { found, .. } => write!(
+                f,
+                "{path}: written by table format version {found}; run generate on its directory to upgrade it in place (no solving)"
+            ),
             TableError::NoSpace { needed, free, .. } => {
                 let free = free.map_or(String::new(), |free| format!(", {} free", megabytes(free)));
                 write!(f, "{path}: not enough disk space: the file needs {}{free}", megabytes(*needed))

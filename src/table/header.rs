@@ -7,11 +7,15 @@ use std::path::{Path, PathBuf};
 
 /// The first eight bytes of every file.
 pub const MAGIC: [u8; 8] = *b"TBLBASE\0";
-/// The version written. Version 1 differs only in the Connect Four index (docs/FORMAT.md): its
-/// Morris tables are read as they are, its Connect Four files are refused by that game.
-pub const FORMAT_VERSION: u32 = 2;
-/// The oldest version any game reads.
+/// The version written: 3 adds block checksums and a header checksum (docs/FORMAT.md). Files of
+/// versions 1 and 2 are not read for answers (nothing guards their bytes block by block);
+/// `generate` upgrades them in place after checking their whole-file checksum. Version 1's
+/// Connect Four index differs, so those files are rebuilt instead.
+pub const FORMAT_VERSION: u32 = 3;
+/// The oldest version any game can upgrade.
 pub const OLDEST_READABLE_VERSION: u32 = 1;
+/// Where the header's own checksum is: a CRC-32 of the bytes before it.
+const HEADER_CHECKSUM_AT: usize = HEADER_SIZE - 4;
 /// Bytes before the body.
 pub const HEADER_SIZE: usize = 256;
 const FLAG_COMPLETE: u32 = 1;
@@ -197,6 +201,11 @@ impl Header {
         h[112..116].copy_from_slice(&self.counts.max_win.to_le_bytes());
         h[116..120].copy_from_slice(&self.counts.max_loss.to_le_bytes());
         h[120..124].copy_from_slice(&self.checksum.to_le_bytes());
+        if self.version >= 3 {
+            h[124..128].copy_from_slice(&(super::blocks::BLOCK_SIZE as u32).to_le_bytes());
+            let sum = crc32fast::hash(&h[..HEADER_CHECKSUM_AT]);
+            h[HEADER_CHECKSUM_AT..].copy_from_slice(&sum.to_le_bytes());
+        }
         h
     }
 
@@ -210,11 +219,17 @@ impl Header {
             return Err(TableError::NotATable { path: path.to_path_buf() });
         }
         let version = u32_at(bytes, 8);
-        if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version)
-            || u32_at(bytes, 12) != HEADER_SIZE as u32
-            || u32_at(bytes, 72) != encoding as u32
-        {
+        if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version) {
             return Err(TableError::Version { path: path.to_path_buf(), found: version });
+        }
+        if version >= 3
+            && (crc32fast::hash(&bytes[..HEADER_CHECKSUM_AT]) != u32_at(bytes, HEADER_CHECKSUM_AT)
+                || u32_at(bytes, 124) != super::blocks::BLOCK_SIZE as u32)
+        {
+            return Err(TableError::Header { path: path.to_path_buf() });
+        }
+        if u32_at(bytes, 12) != HEADER_SIZE as u32 || u32_at(bytes, 72) != encoding as u32 {
+            return Err(TableError::Header { path: path.to_path_buf() });
         }
         Ok(Header {
             version,
@@ -234,13 +249,24 @@ impl Header {
         })
     }
 
-    /// The length of the file this header heads, by its kind: what any other length means is
-    /// damage.
-    pub fn file_length(&self, kind: FileKind) -> u64 {
+    /// The bytes of data after the header, by the file's kind: values and overflow area, or
+    /// words and directory. `None` for sizes no file can have (a damaged header).
+    pub fn data_len(&self, kind: FileKind) -> Option<u64> {
         match kind {
-            FileKind::Table => super::values::file_length(self),
-            FileKind::Set => super::set::set_file_length(self),
+            FileKind::Table => self.overflow_count.checked_mul(12)?.checked_add(self.index_size),
+            FileKind::Set => {
+                let words = self.index_size.div_ceil(64);
+                words.checked_add(words.div_ceil(super::set::SET_BLOCK_WORDS as u64) + 1)?.checked_mul(8)
+            }
         }
+    }
+
+    /// The length of the file this header heads, by its kind: what any other length means is
+    /// damage. Version 3 adds the block checksums after the data.
+    pub fn file_length(&self, kind: FileKind) -> u64 {
+        let data = self.data_len(kind).unwrap_or(u64::MAX / 2);
+        let checksums = if self.version >= 3 { super::blocks::checksum_area_len(data) } else { 0 };
+        (HEADER_SIZE as u64).saturating_add(data).saturating_add(checksums)
     }
 
     /// Reads only the header of a value table, for `info`.
@@ -277,9 +303,9 @@ pub fn checksum(data: &[u8]) -> u32 {
         .finalize()
 }
 
-/// Whether everything after the header of a whole file's bytes has the header's checksum.
-pub(crate) fn check_file_checksum(path: &Path, header: &Header, file: &[u8]) -> Result<(), TableError> {
-    let found = checksum(&file[HEADER_SIZE..]);
+/// Whether `data` has the header's checksum of all the data.
+pub(crate) fn check_data_checksum(path: &Path, header: &Header, data: &[u8]) -> Result<(), TableError> {
+    let found = checksum(data);
     if found != header.checksum {
         return Err(TableError::Checksum { path: path.to_path_buf(), expected: header.checksum, found });
     }
@@ -295,22 +321,43 @@ pub enum Check {
     Checksum,
 }
 
-/// Opens the complete file `spec` and checks all of it: header, length and checksum. Returns
-/// its header.
-pub fn check_file(spec: &FileSpec) -> Result<Header, TableError> {
+/// Maps the complete file `spec` and checks what opening can check without reading the data:
+/// the header (its own checksum, game, table, version) and the length. Returns the header, the
+/// map and the number of data bytes. A file of an older version that `generate` can upgrade is
+/// [`TableError::NeedsUpgrade`]; one that must be generated again is [`TableError::Outdated`].
+pub(crate) fn map_file(spec: &FileSpec) -> Result<(Header, memmap2::Mmap, u64), TableError> {
+    let (header, map, data_len) = map_any_version(spec)?;
+    if header.version < FORMAT_VERSION {
+        return Err(TableError::NeedsUpgrade { path: spec.path.clone(), found: header.version });
+    }
+    Ok((header, map, data_len))
+}
+
+/// [`map_file`] for a file of any version this program reads or upgrades.
+pub(crate) fn map_any_version(spec: &FileSpec) -> Result<(Header, memmap2::Mmap, u64), TableError> {
     let path = &spec.path;
     let file = std::fs::File::open(path).map_err(TableError::io(path))?;
-    // SAFETY: read-only mapping of a file written once and renamed into place.
+    // SAFETY: table files are written once under a temporary name and never modified after the
+    // rename; the mapping is read-only. (A file truncated by another program while mapped can
+    // still raise SIGBUS: docs/RELIABILITY.md.)
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(TableError::io(path))?;
     let header = Header::decode_as(&map, path, spec.kind)?;
     if !header.complete {
         return Err(TableError::Incomplete { path: path.clone() });
     }
     spec.check(&header)?;
+    let data_len = header.data_len(spec.kind).ok_or_else(|| TableError::Header { path: path.clone() })?;
     let expected = header.file_length(spec.kind);
     if map.len() as u64 != expected {
         return Err(TableError::Length { path: path.clone(), expected, found: map.len() as u64 });
     }
-    check_file_checksum(path, &header, &map)?;
+    Ok((header, map, data_len))
+}
+
+/// Opens the complete file `spec` and checks all of it: header, length, every block and the
+/// checksum of all the data. Returns its header.
+pub fn check_file(spec: &FileSpec) -> Result<Header, TableError> {
+    let (header, map, data_len) = map_file(spec)?;
+    super::blocks::CheckedMap::new(&spec.path, map, data_len).check_all(header.checksum)?;
     Ok(header)
 }

@@ -8,17 +8,21 @@
 //! panics.
 
 mod atomic;
+mod blocks;
 mod error;
 mod header;
 mod set;
 mod status;
+mod upgrade;
 mod values;
 
+pub use blocks::BLOCK_SIZE;
 pub use error::TableError;
 pub use header::{
     Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, OLDEST_READABLE_VERSION,
     check_file, checksum,
 };
-pub use set::{SetFile, Words, write_set};
+pub use set::{CheckedWords, SetFile, Words, write_set};
 pub use status::Status;
+pub use upgrade::{set_aside, upgrade};
 pub use values::{TableFile, write_table};

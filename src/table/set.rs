@@ -2,12 +2,9 @@
 //! encoding 2 of docs/FORMAT.md), memory-mapped for reading.
 
 use super::atomic::Pending;
+use super::blocks::{BLOCK_SIZE, CheckedMap, checksum_area, combined_checksum};
 use super::error::TableError;
-use super::header::{
-    Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, check_file_checksum, u64_at,
-};
-use memmap2::Mmap;
-use std::fs::File;
+use super::header::{Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, map_file};
 use std::io::{BufWriter, Seek, Write};
 use std::path::PathBuf;
 
@@ -28,16 +25,16 @@ pub trait Words: Sync {
 pub fn write_set(spec: &FileSpec, capacity: u64, words: &impl Words) -> Result<(), TableError> {
     let mut pending = Pending::create(&spec.path)?;
     let count = words.word_count();
-    let length = HEADER_SIZE as u64 + 8 * (count as u64 + count.div_ceil(SET_BLOCK_WORDS) as u64 + 1);
-    pending.reserve(length)?;
-    let mut hasher = crc32fast::Hasher::new();
+    let data_len = 8 * (count as u64 + count.div_ceil(SET_BLOCK_WORDS) as u64 + 1);
+    pending.reserve(HEADER_SIZE as u64 + data_len + super::blocks::checksum_area_len(data_len))?;
     let mut members = 0u64;
+    let mut blocks = BlockHasher::default();
     {
         let error = |source| TableError::Io { path: pending.temporary.clone(), source };
         let mut out = BufWriter::with_capacity(1 << 20, &pending.file);
         out.write_all(&[0u8; HEADER_SIZE]).map_err(error)?;
         let mut put = |word: u64| {
-            hasher.update(&word.to_le_bytes());
+            blocks.update(&word.to_le_bytes());
             out.write_all(&word.to_le_bytes())
         };
         for i in 0..count {
@@ -54,7 +51,10 @@ pub fn write_set(spec: &FileSpec, capacity: u64, words: &impl Words) -> Result<(
                 (block * SET_BLOCK_WORDS..end).map(|i| u64::from(words.word(i).count_ones())).sum::<u64>();
         }
         put(before).map_err(error)?;
+        let (checksums, data_len) = blocks.finish();
+        out.write_all(&checksum_area(&checksums)).map_err(error)?;
         out.flush().map_err(error)?;
+        blocks = BlockHasher { checksums, data_len, ..BlockHasher::default() };
     }
     let header = Header {
         version: FORMAT_VERSION,
@@ -63,7 +63,7 @@ pub fn write_set(spec: &FileSpec, capacity: u64, words: &impl Words) -> Result<(
         index_size: capacity,
         overflow_count: 0,
         counts: Counts { win: members, ..Counts::default() },
-        checksum: hasher.finalize(),
+        checksum: combined_checksum(&blocks.checksums, blocks.data_len),
         complete: true,
     };
     pending.file.rewind().map_err(pending.error())?;
@@ -71,50 +71,78 @@ pub fn write_set(spec: &FileSpec, capacity: u64, words: &impl Words) -> Result<(
     pending.commit()
 }
 
-/// The length of a set file with this header.
-pub(crate) fn set_file_length(header: &Header) -> u64 {
-    let words = header.index_size.div_ceil(64);
-    HEADER_SIZE as u64 + 8 * (words + words.div_ceil(SET_BLOCK_WORDS as u64) + 1)
+/// The CRC-32 of each block of a stream of data, as it is written.
+#[derive(Default)]
+struct BlockHasher {
+    current: crc32fast::Hasher,
+    in_current: usize,
+    checksums: Vec<u32>,
+    data_len: u64,
+}
+
+impl BlockHasher {
+    fn update(&mut self, mut bytes: &[u8]) {
+        self.data_len += bytes.len() as u64;
+        while !bytes.is_empty() {
+            let take = (BLOCK_SIZE - self.in_current).min(bytes.len());
+            self.current.update(&bytes[..take]);
+            self.in_current += take;
+            bytes = &bytes[take..];
+            if self.in_current == BLOCK_SIZE {
+                self.checksums.push(std::mem::take(&mut self.current).finalize());
+                self.in_current = 0;
+            }
+        }
+    }
+
+    /// The block checksums (the last block may be short) and the number of bytes.
+    fn finish(mut self) -> (Vec<u32>, u64) {
+        if self.in_current > 0 {
+            self.checksums.push(self.current.finalize());
+        }
+        (self.checksums, self.data_len)
+    }
 }
 
 /// A complete set file, memory-mapped read-only, with rank (index to member number) and select
 /// (member number to index) through its directory: opening it reads nothing but the header.
-/// Reads past what a damaged directory claims give `None`, never a panic.
+/// Every word read is in a block whose checksum was checked first; reads that a damaged file
+/// cannot answer are errors, never a panic or a wrong member.
 pub struct SetFile {
     path: PathBuf,
     header: Header,
-    map: Mmap,
+    data: CheckedMap,
     words: usize,
 }
 
 impl SetFile {
-    /// Opens the complete set `spec`.
+    /// Opens the complete set `spec`: header and length at once, and with [`Check::Checksum`]
+    /// every block too.
     pub fn open(spec: &FileSpec, check: Check) -> Result<SetFile, TableError> {
-        let path = &spec.path;
-        let file = File::open(path).map_err(TableError::io(path))?;
-        // SAFETY: set files are written once under a temporary name and never modified after the
-        // rename; the mapping is read-only.
-        let map = unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?;
-        let header = Header::decode_as(&map, path, FileKind::Set)?;
-        if !header.complete {
-            return Err(TableError::Incomplete { path: path.clone() });
-        }
-        spec.check(&header)?;
-        let expected = set_file_length(&header);
-        if map.len() as u64 != expected {
-            return Err(TableError::Length { path: path.clone(), expected, found: map.len() as u64 });
-        }
+        let (header, map, data_len) = map_file(spec)?;
         let words = header.index_size.div_ceil(64) as usize;
-        let set = SetFile { path: path.clone(), header, map, words };
+        let set = SetFile {
+            path: spec.path.clone(),
+            data: CheckedMap::new(&spec.path, map, data_len),
+            header,
+            words,
+        };
         if check == Check::Checksum {
             set.check_checksum()?;
         }
         Ok(set)
     }
 
-    /// Whether words and directory have the header's checksum (reads the whole file).
+    /// Checks every block and the checksum of all the data (reads the whole file once).
     pub fn check_checksum(&self) -> Result<(), TableError> {
-        check_file_checksum(&self.path, &self.header, &self.map)
+        self.data.check_all(self.header.checksum)
+    }
+
+    /// The words of the set for a walk over all of it, after checking the whole file (at once
+    /// when it was opened with [`Check::Checksum`]).
+    pub fn words(&self) -> Result<CheckedWords<'_>, TableError> {
+        self.check_checksum()?;
+        Ok(CheckedWords(self))
     }
 
     /// The decoded header.
@@ -143,95 +171,108 @@ impl SetFile {
         TableError::Entry { path: self.path.clone(), index }
     }
 
+    /// Word `i` of the set, or entry `i - words` of the directory.
     #[inline]
-    fn entry(&self, entry: usize) -> u64 {
-        u64_at(&self.map, HEADER_SIZE + 8 * entry)
+    fn entry(&self, entry: usize) -> Result<u64, TableError> {
+        self.data.u64_at(8 * entry as u64)
+    }
+
+    #[inline]
+    fn word(&self, word: usize) -> Result<u64, TableError> {
+        self.entry(word)
     }
 
     /// Members before block `b` of the directory.
     #[inline]
-    fn members_before_block(&self, block: usize) -> u64 {
+    fn members_before_block(&self, block: usize) -> Result<u64, TableError> {
         self.entry(self.words + block)
     }
 
     /// The member number of `index`, if it is a member.
     #[inline]
-    pub fn rank(&self, index: u64) -> Option<u64> {
+    pub fn rank(&self, index: u64) -> Result<Option<u64>, TableError> {
         if index >= self.capacity() {
-            return None;
+            return Ok(None);
         }
         let word = (index / 64) as usize;
         let bit = 1u64 << (index % 64);
-        let bits = self.word(word);
+        let bits = self.word(word)?;
         if bits & bit == 0 {
-            return None;
+            return Ok(None);
         }
         let block = word / SET_BLOCK_WORDS;
-        let before: u64 = (block * SET_BLOCK_WORDS..word).map(|w| u64::from(self.word(w).count_ones())).sum();
-        Some(self.members_before_block(block) + before + u64::from((bits & (bit - 1)).count_ones()))
+        let mut before = self.members_before_block(block)?;
+        for w in block * SET_BLOCK_WORDS..word {
+            before += u64::from(self.word(w)?.count_ones());
+        }
+        Ok(Some(before + u64::from((bits & (bit - 1)).count_ones())))
     }
 
     /// The first member at or after `index`, if there is one.
     #[inline]
-    pub fn next_member(&self, index: u64) -> Option<u64> {
+    pub fn next_member(&self, index: u64) -> Result<Option<u64>, TableError> {
         let mut word = (index / 64) as usize;
         if word >= self.words {
-            return None;
+            return Ok(None);
         }
-        let mut bits = self.word(word) & (u64::MAX << (index % 64));
+        let mut bits = self.word(word)? & (u64::MAX << (index % 64));
         while bits == 0 {
             word += 1;
             if word >= self.words {
-                return None;
+                return Ok(None);
             }
-            bits = self.word(word);
+            bits = self.word(word)?;
         }
-        Some(word as u64 * 64 + u64::from(bits.trailing_zeros()))
+        Ok(Some(word as u64 * 64 + u64::from(bits.trailing_zeros())))
     }
 
-    /// The member with member number `rank`, if the set has that many.
-    pub fn select(&self, rank: u64) -> Option<u64> {
+    /// The member with member number `rank`, if the set has that many; an error where the
+    /// directory and the words disagree (a damaged file).
+    pub fn select(&self, rank: u64) -> Result<Option<u64>, TableError> {
         if rank >= self.len() {
-            return None;
+            return Ok(None);
         }
         let (mut low, mut high) = (0usize, self.words.div_ceil(SET_BLOCK_WORDS));
         // The last block that starts at or before `rank`.
         while high - low > 1 {
             let middle = (low + high) / 2;
-            if self.members_before_block(middle) <= rank {
+            if self.members_before_block(middle)? <= rank {
                 low = middle;
             } else {
                 high = middle;
             }
         }
-        let mut rest = rank.checked_sub(self.members_before_block(low))?;
+        let mut rest = rank.checked_sub(self.members_before_block(low)?).ok_or_else(|| self.damaged(rank))?;
         let mut word = low * SET_BLOCK_WORDS;
         loop {
             if word >= self.words {
-                return None;
+                return Err(self.damaged(rank));
             }
-            let ones = u64::from(self.word(word).count_ones());
+            let ones = u64::from(self.word(word)?.count_ones());
             if rest < ones {
                 break;
             }
             rest -= ones;
             word += 1;
         }
-        let mut bits = self.word(word);
+        let mut bits = self.word(word)?;
         for _ in 0..rest {
             bits &= bits - 1;
         }
-        Some(word as u64 * 64 + u64::from(bits.trailing_zeros()))
+        Ok(Some(word as u64 * 64 + u64::from(bits.trailing_zeros())))
     }
 }
 
-impl Words for SetFile {
+/// The words of a set file checked whole, for walks over every member.
+pub struct CheckedWords<'a>(&'a SetFile);
+
+impl Words for CheckedWords<'_> {
     fn word_count(&self) -> usize {
-        self.words
+        self.0.words
     }
 
     #[inline]
     fn word(&self, i: usize) -> u64 {
-        self.entry(i)
+        self.0.data.u64_at_checked(8 * i as u64)
     }
 }

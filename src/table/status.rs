@@ -2,7 +2,7 @@
 
 use super::atomic::temporary_path;
 use super::error::TableError;
-use super::header::{FileSpec, Header};
+use super::header::{FORMAT_VERSION, FileSpec, Header};
 
 /// The state of a table or set file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,6 +13,8 @@ pub enum Status {
     Partial,
     /// Complete, and the header is the expected table's.
     Complete(Header),
+    /// Complete, written by an older format version that `generate` upgrades in place.
+    NeedsUpgrade(Header),
     /// A file is there but it cannot be used: the reason.
     Damaged(String),
 }
@@ -36,6 +38,9 @@ impl Status {
         }
         let expected = header.file_length(encoding);
         match std::fs::metadata(path) {
+            Ok(meta) if meta.len() == expected && header.version < FORMAT_VERSION => {
+                Status::NeedsUpgrade(header)
+            }
             Ok(meta) if meta.len() == expected => Status::Complete(header),
             Ok(meta) => Status::Damaged(format!("{} bytes, the header implies {expected}", meta.len())),
             Err(e) => Status::Damaged(e.to_string()),
@@ -47,12 +52,13 @@ impl Status {
         matches!(self, Status::Complete(_))
     }
 
-    /// `missing`, `partial`, `complete` or `damaged`.
+    /// `missing`, `partial`, `complete`, `outdated` or `damaged`.
     pub fn word(&self) -> &'static str {
         match self {
             Status::Missing => "missing",
             Status::Partial => "partial",
             Status::Complete(_) => "complete",
+            Status::NeedsUpgrade(_) => "outdated",
             Status::Damaged(_) => "damaged",
         }
     }

@@ -2,47 +2,35 @@
 //! (value encoding 1 of docs/FORMAT.md), memory-mapped for reading.
 
 use super::atomic::Pending;
+use super::blocks::{CheckedMap, block_checksums, checksum_area, checksum_area_len, combined_checksum};
 use super::error::TableError;
 use super::header::{
-    Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, check_file_checksum, checksum,
-    u32_at, u64_at,
+    Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, map_file, u32_at, u64_at,
 };
 use crate::progress::Progress;
 use crate::value::Value;
-use memmap2::{Mmap, MmapMut};
+use memmap2::MmapMut;
 use rayon::prelude::*;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 /// A body byte that says the distance is in the overflow area.
-pub const OVERFLOW_BYTE: u8 = 255;
+pub(crate) const OVERFLOW_BYTE: u8 = 255;
 const OVERFLOW_ENTRY: usize = 12;
 
-/// The length of a value file with this header.
-pub(crate) fn file_length(header: &Header) -> u64 {
-    HEADER_SIZE as u64 + header.index_size + OVERFLOW_ENTRY as u64 * header.overflow_count
-}
-
-/// A complete value table, memory-mapped read-only.
+/// A complete value table, memory-mapped read-only; every byte it answers from is in a block
+/// whose checksum was checked first.
 pub struct TableFile {
     path: PathBuf,
     header: Header,
-    map: Mmap,
+    data: CheckedMap,
 }
 
 impl TableFile {
-    /// Opens the complete table `spec` with `index_size` entries.
+    /// Opens the complete table `spec` with `index_size` entries: header and length at once,
+    /// and with [`Check::Checksum`] every block too.
     pub fn open(spec: &FileSpec, index_size: u64, check: Check) -> Result<TableFile, TableError> {
+        let (header, map, data_len) = map_file(spec)?;
         let path = &spec.path;
-        let file = File::open(path).map_err(TableError::io(path))?;
-        // SAFETY: table files are written once under a temporary name and never modified after
-        // the rename; the mapping is read-only.
-        let map = unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?;
-        let header = Header::decode(&map, path)?;
-        if !header.complete {
-            return Err(TableError::Incomplete { path: path.clone() });
-        }
-        spec.check(&header)?;
         if header.index_size != index_size {
             return Err(TableError::WrongTable {
                 path: path.clone(),
@@ -50,23 +38,16 @@ impl TableFile {
                 found: format!("{} {} ({} positions)", header.game, header.table, header.index_size),
             });
         }
-        if map.len() as u64 != file_length(&header) {
-            return Err(TableError::Length {
-                path: path.clone(),
-                expected: file_length(&header),
-                found: map.len() as u64,
-            });
-        }
-        let table = TableFile { path: path.clone(), header, map };
+        let table = TableFile { path: path.clone(), data: CheckedMap::new(path, map, data_len), header };
         if check == Check::Checksum {
             table.check_checksum()?;
         }
         Ok(table)
     }
 
-    /// Whether body and overflow area have the header's checksum (reads the whole file).
+    /// Checks every block and the checksum of all the data (reads the whole file once).
     pub fn check_checksum(&self) -> Result<(), TableError> {
-        check_file_checksum(&self.path, &self.header, &self.map)
+        self.data.check_all(self.header.checksum)
     }
 
     /// The decoded header.
@@ -89,20 +70,14 @@ impl TableFile {
         self.len() == 0
     }
 
-    /// The body: one byte per index.
-    #[inline]
-    pub fn body(&self) -> &[u8] {
-        &self.map[HEADER_SIZE..HEADER_SIZE + self.header.index_size as usize]
-    }
-
-    /// The value at `index`; an error for an index past the end or an overflow entry that is
-    /// not there (a damaged table).
+    /// The value at `index`; an error for an index past the end, a block that fails its
+    /// checksum, or an overflow entry that is not there (a damaged table).
     #[inline]
     pub fn value(&self, index: u64) -> Result<Value, TableError> {
         if index >= self.header.index_size {
             return Err(self.damaged(index));
         }
-        match self.map[HEADER_SIZE + index as usize] {
+        match self.data.byte(index)? {
             0 => Ok(Value::Draw),
             OVERFLOW_BYTE => self.overflow_distance(index).map(Value::from_distance),
             code => Ok(Value::from_distance(u32::from(code) - 1)),
@@ -116,15 +91,15 @@ impl TableFile {
 
     #[cold]
     fn overflow_distance(&self, index: u64) -> Result<u32, TableError> {
-        let entries = &self.map[HEADER_SIZE + self.header.index_size as usize..];
-        let (mut low, mut high) = (0usize, self.header.overflow_count as usize);
+        let first = self.header.index_size;
+        let (mut low, mut high) = (0u64, self.header.overflow_count);
         while low < high {
             let mid = (low + high) / 2;
-            let at = mid * OVERFLOW_ENTRY;
-            match u64_at(entries, at).cmp(&index) {
+            let entry = self.data.bytes(first + mid * OVERFLOW_ENTRY as u64, OVERFLOW_ENTRY)?;
+            match u64_at(entry, 0).cmp(&index) {
                 std::cmp::Ordering::Less => low = mid + 1,
                 std::cmp::Ordering::Greater => high = mid,
-                std::cmp::Ordering::Equal => return Ok(u32_at(entries, at + 8)),
+                std::cmp::Ordering::Equal => return Ok(u32_at(entry, 8)),
             }
         }
         Err(self.damaged(index))
@@ -200,10 +175,14 @@ where
         .flat_map(|&(index, distance)| index.to_le_bytes().into_iter().chain(distance.to_le_bytes()))
         .collect();
     let overflow_count = (overflow.len() / OVERFLOW_ENTRY) as u64;
-    pending.reserve(HEADER_SIZE as u64 + index_size + overflow.len() as u64)?;
+    let data_len = index_size + overflow.len() as u64;
+    pending.reserve(HEADER_SIZE as u64 + data_len + checksum_area_len(data_len))?;
     // SAFETY: as above.
     let mut map = unsafe { MmapMut::map_mut(&pending.file) }.map_err(pending.error())?;
-    map[HEADER_SIZE + index_size as usize..].copy_from_slice(&overflow);
+    let data_end = HEADER_SIZE + data_len as usize;
+    map[HEADER_SIZE + index_size as usize..data_end].copy_from_slice(&overflow);
+    let blocks = block_checksums(&map[HEADER_SIZE..data_end]);
+    map[data_end..].copy_from_slice(&checksum_area(&blocks));
     let header = Header {
         version: FORMAT_VERSION,
         game: spec.game.to_string(),
@@ -211,7 +190,7 @@ where
         index_size,
         overflow_count,
         counts,
-        checksum: checksum(&map[HEADER_SIZE..]),
+        checksum: combined_checksum(&blocks, data_len),
         complete: true,
     };
     map[..HEADER_SIZE].copy_from_slice(&header.encode_as(FileKind::Table));
@@ -224,6 +203,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::BLOCK_SIZE;
     use crate::table::atomic::temporary_path;
 
     #[test]
@@ -256,18 +236,35 @@ mod tests {
         assert_eq!(table.header().counts.positions(), size);
         assert!(!temporary_path(&spec.path).exists());
         drop(table);
-        // Flip one body byte: the checksum catches it.
+        // Flip one body byte: its block's checksum catches it, at opening with the checksum
+        // and at the first read of the block without; other blocks still answer.
         let mut bytes = std::fs::read(&spec.path).unwrap();
         bytes[HEADER_SIZE + 10] ^= 1;
         std::fs::write(&spec.path, &bytes).unwrap();
-        assert!(matches!(TableFile::open(&spec, size, Check::Checksum), Err(TableError::Checksum { .. })));
-        // A body byte turned into the overflow mark without an entry: an error, not a panic.
+        assert!(matches!(
+            TableFile::open(&spec, size, Check::Checksum),
+            Err(TableError::Block { block: 0, .. })
+        ));
+        let table = TableFile::open(&spec, size, Check::Header).unwrap();
+        assert!(matches!(table.value(10), Err(TableError::Block { block: 0, .. })));
+        assert!(matches!(table.value(1023), Err(TableError::Block { block: 0, .. })));
+        assert_eq!(table.value(1024).unwrap(), value_of(1024));
+        drop(table);
+        // A body byte turned into the overflow mark without an entry, checksums made to match:
+        // an error, not a panic.
         let mut marked = bytes.clone();
         marked[HEADER_SIZE + 10] = OVERFLOW_BYTE;
+        let data_len = marked.len() - HEADER_SIZE - 4 * (marked.len() - HEADER_SIZE).div_ceil(BLOCK_SIZE + 4);
+        crate::table::blocks::reseal(&mut marked, data_len);
         std::fs::write(&spec.path, &marked).unwrap();
-        let table = TableFile::open(&spec, size, Check::Header).unwrap();
+        let table = TableFile::open(&spec, size, Check::Checksum).unwrap();
         assert!(matches!(table.value(10), Err(TableError::Entry { index: 10, .. })));
         drop(table);
+        // A header field changed: the header's own checksum catches it.
+        let mut header = marked.clone();
+        header[112] ^= 1; // the longest win
+        std::fs::write(&spec.path, &header).unwrap();
+        assert!(matches!(TableFile::open(&spec, size, Check::Header), Err(TableError::Header { .. })));
         bytes.truncate(bytes.len() - 1);
         std::fs::write(&spec.path, &bytes).unwrap();
         assert!(matches!(TableFile::open(&spec, size, Check::Header), Err(TableError::Length { .. })));

@@ -63,33 +63,98 @@ pub fn tablebase_with_input(binary: &str, args: &[&str], stdin: &str) -> std::pr
     child.wait_with_output().expect("the binary finishes")
 }
 
-/// Checks every file of `dir` whose name starts with `prefix` against the SHA-256 pinned in
-/// tests/data/pinned-sha256.txt, and that the directory holds exactly the pinned files: the
-/// table bytes do not change unless the format changes on purpose.
-pub fn assert_pinned(dir: &std::path::Path, prefix: &str) {
+/// The files of `dir` whose names start with `prefix`, with the SHA-256 of their bytes as they
+/// are and of their bytes in format version 2.
+fn hashes(dir: &std::path::Path, prefix: &str) -> Vec<(String, String, String)> {
     use sha2::{Digest, Sha256};
-    let pins = include_str!("../data/pinned-sha256.txt");
-    let mut expected: Vec<(String, String)> = pins
+    let hex = |bytes: &[u8]| -> String { Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect() };
+    let mut found: Vec<(String, String, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, hex(&bytes), hex(&as_version_2(&bytes)))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// The number of data bytes of a table or set file by its header (docs/FORMAT.md): values and
+/// overflow area, or words and rank directory.
+pub fn data_len(bytes: &[u8]) -> usize {
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let index_size = u64_at(64);
+    let len = match bytes[72] {
+        1 => index_size + 12 * u64_at(80),
+        _ => {
+            let words = index_size.div_ceil(64);
+            8 * (words + words.div_ceil(8) + 1)
+        }
+    };
+    len as usize
+}
+
+/// The data of a table or set file: what its header's checksum covers.
+pub fn data(bytes: &[u8]) -> &[u8] {
+    &bytes[256..256 + data_len(bytes)]
+}
+
+/// Makes the checksums of a format-3 file match its bytes again, written here from
+/// docs/FORMAT.md alone: a CRC-32 per 1024-byte block of data after the data, the CRC-32 of all
+/// the data at offset 120, the header's own CRC-32 at offset 252. For tests that need a wrong
+/// value under valid checksums.
+pub fn reseal(bytes: &mut [u8]) {
+    let len = data_len(bytes);
+    let all = crc32fast::hash(&bytes[256..256 + len]);
+    let blocks: Vec<u8> =
+        bytes[256..256 + len].chunks(1024).flat_map(|b| crc32fast::hash(b).to_le_bytes()).collect();
+    bytes[256 + len..].copy_from_slice(&blocks);
+    bytes[120..124].copy_from_slice(&all.to_le_bytes());
+    let header = crc32fast::hash(&bytes[..252]);
+    bytes[252..256].copy_from_slice(&header.to_le_bytes());
+}
+
+/// A file of format version 3 as version 2 wrote it: the same data, without the block checksums
+/// after it and without the header's block size and own checksum (docs/FORMAT.md).
+pub fn as_version_2(bytes: &[u8]) -> Vec<u8> {
+    let mut old = bytes[..256 + data_len(bytes)].to_vec();
+    old[8..12].copy_from_slice(&2u32.to_le_bytes());
+    old[124..256].fill(0);
+    old
+}
+
+fn pins(text: &str, prefix: &str) -> Vec<(String, String)> {
+    let mut pins: Vec<(String, String)> = text
         .lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split_once("  "))
         .filter(|(_, name)| name.starts_with(prefix))
         .map(|(hash, name)| (name.to_string(), hash.to_string()))
         .collect();
-    expected.sort();
-    let mut found: Vec<(String, String)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
-        .map(|p| {
-            let hash: String =
-                Sha256::digest(std::fs::read(&p).unwrap()).iter().map(|b| format!("{b:02x}")).collect();
-            (p.file_name().unwrap().to_string_lossy().into_owned(), hash)
-        })
-        .collect();
-    found.sort();
-    assert!(!expected.is_empty());
-    assert_eq!(found, expected, "files of {prefix} differ from the pinned bytes");
+    pins.sort();
+    assert!(!pins.is_empty());
+    pins
+}
+
+/// Checks every file of `dir` whose name starts with `prefix` against the SHA-256 pinned in
+/// tests/data/pinned-sha256.txt, and that the directory holds exactly the pinned files: the
+/// table bytes do not change unless the format changes on purpose. The same files as format
+/// version 2 wrote them are checked against the pins of that version
+/// (tests/data/pinned-sha256-v2.txt): version 3 added checksums and changed no value.
+pub fn assert_pinned(dir: &std::path::Path, prefix: &str) {
+    let found = hashes(dir, prefix);
+    let now: Vec<(String, String)> = found.iter().map(|(n, h, _)| (n.clone(), h.clone())).collect();
+    assert_eq!(
+        now,
+        pins(include_str!("../data/pinned-sha256.txt"), prefix),
+        "files of {prefix} differ from the pinned bytes"
+    );
+    let before: Vec<(String, String)> = found.iter().map(|(n, _, h)| (n.clone(), h.clone())).collect();
+    let pinned = pins(include_str!("../data/pinned-sha256-v2.txt"), prefix);
+    assert_eq!(before, pinned, "files of {prefix} hold other data than format version 2 did");
 }
 
 /// The reports of `verify` over every table of `catalogue`, which must all be there.

@@ -1,0 +1,169 @@
+//! Block checksums (format version 3): the data of a file (everything between the header and
+//! the checksum area) is cut into blocks of [`BLOCK_SIZE`] bytes, each with its CRC-32 in the
+//! checksum area at the end of the file. A reader checks a block before it uses a byte of it,
+//! once per mapping, so damaged data gives an error instead of a wrong answer.
+
+use super::error::TableError;
+use super::header::{HEADER_SIZE, u32_at, u64_at};
+use memmap2::Mmap;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+/// Bytes of data per checksummed block: small enough that checking one costs little beside the
+/// cache misses of the read it guards (a probe touches one block of a table), large enough that
+/// the checksum area is 0.4% of the file.
+pub const BLOCK_SIZE: usize = 1024;
+
+/// The length of the checksum area after `data_len` bytes of data.
+pub(crate) fn checksum_area_len(data_len: u64) -> u64 {
+    4 * data_len.div_ceil(BLOCK_SIZE as u64)
+}
+
+/// The CRC-32 of every block of `data`, computed in parallel.
+pub(crate) fn block_checksums(data: &[u8]) -> Vec<u32> {
+    data.par_chunks(BLOCK_SIZE).map(crc32fast::hash).collect()
+}
+
+/// The CRC-32 of all of `data_len` bytes of data, from the CRCs of its blocks (CRC-32 combines
+/// without reading the data again).
+pub(crate) fn combined_checksum(blocks: &[u32], data_len: u64) -> u32 {
+    let mut all = crc32fast::Hasher::new();
+    for (n, &crc) in blocks.iter().enumerate() {
+        let start = n as u64 * BLOCK_SIZE as u64;
+        let len = (data_len - start).min(BLOCK_SIZE as u64);
+        all.combine(&crc32fast::Hasher::new_with_initial_len(crc, len));
+    }
+    all.finalize()
+}
+
+/// The checksum area's bytes for these block CRCs.
+pub(crate) fn checksum_area(blocks: &[u32]) -> Vec<u8> {
+    blocks.iter().flat_map(|crc| crc.to_le_bytes()).collect()
+}
+
+/// A mapped file of format version 3 whose data is handed out only from blocks whose checksum
+/// matched. Blocks checked are remembered (a bit each), so each is hashed at most once per
+/// mapping; a file checked whole at opening skips the bits altogether.
+pub(crate) struct CheckedMap {
+    path: PathBuf,
+    map: Mmap,
+    data_len: u64,
+    checked: Box<[AtomicU64]>,
+    all_checked: AtomicBool,
+}
+
+impl CheckedMap {
+    /// `map` holds a header, `data_len` bytes of data and their checksum area (the caller has
+    /// checked the length).
+    pub fn new(path: &Path, map: Mmap, data_len: u64) -> CheckedMap {
+        let blocks = data_len.div_ceil(BLOCK_SIZE as u64) as usize;
+        let checked = (0..blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        CheckedMap { path: path.to_path_buf(), map, data_len, checked, all_checked: AtomicBool::new(false) }
+    }
+
+    fn stored_checksum(&self, block: usize) -> u32 {
+        u32_at(&self.map, HEADER_SIZE + self.data_len as usize + 4 * block)
+    }
+
+    fn block_bytes(&self, block: usize) -> &[u8] {
+        let start = HEADER_SIZE + block * BLOCK_SIZE;
+        let end = (start + BLOCK_SIZE).min(HEADER_SIZE + self.data_len as usize);
+        &self.map[start..end]
+    }
+
+    /// Checks block `block` unless it was checked before.
+    #[inline]
+    fn check_block(&self, block: usize) -> Result<(), TableError> {
+        if self.all_checked.load(Relaxed) {
+            return Ok(());
+        }
+        let bit = 1u64 << (block % 64);
+        if self.checked[block / 64].load(Relaxed) & bit != 0 {
+            return Ok(());
+        }
+        self.check_block_now(block)
+    }
+
+    #[cold]
+    fn check_block_now(&self, block: usize) -> Result<(), TableError> {
+        let found = crc32fast::hash(self.block_bytes(block));
+        let expected = self.stored_checksum(block);
+        if found != expected {
+            return Err(TableError::Block { path: self.path.clone(), block: block as u64, expected, found });
+        }
+        self.checked[block / 64].fetch_or(1 << (block % 64), Relaxed);
+        Ok(())
+    }
+
+    /// Data bytes `offset .. offset + len`, every block they touch checked; an error past the
+    /// end of the data (a damaged header or directory pointing there).
+    #[inline]
+    pub fn bytes(&self, offset: u64, len: usize) -> Result<&[u8], TableError> {
+        let end = offset.checked_add(len as u64).filter(|&end| end <= self.data_len && len > 0);
+        let Some(end) = end else {
+            return Err(TableError::Entry { path: self.path.clone(), index: offset });
+        };
+        for block in (offset / BLOCK_SIZE as u64)..=((end - 1) / BLOCK_SIZE as u64) {
+            self.check_block(block as usize)?;
+        }
+        Ok(&self.map[HEADER_SIZE + offset as usize..HEADER_SIZE + end as usize])
+    }
+
+    /// The data byte at `offset`, checked.
+    #[inline]
+    pub fn byte(&self, offset: u64) -> Result<u8, TableError> {
+        Ok(self.bytes(offset, 1)?[0])
+    }
+
+    /// The little-endian u64 at data offset `offset`, checked.
+    #[inline]
+    pub fn u64_at(&self, offset: u64) -> Result<u64, TableError> {
+        Ok(u64_at(self.bytes(offset, 8)?, 0))
+    }
+
+    /// The little-endian u64 at data offset `offset`, from a file checked whole.
+    #[inline]
+    pub fn u64_at_checked(&self, offset: u64) -> u64 {
+        debug_assert!(self.all_checked.load(Relaxed));
+        u64_at(&self.map, HEADER_SIZE + offset as usize)
+    }
+
+    /// Whether the whole file has been checked.
+    pub fn is_checked(&self) -> bool {
+        self.all_checked.load(Relaxed)
+    }
+
+    /// Checks every block and the header's checksum of all the data (`expected`), reading the
+    /// whole file once, in parallel.
+    pub fn check_all(&self, expected: u32) -> Result<(), TableError> {
+        if self.is_checked() {
+            return Ok(());
+        }
+        let data = &self.map[HEADER_SIZE..HEADER_SIZE + self.data_len as usize];
+        let found = block_checksums(data);
+        if let Some(block) = (0..found.len()).find(|&b| found[b] != self.stored_checksum(b)) {
+            let (expected, found) = (self.stored_checksum(block), found[block]);
+            return Err(TableError::Block { path: self.path.clone(), block: block as u64, expected, found });
+        }
+        let all = combined_checksum(&found, self.data_len);
+        if all != expected {
+            return Err(TableError::Checksum { path: self.path.clone(), expected, found: all });
+        }
+        self.all_checked.store(true, Relaxed);
+        Ok(())
+    }
+}
+
+/// Makes a whole file's checksums match its bytes again (block checksums, the checksum of all
+/// the data, the header's): for tests that need a wrong value under valid checksums.
+#[cfg(test)]
+pub(crate) fn reseal(file: &mut [u8], data_len: usize) {
+    let (head, rest) = file.split_at_mut(HEADER_SIZE);
+    let (data, area) = rest.split_at_mut(data_len);
+    let blocks = block_checksums(data);
+    area.copy_from_slice(&checksum_area(&blocks));
+    head[120..124].copy_from_slice(&combined_checksum(&blocks, data_len as u64).to_le_bytes());
+    let sum = crc32fast::hash(&head[..HEADER_SIZE - 4]);
+    head[HEADER_SIZE - 4..].copy_from_slice(&sum.to_le_bytes());
+}
