@@ -141,3 +141,25 @@ fn verify_carries_on_past_a_missing_ply_and_lists_mismatches() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Look before you leap: a board whose tables cannot fit this machine is refused at once with
+/// what it needs and what there is, and nothing is written.
+#[test]
+fn boards_too_large_for_the_machine_are_refused_before_any_work() {
+    let dir = std::env::temp_dir().join(format!("tablebase-c4-too-large-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    for size in ["7x6", "8x7"] {
+        let out = tablebase(&["generate", "connect4", "--size", size, "--dir", d], "");
+        assert_eq!(out.status.code(), Some(1), "{size}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            stderr.contains(&format!("connect4 {size} does not fit this machine: it needs up to")),
+            "{stderr}"
+        );
+        assert!(stderr.contains("GB free") && stderr.contains("GB available"), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    let written: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(written, [".generate.lock"], "no table file");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -2,7 +2,7 @@
 //! whose jobs may read the first's tables (the Morris moving phase, then the opening that
 //! leads into it).
 
-use super::{Build, BuildError, Catalogue, Reference};
+use super::{Build, BuildError, Catalogue, Needs, Reference};
 use crate::progress::Progress;
 use crate::solve::Consistency;
 use crate::table::{Counts, FileSpec};
@@ -120,6 +120,13 @@ impl<A: Catalogue, B: Catalogue> Catalogue for Chain<A, B> {
         match job {
             Link::First(j) => self.first.outputs(dir, j),
             Link::Second(j) => self.second().outputs(dir, j),
+        }
+    }
+
+    fn needs(&self, dir: &Path, job: Self::Job) -> Needs {
+        match job {
+            Link::First(j) => self.first.needs(dir, j),
+            Link::Second(j) => self.second().needs(dir, j),
         }
     }
 

@@ -3,7 +3,7 @@
 use super::{BuildError, Catalogue};
 use crate::progress::Progress;
 use crate::resources::{cpu_seconds, peak_memory};
-use crate::table::{Check, FileSpec, Status, check_file, set_aside, upgrade};
+use crate::table::{Check, FileSpec, Status, check_file, free_space, set_aside, upgrade};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -55,6 +55,7 @@ pub fn generate<C: Catalogue>(
     std::fs::create_dir_all(dir)
         .map_err(|source| BuildError::Directory { path: dir.to_path_buf(), source })?;
     let _lock = lock_directory(dir)?;
+    check_fits(catalogue, dir)?;
     let build = Build { progress, fresh: Mutex::new(HashSet::new()) };
     let name = catalogue.name();
     let mut reports = Vec::new();
@@ -82,6 +83,41 @@ pub fn generate<C: Catalogue>(
         reports.push(JobReport { job: job.to_string(), skipped: false, seconds, cpu_seconds: cpu });
     }
     Ok(reports)
+}
+
+/// Refuses a run whose unfinished jobs cannot fit: their files on the disk holding `dir`, or
+/// the largest job in memory. Estimates are upper bounds (a layer's table is counted at its
+/// index space until its set says how many positions it holds).
+fn check_fits<C: Catalogue>(catalogue: &C, dir: &Path) -> Result<(), BuildError> {
+    let (mut disk, mut memory) = (0u64, 0u64);
+    for job in catalogue.jobs() {
+        if catalogue.outputs(dir, job).iter().all(|spec| Status::of(spec).is_complete()) {
+            continue;
+        }
+        let needs = catalogue.needs(dir, job);
+        disk = disk.saturating_add(needs.disk);
+        memory = memory.max(needs.memory);
+    }
+    let disk_free = free_space(&dir.join(LOCK_FILE)).unwrap_or(u64::MAX);
+    let memory_available = available_memory().unwrap_or(u64::MAX);
+    if disk > disk_free || memory > memory_available {
+        return Err(BuildError::TooLarge {
+            name: catalogue.name(),
+            disk,
+            disk_free,
+            memory,
+            memory_available,
+        });
+    }
+    Ok(())
+}
+
+/// Memory the system can give a new job without swapping (`MemAvailable`), in bytes.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// Whether every file a job writes is there and sound. Files of an older format version are

@@ -85,6 +85,10 @@ pub trait Catalogue: Sync {
     fn jobs(&self) -> Vec<Self::Job>;
     /// The files `job` writes: when all are complete, the job is skipped.
     fn outputs(&self, dir: &Path, job: Self::Job) -> Vec<FileSpec>;
+    /// What `job` needs at most: the bytes of the files it writes and of the memory it holds
+    /// (beyond files it maps, which the page cache can give back). `generate` refuses a run
+    /// whose unfinished jobs cannot fit the disk or the memory.
+    fn needs(&self, dir: &Path, job: Self::Job) -> Needs;
     /// Runs `job`, writing its files; returns a few words on what it made, for the log.
     fn build(&self, dir: &Path, job: Self::Job, build: &Build) -> Result<String, BuildError>;
     /// Recomputes every value of `key` from its successors; `None` when a table it depends on
@@ -99,6 +103,31 @@ pub trait Catalogue: Sync {
     fn describe(&self, dir: &Path, key: Self::Key, index: u64) -> String;
     /// The command that generates the tables, for messages about missing ones.
     fn generate_command(&self, dir: &Path) -> String;
+}
+
+/// Disk and memory a job needs at most, in bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Needs {
+    /// The files it writes.
+    pub disk: u64,
+    /// The memory it holds while it runs.
+    pub memory: u64,
+}
+
+/// The length of a value table of `entries` entries, without overflow entries (which no
+/// table here needs), with its block checksums.
+pub fn table_file_bytes(entries: u64) -> u64 {
+    256 + entries
+        + crate::table::BLOCK_SIZE_CHECKSUM_SHARE
+            .saturating_mul(entries.div_ceil(crate::table::BLOCK_SIZE as u64))
+}
+
+/// The length of a set file over an index space of `capacity`, with its rank directory and
+/// block checksums.
+pub fn set_file_bytes(capacity: u64) -> u64 {
+    let words = capacity.div_ceil(64);
+    let data = 8 * (words + words.div_ceil(8) + 1);
+    256 + data + crate::table::BLOCK_SIZE_CHECKSUM_SHARE * data.div_ceil(crate::table::BLOCK_SIZE as u64)
 }
 
 /// Why generating or checking tables failed.
@@ -119,6 +148,19 @@ pub enum BuildError {
         dir: PathBuf,
         /// The process that holds the lock, when it says.
         holder: Option<u32>,
+    },
+    /// The run cannot fit this machine: it says what it needs and what there is.
+    TooLarge {
+        /// The game and variant, `connect4 7x6`.
+        name: String,
+        /// Bytes of disk the unfinished tables need at most.
+        disk: u64,
+        /// Bytes free where they go.
+        disk_free: u64,
+        /// Bytes of memory the largest job needs.
+        memory: u64,
+        /// Bytes of memory available.
+        memory_available: u64,
     },
     /// The table directory (or its lock file) cannot be created.
     Directory {
@@ -149,6 +191,17 @@ impl fmt::Display for BuildError {
                 let holder = holder.map_or("another process".to_string(), |pid| format!("process {pid}"));
                 write!(f, "{}: generate is already running there ({holder})", dir.display())
             }
+            BuildError::TooLarge { name, disk, disk_free, memory, memory_available } => {
+                let gb = |bytes: &u64| format!("{:.1} GB", *bytes as f64 / 1e9);
+                write!(
+                    f,
+                    "{name} does not fit this machine: it needs up to {} of disk ({} free) and {} of memory ({} available)",
+                    gb(disk),
+                    gb(disk_free),
+                    gb(memory),
+                    gb(memory_available)
+                )
+            }
             BuildError::Directory { path, .. } => {
                 write!(f, "{}: cannot create the table directory or its lock file", path.display())
             }
@@ -162,7 +215,7 @@ impl std::error::Error for BuildError {
             BuildError::Table(e) => e.source(),
             BuildError::Solve { source, .. } => source.source(),
             BuildError::Directory { source, .. } => Some(source),
-            BuildError::Locked { .. } => None,
+            BuildError::Locked { .. } | BuildError::TooLarge { .. } => None,
         }
     }
 }

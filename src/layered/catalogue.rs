@@ -2,10 +2,10 @@
 
 use super::forward::{expand, start_set};
 use super::{BitSet, LayerSet, LayeredGame, SolvedLayer};
-use crate::catalogue::{Build, BuildError, Catalogue, Reference};
+use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference, set_file_bytes, table_file_bytes};
 use crate::progress::Progress;
 use crate::solve::{Consistency, check_layered, solve_layered};
-use crate::table::{Check, Counts, FileSpec, SetFile, TableError, TableFile, Words, write_set};
+use crate::table::{Check, Counts, FileSpec, SetFile, Status, TableError, TableFile, Words, write_set};
 use std::fmt;
 use std::path::Path;
 
@@ -194,6 +194,25 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
         match job {
             LayerJob::Forward(layer) => vec![self.set_spec(dir, layer.layer)],
             LayerJob::Solve(layer) => vec![self.table_spec(dir, layer.layer)],
+        }
+    }
+
+    fn needs(&self, dir: &Path, job: LayerJob) -> Needs {
+        match job {
+            // The layer's set in memory while the set before is mapped.
+            LayerJob::Forward(layer) => {
+                let capacity = self.0.index_size(layer.layer);
+                Needs { disk: set_file_bytes(capacity), memory: capacity.div_ceil(8) }
+            }
+            // A byte per member of the set (at most the index space while it is not built);
+            // values go straight into the mapped table.
+            LayerJob::Solve(layer) => {
+                let members = match Status::of(&self.set_spec(dir, layer.layer)) {
+                    Status::Complete(header) => header.counts.win,
+                    _ => self.0.index_size(layer.layer),
+                };
+                Needs { disk: table_file_bytes(members), memory: 0 }
+            }
         }
     }
 

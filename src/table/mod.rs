@@ -8,6 +8,7 @@
 //! panics.
 
 mod atomic;
+pub(crate) use atomic::free_space;
 mod blocks;
 mod error;
 mod header;
@@ -17,6 +18,8 @@ mod upgrade;
 mod values;
 
 pub use blocks::BLOCK_SIZE;
+/// Bytes of block checksum per block of data.
+pub const BLOCK_SIZE_CHECKSUM_SHARE: u64 = 4;
 pub use error::TableError;
 pub use header::{
     Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, OLDEST_READABLE_VERSION,
