@@ -5,6 +5,13 @@ const MORRIS_CLASS_SIZES: &str = include_str!("../tables/reference/morris-class-
 const MORRIS_WDL: &str = include_str!("../tables/reference/morris-wdl-ninemm.tsv");
 const CONNECT4_PER_PLY: &str = include_str!("../tables/reference/connect4-7x6-per-ply.tsv");
 const CONNECT4_BOARDS: &str = include_str!("../tables/reference/connect4-boards.tsv");
+const PUBLISHED_CHECKSUMS: &str = include_str!("../tables/reference/published-checksums.tsv");
+
+/// The CRC-32 of the whole file that the project publishes for the table file `name`
+/// (`morris-8-7.tbl`): generation is deterministic, so every run writes these bytes.
+pub fn published_checksum(name: &str) -> Option<u32> {
+    rows(PUBLISHED_CHECKSUMS).find(|r| r[0] == name).and_then(|r| u32::from_str_radix(r[1].trim(), 16).ok())
+}
 
 /// Rows of a tab-separated reference file, comments and the header skipped.
 fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {

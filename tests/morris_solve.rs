@@ -146,6 +146,7 @@ fn verify_reports_damage_with_exit_3_and_missing_tables_with_exit_1() {
         assert_eq!(v["checksum"], "ok");
         assert_eq!(v["consistent"], true);
         assert_eq!(v["reference"], "match");
+        assert_eq!(v["published"], "match");
     }
     let three = lines.iter().find(|v| v["table"] == "3-3").unwrap();
     assert_eq!(
@@ -170,6 +171,12 @@ fn verify_reports_damage_with_exit_3_and_missing_tables_with_exit_1() {
     assert_eq!(bad.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&bad.stderr);
     assert!(stderr.contains("morris 3-3: position W:") && stderr.contains("stored win 3"), "{stderr}");
+    // Without recomputing, the checksum the project publishes for the file catches it.
+    let quick = tablebase(&["verify", "morris", "--up-to", "3-3", "--quick", "--json", "--dir", d]);
+    assert_eq!(quick.status.code(), Some(3));
+    let report: serde_json::Value = serde_json::from_slice(&quick.stdout).unwrap();
+    assert_eq!((&report["checksum"], &report["published"]), (&"ok".into(), &"mismatch".into()));
+    assert!(String::from_utf8_lossy(&quick.stderr).contains("the project publishes"));
 
     // A flipped byte: the checksum catches it, even with --quick.
     let mut flipped = pristine.clone();

@@ -22,11 +22,23 @@ pub struct TableReport {
     pub consistent: Option<bool>,
     /// `None` when the reference has no figures for the table.
     pub reference_match: Option<bool>,
+    /// Whether its files' checksums equal those the project publishes
+    /// (tables/reference/published-checksums.tsv); `None` where they are not listed.
+    pub published: Option<bool>,
     /// Recomputing the values failed (a damaged table it reads, a position without its
     /// successor): the table is not shown to be right.
     pub recompute_failed: bool,
     /// What is wrong, one line each, for standard error.
     pub problems: Vec<String>,
+}
+
+/// `match`, `mismatch` or `none`.
+fn match_word(matched: Option<bool>) -> &'static str {
+    match matched {
+        Some(true) => "match",
+        Some(false) => "mismatch",
+        None => "none",
+    }
 }
 
 /// The longest distances of SPEC section 5: `null` where the table has no wins (losses).
@@ -41,6 +53,7 @@ impl TableReport {
         !self.checksum_ok
             || self.consistent == Some(false)
             || self.reference_match == Some(false)
+            || self.published == Some(false)
             || self.recompute_failed
     }
 
@@ -49,11 +62,7 @@ impl TableReport {
     }
 
     fn reference_word(&self) -> &'static str {
-        match self.reference_match {
-            Some(true) => "match",
-            Some(false) => "mismatch",
-            None => "none",
-        }
+        match_word(self.reference_match)
     }
 
     /// The `verify --json` object.
@@ -61,7 +70,7 @@ impl TableReport {
         let c = &self.counts;
         let (max_win, max_loss) = longest_json(c);
         format!(
-            "{{\"game\": \"{}\", \"table\": \"{}\", \"status\": \"complete\", \"positions\": {}, \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {max_win}, \"max_loss\": {max_loss}, \"checksum\": \"{}\", \"consistent\": {}, \"reference\": \"{}\"}}",
+            "{{\"game\": \"{}\", \"table\": \"{}\", \"status\": \"complete\", \"positions\": {}, \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {max_win}, \"max_loss\": {max_loss}, \"checksum\": \"{}\", \"consistent\": {}, \"reference\": \"{}\", \"published\": \"{}\"}}",
             self.game,
             self.table,
             c.positions(),
@@ -70,7 +79,8 @@ impl TableReport {
             c.draw,
             self.checksum_word(),
             self.consistent.map_or("null".to_string(), |b| b.to_string()),
-            self.reference_word()
+            self.reference_word(),
+            match_word(self.published)
         )
     }
 
@@ -83,7 +93,7 @@ impl TableReport {
             None => "not recomputed",
         };
         format!(
-            "{:<16} {:>11} positions  win {:>11} loss {:>11} draw {:>11}  longest win {:>3} loss {:>3}  checksum {}  {consistent}  reference {}",
+            "{:<16} {:>11} positions  win {:>11} loss {:>11} draw {:>11}  longest win {:>3} loss {:>3}  checksum {}  {consistent}  reference {}  published {}",
             self.table,
             c.positions(),
             c.win,
@@ -92,7 +102,8 @@ impl TableReport {
             c.max_win,
             c.max_loss,
             self.checksum_word(),
-            self.reference_word()
+            self.reference_word(),
+            match_word(self.published)
         )
     }
 }
@@ -144,7 +155,7 @@ impl TableOutcome {
             TableOutcome::Unusable { game, table, .. } => (game, table, "damaged", "\"bad\""),
         };
         format!(
-            "{{\"game\": \"{game}\", \"table\": \"{table}\", \"status\": \"{status}\", \"positions\": null, \"win\": null, \"loss\": null, \"draw\": null, \"max_win\": null, \"max_loss\": null, \"checksum\": {checksum}, \"consistent\": null, \"reference\": \"none\"}}"
+            "{{\"game\": \"{game}\", \"table\": \"{table}\", \"status\": \"{status}\", \"positions\": null, \"win\": null, \"loss\": null, \"draw\": null, \"max_win\": null, \"max_loss\": null, \"checksum\": {checksum}, \"consistent\": null, \"reference\": \"none\", \"published\": \"none\"}}"
         )
     }
 
@@ -214,9 +225,26 @@ pub fn verify<C: Catalogue, E>(
         let mut problems = Vec::new();
         let mut counts = Counts::default();
         let mut checksum_ok = true;
+        // Published for every file of the table: all match, any differs, or not every file is listed.
+        let mut published = Some(true);
         for spec in &files {
             match check_file(spec) {
-                Ok(header) => counts = header.counts,
+                Ok((header, file_checksum)) => {
+                    counts = header.counts;
+                    let name =
+                        spec.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    match crate::reference::published_checksum(&name) {
+                        Some(listed) if listed != file_checksum => {
+                            published = Some(false);
+                            problems.push(format!(
+                                "{}: checksum {file_checksum:08x}, the project publishes {listed:08x}",
+                                spec.path.display()
+                            ));
+                        }
+                        Some(_) => {}
+                        None => published = published.filter(|&p| !p),
+                    }
+                }
                 Err(TableError::Checksum { path, .. }) => {
                     checksum_ok = false;
                     problems.push(format!("{}: checksum does not match the header", path.display()));
@@ -273,6 +301,7 @@ pub fn verify<C: Catalogue, E>(
             checksum_ok,
             consistent,
             reference_match,
+            published: if checksum_ok { published } else { None },
             recompute_failed,
             problems,
         }))?;

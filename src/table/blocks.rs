@@ -153,6 +153,18 @@ impl CheckedMap {
         self.all_checked.store(true, Relaxed);
         Ok(())
     }
+
+    /// The CRC-32 of the whole file, header and checksum area included, from the checksum of
+    /// the data (`data_checksum`, checked by [`CheckedMap::check_all`]) without reading the data
+    /// again: what the project publishes per file.
+    pub fn file_checksum(&self, data_checksum: u32) -> u32 {
+        let area = HEADER_SIZE + self.data_len as usize;
+        let mut file = crc32fast::Hasher::new();
+        file.update(&self.map[..HEADER_SIZE]);
+        file.combine(&crc32fast::Hasher::new_with_initial_len(data_checksum, self.data_len));
+        file.update(&self.map[area..]);
+        file.finalize()
+    }
 }
 
 /// Makes a whole file's checksums match its bytes again (block checksums, the checksum of all

@@ -355,9 +355,12 @@ pub(crate) fn map_any_version(spec: &FileSpec) -> Result<(Header, memmap2::Mmap,
 }
 
 /// Opens the complete file `spec` and checks all of it: header, length, every block and the
-/// checksum of all the data. Returns its header.
-pub fn check_file(spec: &FileSpec) -> Result<Header, TableError> {
+/// checksum of all the data. Returns its header and the CRC-32 of the whole file (the checksum
+/// the project publishes for it).
+pub fn check_file(spec: &FileSpec) -> Result<(Header, u32), TableError> {
     let (header, map, data_len) = map_file(spec)?;
-    super::blocks::CheckedMap::new(&spec.path, map, data_len).check_all(header.checksum)?;
-    Ok(header)
+    let data = super::blocks::CheckedMap::new(&spec.path, map, data_len);
+    data.check_all(header.checksum)?;
+    let file = data.file_checksum(header.checksum);
+    Ok((header, file))
 }
