@@ -301,3 +301,31 @@ fn a_full_disk_is_a_clear_error_and_a_rerun_completes() {
     fs::remove_dir_all(&dir).unwrap();
     fs::remove_dir_all(&uninterrupted).unwrap();
 }
+
+/// A file that holds another table than its name says (3-4's bytes under 4-3's name) is
+/// damaged for info, probe and verify alike, never read as the class it is not.
+#[test]
+fn a_swapped_file_is_not_the_table_it_claims_to_be() {
+    let dir = scratch("swapped");
+    let d = dir.to_str().unwrap();
+    assert!(tablebase(&["generate", "morris", "--up-to", "3-4", "--dir", d]).status.success());
+    fs::copy(dir.join("morris-3-4.tbl"), dir.join("morris-4-3.tbl")).unwrap();
+    let info = tablebase(&["info", "morris", "--json", "--dir", d]);
+    let four_three = String::from_utf8(info.stdout)
+        .unwrap()
+        .lines()
+        .find(|l| l.contains(r#""table": "4-3""#))
+        .unwrap()
+        .to_string();
+    assert!(four_three.contains(r#""status": "damaged""#), "{four_three}");
+    let probe = tablebase(&["probe", "morris", "--dir", d, "W:a1,d1,g1,a4 B:a7,d7,g7 w"]);
+    assert_eq!(probe.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&probe.stderr).contains("holds table morris 3-4"),
+        "{}",
+        String::from_utf8_lossy(&probe.stderr)
+    );
+    let verify = tablebase(&["verify", "morris", "--up-to", "3-4", "--quick", "--dir", d]);
+    assert_eq!(verify.status.code(), Some(3));
+    fs::remove_dir_all(&dir).unwrap();
+}
