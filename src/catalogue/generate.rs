@@ -3,32 +3,16 @@
 use super::{BuildError, Catalogue};
 use crate::progress::Progress;
 use crate::resources::{cpu_seconds, peak_memory};
-use crate::table::{Check, FileSpec, Status, check_file, free_space, set_aside, upgrade};
-use std::collections::HashSet;
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use crate::table::{FileSpec, Status, check_file, free_space, set_aside, upgrade};
+use std::path::Path;
 use std::time::Instant;
 
-/// What a job may ask of the run it is part of.
+/// What a job may ask of the run it is part of. A job opens the files it builds on with
+/// [`Check::Checksum`](crate::table::Check): checked whole once (a fast sequential read), so
+/// nothing is built on a damaged table and the solver's reads skip the per-block checks.
 pub struct Build<'a> {
     /// Where to report progress.
     pub progress: &'a Progress,
-    /// Files written by this run: read back without checking their checksums again.
-    fresh: Mutex<HashSet<PathBuf>>,
-}
-
-impl Build<'_> {
-    /// How to open a file the job builds on: by header when this run wrote it, else with its
-    /// checksum, so that nothing is built on a damaged table.
-    pub fn check(&self, spec: &FileSpec) -> Check {
-        let fresh = self.fresh.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if fresh.contains(&spec.path) { Check::Header } else { Check::Checksum }
-    }
-
-    fn wrote(&self, specs: &[FileSpec]) {
-        let mut fresh = self.fresh.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        fresh.extend(specs.iter().map(|s| s.path.clone()));
-    }
 }
 
 /// What `generate` did with one job.
@@ -56,13 +40,12 @@ pub fn generate<C: Catalogue>(
         .map_err(|source| BuildError::Directory { path: dir.to_path_buf(), source })?;
     let _lock = lock_directory(dir)?;
     check_fits(catalogue, dir)?;
-    let build = Build { progress, fresh: Mutex::new(HashSet::new()) };
+    let build = Build { progress };
     let name = catalogue.name();
     let mut reports = Vec::new();
     for job in catalogue.jobs() {
         let outputs = catalogue.outputs(dir, job);
         if outputs_are_sound(&outputs, progress)? {
-            build.wrote(&outputs); // checked whole just now
             progress.message(&format!("{name} {job}: complete, skipped"));
             reports.push(JobReport { job: job.to_string(), skipped: true, seconds: 0.0, cpu_seconds: None });
             continue;
@@ -71,7 +54,6 @@ pub fn generate<C: Catalogue>(
         let cpu_before = cpu_seconds();
         progress.task(&format!("{name} {job}"));
         let made = catalogue.build(dir, job, &build)?;
-        build.wrote(&outputs);
         let seconds = started.elapsed().as_secs_f64();
         let cpu = cpu_seconds().zip(cpu_before).map(|(after, before)| after - before);
         let peak = peak_memory().map_or(0.0, |b| b as f64 / (1u64 << 30) as f64);

@@ -274,7 +274,7 @@ impl MovingPhase {
     }
 
     fn solve_pair(&self, dir: &Path, pair: Class, build: &Build) -> Result<String, BuildError> {
-        let captures = open_captures(dir, pair, |class| build.check(&class.spec(dir)))?;
+        let captures = open_captures(dir, pair, |_| Check::Checksum)?;
         let set = ClassPair::new(pair, [captures[0].as_ref(), captures[1].as_ref()]);
         let name = pair.members().iter().map(Class::to_string).collect::<Vec<_>>().join("/");
         let solution =
