@@ -114,22 +114,6 @@ pub struct Needs {
     pub memory: u64,
 }
 
-/// The length of a value table of `entries` entries, without overflow entries (which no
-/// table here needs), with its block checksums.
-pub fn table_file_bytes(entries: u64) -> u64 {
-    256 + entries
-        + crate::table::BLOCK_SIZE_CHECKSUM_SHARE
-            .saturating_mul(entries.div_ceil(crate::table::BLOCK_SIZE as u64))
-}
-
-/// The length of a set file over an index space of `capacity`, with its rank directory and
-/// block checksums.
-pub fn set_file_bytes(capacity: u64) -> u64 {
-    let words = capacity.div_ceil(64);
-    let data = 8 * (words + words.div_ceil(8) + 1);
-    256 + data + crate::table::BLOCK_SIZE_CHECKSUM_SHARE * data.div_ceil(crate::table::BLOCK_SIZE as u64)
-}
-
 /// Why generating or checking tables failed.
 #[derive(Debug)]
 pub enum BuildError {

@@ -2,7 +2,7 @@
 
 use super::forward::{expand, start_set};
 use super::{BitSet, LayerSet, LayeredGame, SolvedLayer};
-use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference, set_file_bytes, table_file_bytes};
+use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference};
 use crate::progress::Progress;
 use crate::solve::{Consistency, check_layered, solve_layered};
 use crate::table::{Check, Counts, FileSpec, SetFile, Status, TableError, TableFile, Words, write_set};
@@ -202,7 +202,7 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
             // The layer's set in memory while the set before is mapped.
             LayerJob::Forward(layer) => {
                 let capacity = self.0.index_size(layer.layer);
-                Needs { disk: set_file_bytes(capacity), memory: capacity.div_ceil(8) }
+                Needs { disk: crate::table::set_file_len(capacity), memory: capacity.div_ceil(8) }
             }
             // A byte per member of the set (at most the index space while it is not built);
             // values go straight into the mapped table.
@@ -211,7 +211,7 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
                     Status::Complete(header) => header.counts.win,
                     _ => self.0.index_size(layer.layer),
                 };
-                Needs { disk: table_file_bytes(members), memory: 0 }
+                Needs { disk: crate::table::table_file_len(members), memory: 0 }
             }
         }
     }

@@ -7,7 +7,7 @@ use super::notation::PositionText;
 use super::opening::Opening;
 use super::position::Position;
 use super::rules::{for_each_move, for_each_unslide};
-use crate::catalogue::{Build, BuildError, Catalogue, Chain, Needs, Reference, table_file_bytes};
+use crate::catalogue::{Build, BuildError, Catalogue, Chain, Needs, Reference};
 use crate::layered::Layered;
 use crate::progress::Progress;
 use crate::solve::{Consistency, CyclicSet, SolveError, Successor, check_cyclic, solve_cyclic};
@@ -339,7 +339,7 @@ impl Catalogue for MovingPhase {
         let sizes: Vec<u64> = pair.members().iter().map(|class| class.index().size()).collect();
         let positions: u64 = sizes.iter().sum();
         // Two bytes of working value and a byte of counter per position of the pair.
-        Needs { disk: sizes.iter().map(|&n| table_file_bytes(n)).sum(), memory: 3 * positions }
+        Needs { disk: sizes.iter().map(|&n| crate::table::table_file_len(n)).sum(), memory: 3 * positions }
     }
 
     fn build(&self, dir: &Path, pair: Class, build: &Build) -> Result<String, BuildError> {

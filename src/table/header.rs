@@ -254,10 +254,7 @@ impl Header {
     pub fn data_len(&self, kind: FileKind) -> Option<u64> {
         match kind {
             FileKind::Table => self.overflow_count.checked_mul(12)?.checked_add(self.index_size),
-            FileKind::Set => {
-                let words = self.index_size.div_ceil(64);
-                words.checked_add(words.div_ceil(super::set::SET_BLOCK_WORDS as u64) + 1)?.checked_mul(8)
-            }
+            FileKind::Set => Some(super::set::set_data_len(self.index_size)),
         }
     }
 

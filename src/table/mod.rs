@@ -18,8 +18,19 @@ mod upgrade;
 mod values;
 
 pub use blocks::BLOCK_SIZE;
-/// Bytes of block checksum per block of data.
-pub const BLOCK_SIZE_CHECKSUM_SHARE: u64 = 4;
+
+/// The length of a value table of `entries` entries without overflow entries, with its header
+/// and block checksums.
+pub fn table_file_len(entries: u64) -> u64 {
+    HEADER_SIZE as u64 + entries + blocks::checksum_area_len(entries)
+}
+
+/// The length of a set file over an index space of `capacity`, with its header, rank
+/// directory and block checksums.
+pub fn set_file_len(capacity: u64) -> u64 {
+    let data = set::set_data_len(capacity);
+    HEADER_SIZE as u64 + data + blocks::checksum_area_len(data)
+}
 pub use error::TableError;
 pub use header::{
     Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, OLDEST_READABLE_VERSION,

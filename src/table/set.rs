@@ -25,7 +25,7 @@ pub trait Words: Sync {
 pub fn write_set(spec: &FileSpec, capacity: u64, words: &impl Words) -> Result<(), TableError> {
     let mut pending = Pending::create(&spec.path)?;
     let count = words.word_count();
-    let data_len = 8 * (count as u64 + count.div_ceil(SET_BLOCK_WORDS) as u64 + 1);
+    let data_len = set_data_len(capacity);
     pending.reserve(HEADER_SIZE as u64 + data_len + super::blocks::checksum_area_len(data_len))?;
     let mut members = 0u64;
     let mut blocks = BlockHasher::default();
@@ -69,6 +69,13 @@ pub fn write_set(spec: &FileSpec, capacity: u64, words: &impl Words) -> Result<(
     pending.file.rewind().map_err(pending.error())?;
     pending.file.write_all(&header.encode_as(FileKind::Set)).map_err(pending.error())?;
     pending.commit()
+}
+
+/// The bytes of data of a set over an index space of `capacity`: its words and its rank
+/// directory (a count before each block of words, then the total).
+pub(crate) fn set_data_len(capacity: u64) -> u64 {
+    let words = capacity.div_ceil(64);
+    8 * (words + words.div_ceil(SET_BLOCK_WORDS as u64) + 1)
 }
 
 /// The CRC-32 of each block of a stream of data, as it is written.
