@@ -44,6 +44,8 @@ pub mod catalogue;
 pub mod connect4;
 pub mod layered;
 pub mod morris;
+pub mod picture;
+pub mod play;
 pub mod probe;
 mod progress;
 pub mod reference;

@@ -11,11 +11,13 @@
 mod chain;
 mod generate;
 mod info;
+mod plot;
 mod verify;
 
 pub use chain::{Chain, Link};
 pub use generate::{Build, JobReport, generate};
 pub use info::{InfoRow, info};
+pub use plot::{ChartError, plot, write_chart};
 pub use verify::{TableOutcome, TableReport, verify};
 
 use crate::progress::Progress;

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::io;
+use tablebase::catalogue::ChartError;
 use tablebase::{BuildError, TableError};
 
 #[derive(Debug)]
@@ -18,6 +19,8 @@ pub enum Error {
     Table(TableError),
     /// Generating or checking tables failed: exit 1.
     Build(BuildError),
+    /// Drawing charts failed: exit 1.
+    Chart(ChartError),
     /// Another failure while running: exit 1.
     Runtime(String),
     /// `verify` found a table that is wrong: exit 3 (details already reported).
@@ -46,6 +49,7 @@ impl fmt::Display for Error {
             Error::File { path, .. } => write!(f, "{}", path.display()),
             Error::Table(e) => write!(f, "{e}"),
             Error::Build(e) => write!(f, "{e}"),
+            Error::Chart(e) => write!(f, "{e}"),
             Error::VerifyFailed => write!(f, "verification failed"),
             Error::Reported(code) => write!(f, "exit status {code}"),
         }
@@ -59,6 +63,7 @@ impl std::error::Error for Error {
             // Their messages are shown as this error's own; the chain goes on with their causes.
             Error::Table(e) => std::error::Error::source(e),
             Error::Build(e) => std::error::Error::source(e),
+            Error::Chart(e) => std::error::Error::source(e),
             _ => None,
         }
     }
@@ -67,6 +72,12 @@ impl std::error::Error for Error {
 impl From<TableError> for Error {
     fn from(e: TableError) -> Error {
         Error::Table(e)
+    }
+}
+
+impl From<ChartError> for Error {
+    fn from(e: ChartError) -> Error {
+        Error::Chart(e)
     }
 }
 

@@ -3,6 +3,8 @@
 
 pub mod bench;
 pub mod error;
+mod play;
+mod serve;
 
 use clap::{Args, Parser, Subcommand};
 use error::Error;
@@ -11,8 +13,9 @@ use std::path::{Path, PathBuf};
 use tablebase::catalogue::{InfoRow, TableOutcome};
 use tablebase::connect4::{Connect4, Connect4Tablebase, Geometry};
 use tablebase::morris::{Class, MorrisTablebase, MorrisTables, morris_tables};
+use tablebase::picture::Draw;
 use tablebase::probe::{BatchError, Format, answer, answer_lines, quote, worse};
-use tablebase::{Catalogue, Probe, Progress, TableError};
+use tablebase::{Catalogue, Progress, TableError};
 
 #[derive(Parser)]
 #[command(name = "tablebase", version, about = "Strong solutions of board games by retrograde analysis")]
@@ -42,6 +45,23 @@ enum Command {
     Info {
         #[command(subcommand)]
         game: InfoGame,
+    },
+    /// Play a game in the terminal against the perfect player.
+    Play {
+        #[command(subcommand)]
+        game: PlayGame,
+    },
+    /// Serve a local page to play and study positions, with its JSON API.
+    Serve {
+        /// Directory of the tables.
+        #[arg(long, default_value = "tables")]
+        dir: PathBuf,
+        /// Port to listen on (0: any free port, printed at start).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on; only this machine can reach the default.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
     },
     /// Measure the speed of the building blocks.
     Bench {
@@ -162,6 +182,10 @@ struct ProbeArgs {
     /// Add the best line (principal variation).
     #[arg(long)]
     line: bool,
+    /// Also draw the first position as an SVG picture into FILE: the board, every legal move
+    /// marked by its outcome, the side to move and the value.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -185,6 +209,65 @@ enum ProbeGame {
         /// Positions as the columns played from the empty board ("4453"; "" is the empty board),
         /// or - to read one per line from standard input.
         positions: Vec<String>,
+    },
+}
+
+/// Who the person plays in `play`, and how the perfect player chooses.
+#[derive(Args)]
+struct PlayArgs {
+    /// Seed of the perfect player's choice among equally good moves (random when absent).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+impl PlayArgs {
+    fn seed(&self) -> u64 {
+        self.seed.unwrap_or_else(|| {
+            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+            now.map_or(0, |d| d.as_nanos() as u64) ^ u64::from(std::process::id())
+        })
+    }
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum MorrisSide {
+    White,
+    Black,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Connect4Side {
+    First,
+    Second,
+}
+
+#[derive(Subcommand)]
+enum PlayGame {
+    /// Nine Men's Morris (with --stones K, the K-stone game).
+    Morris {
+        #[command(flatten)]
+        tables: MorrisArgs,
+        /// Start from this position instead of the start.
+        #[arg(long, value_name = "POSITION")]
+        from: Option<String>,
+        /// The side you play.
+        #[arg(long, value_enum, default_value = "white")]
+        side: MorrisSide,
+        #[command(flatten)]
+        play: PlayArgs,
+    },
+    /// Connect Four.
+    Connect4 {
+        #[command(flatten)]
+        tables: Connect4Args,
+        /// Start after these moves (columns from the empty board) instead of the empty board.
+        #[arg(long, value_name = "MOVES", default_value = "")]
+        from: String,
+        /// The side you play.
+        #[arg(long, value_enum, default_value = "first")]
+        side: Connect4Side,
+        #[command(flatten)]
+        play: PlayArgs,
     },
 }
 
@@ -230,6 +313,9 @@ enum InfoGame {
         /// One JSON object per table (SPEC section 5).
         #[arg(long)]
         json: bool,
+        /// Also draw SVG charts of the tables into DIR (reads the table bodies).
+        #[arg(long, value_name = "DIR")]
+        plot: Option<PathBuf>,
     },
     /// Connect Four.
     Connect4 {
@@ -238,6 +324,9 @@ enum InfoGame {
         /// One JSON object per table (SPEC section 5).
         #[arg(long)]
         json: bool,
+        /// Also draw SVG charts of the tables into DIR (reads the table bodies).
+        #[arg(long, value_name = "DIR")]
+        plot: Option<PathBuf>,
     },
 }
 
@@ -269,11 +358,48 @@ pub fn run(cli: Cli) -> Result<(), Error> {
             }
         },
         Command::Info { game } => match game {
-            InfoGame::Morris { tables, json } => {
-                info(&tables.tables(&UpTo { up_to: None }, true)?, &tables.dir, json)
+            InfoGame::Morris { tables, json, plot } => {
+                let catalogue = tables.tables(&UpTo { up_to: None }, true)?;
+                info(&catalogue, &tables.dir, json)?;
+                match plot {
+                    Some(out) => plot_morris(&catalogue, &tables.dir, &out),
+                    None => Ok(()),
+                }
             }
-            InfoGame::Connect4 { tables, json } => info(&Connect4::tables(tables.size), &tables.dir, json),
+            InfoGame::Connect4 { tables, json, plot } => {
+                let catalogue = Connect4::tables(tables.size);
+                info(&catalogue, &tables.dir, json)?;
+                match plot {
+                    Some(out) => report_charts(tablebase::catalogue::plot(
+                        &catalogue,
+                        &tables.dir,
+                        &out,
+                        &Progress::stderr(),
+                    )?),
+                    None => Ok(()),
+                }
+            }
         },
+        Command::Play { game } => {
+            let (stdin, mut stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
+            match game {
+                PlayGame::Morris { tables, from, side, play: args } => {
+                    let start = from.unwrap_or_else(|| format!("W: B: w {0} {0}", tables.stones));
+                    let title = match tables.stones {
+                        9 => "Nine Men's Morris".to_string(),
+                        k => format!("Morris with {k} stones each"),
+                    };
+                    let game = MorrisTablebase::open(&tables.dir, tables.stones);
+                    play::play(&game, &title, &start, side as usize, args.seed(), stdin, &mut stdout)
+                }
+                PlayGame::Connect4 { tables, from, side, play: args } => {
+                    let game = Connect4Tablebase::open(&tables.dir, tables.size);
+                    let title = format!("Connect Four {}", tables.size);
+                    play::play(&game, &title, &from, side as usize, args.seed(), stdin, &mut stdout)
+                }
+            }
+        }
+        Command::Serve { dir, port, bind } => serve::serve(&dir, &bind, port),
         Command::Bench { target } => bench::run(target),
     }
 }
@@ -344,8 +470,44 @@ fn info(catalogue: &impl Catalogue, dir: &Path, json: bool) -> Result<(), Error>
     Ok(())
 }
 
+/// Writes the SVG picture of `position` to `path`. A position that cannot be probed is
+/// reported with the answers, so it draws nothing here.
+fn draw<G: Draw>(game: &G, position: &str, path: &Path) -> Result<(), Error> {
+    let Ok(position) = game.parse(position) else { return Ok(()) };
+    let Ok(probed) = tablebase::probe(game, &position) else { return Ok(()) };
+    std::fs::write(path, game.svg(&position, &probed))
+        .map_err(|source| Error::File { path: path.to_path_buf(), source })
+}
+
+/// The charts of every table, and the Morris classes as a heat map.
+fn plot_morris(catalogue: &MorrisTables, dir: &Path, out: &Path) -> Result<(), Error> {
+    let mut written = tablebase::catalogue::plot(catalogue, dir, out, &Progress::stderr())?;
+    let classes: Vec<(u32, u32, tablebase::table::Counts)> = tablebase::info(catalogue, dir)
+        .iter()
+        .filter_map(|row| Some((Class::parse(&row.table)?, *row.counts()?)))
+        .map(|(class, counts)| (class.mover, class.other, counts))
+        .collect();
+    if !classes.is_empty() {
+        let chart =
+            tablebase::picture::class_heat_map(&classes).map_err(|e| Error::Runtime(e.to_string()))?;
+        written.push(tablebase::catalogue::write_chart(out, "morris-classes.svg", &chart)?);
+    }
+    report_charts(written)
+}
+
+fn report_charts(written: Vec<PathBuf>) -> Result<(), Error> {
+    match written.first() {
+        None => Err(Error::Runtime("no complete table to draw: generate tables first".into())),
+        Some(first) => {
+            let dir = first.parent().unwrap_or(Path::new("."));
+            eprintln!("tablebase: wrote {} chart(s) to {}", written.len(), dir.display());
+            Ok(())
+        }
+    }
+}
+
 /// Answers the positions given as arguments, or read from standard input with `-`.
-fn probe<G: Probe>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<(), Error> {
+fn probe<G: Draw>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<(), Error> {
     let format = if output.json {
         Format::Json
     } else if output.brief {
@@ -354,6 +516,17 @@ fn probe<G: Probe>(game: &G, positions: &[String], output: &ProbeArgs) -> Result
         Format::Text
     };
     let line = output.line;
+    if let Some(path) = &output.svg {
+        match positions.first() {
+            Some(first) if first != "-" => draw(game, first, path)?,
+            _ => {
+                return Err(Error::Usage(
+                    "--svg draws a position given on the command line, not one read from standard input"
+                        .into(),
+                ));
+            }
+        }
+    }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let code = match positions {
         [] => {

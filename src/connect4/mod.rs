@@ -9,4 +9,4 @@ mod probe;
 pub use board::{Geometry, MovesError, Position, SizeError, parse_moves};
 pub use catalogue::{Connect4, GAME};
 pub use index::{MAX_WIDTH, PlyIndex, Walker};
-pub use probe::{Column, Connect4Tablebase, Game};
+pub use probe::{Column, Connect4Tablebase, Game, diagram};

@@ -46,6 +46,11 @@ impl Connect4Tablebase {
         Connect4Tablebase { dir: dir.into(), tables, plies }
     }
 
+    /// The board.
+    pub fn geometry(&self) -> Geometry {
+        self.tables.0.geometry()
+    }
+
     fn ply(&self, ply: u32) -> Result<&SolvedLayer, ProbeError> {
         self.plies.get(
             ply as usize,
@@ -105,25 +110,7 @@ impl Probe for Connect4Tablebase {
     fn describe(&self, game: &Game, value: Value) -> String {
         let g = &self.tables.0.geometry();
         let p = &game.position;
-        let first = p.first_player();
-        let mut out = String::new();
-        for row in (0..g.height).rev() {
-            for column in 0..g.width {
-                let bit = 1u64 << (column * (g.height + 1) + row);
-                out.push(if first & bit != 0 {
-                    'X'
-                } else if p.mask & bit != 0 {
-                    'O'
-                } else {
-                    '.'
-                });
-                out.push(' ');
-            }
-            out.pop();
-            out.push('\n');
-        }
-        out.push_str(&(1..=g.width).map(|c| c.to_string()).collect::<Vec<_>>().join(" "));
-        out.push('\n');
+        let mut out = diagram(g, p);
         let side = if p.ply.is_multiple_of(2) { "First player (X)" } else { "Second player (O)" };
         out.push_str(&match value {
             Value::Win(n) => format!("{side} to move wins in {}\n", crate::probe::plies(n)),
@@ -138,4 +125,28 @@ impl Probe for Connect4Tablebase {
     fn skips_blank_lines(&self) -> bool {
         false // a blank line is the empty board
     }
+}
+
+/// The grid with `X` (first player), `O` and `.`, the columns numbered below.
+pub fn diagram(g: &Geometry, p: &Position) -> String {
+    let first = p.first_player();
+    let mut out = String::new();
+    for row in (0..g.height).rev() {
+        for column in 0..g.width {
+            let bit = 1u64 << (column * (g.height + 1) + row);
+            out.push(if first & bit != 0 {
+                'X'
+            } else if p.mask & bit != 0 {
+                'O'
+            } else {
+                '.'
+            });
+            out.push(' ');
+        }
+        out.pop();
+        out.push('\n');
+    }
+    out.push_str(&(1..=g.width).map(|c| c.to_string()).collect::<Vec<_>>().join(" "));
+    out.push('\n');
+    out
 }

@@ -1,12 +1,12 @@
 //! Nine Men's Morris: board, rules, notation, symmetry, the per-class index, the moving phase's
 //! catalogue and probing.
 
-mod board;
+pub(crate) mod board;
 mod catalogue;
 mod index;
 mod notation;
 mod opening;
-mod position;
+pub(crate) mod position;
 mod probe;
 mod rules;
 mod symmetry;

@@ -39,4 +39,4 @@ pub use header::{
 pub use set::{CheckedWords, SetFile, Words, write_set};
 pub use status::Status;
 pub use upgrade::{set_aside, upgrade};
-pub use values::{TableFile, write_table};
+pub use values::{Distances, TableFile, write_table};

@@ -203,14 +203,19 @@ impl SetFile {
         }
         let word = (index / 64) as usize;
         let bit = 1u64 << (index % 64);
-        let bits = self.word(word)?;
+        let block = word / SET_BLOCK_WORDS;
+        let first = block * SET_BLOCK_WORDS;
+        // The words of the directory block up to this one in one checked read: a directory
+        // block (64 bytes) never straddles a checksum block.
+        let words = self.data.bytes(8 * first as u64, 8 * (word - first + 1))?;
+        let (earlier, this) = words.split_at(words.len() - 8);
+        let bits = u64::from_le_bytes(this.try_into().expect("eight bytes"));
         if bits & bit == 0 {
             return Ok(None);
         }
-        let block = word / SET_BLOCK_WORDS;
         let mut before = self.members_before_block(block)?;
-        for w in block * SET_BLOCK_WORDS..word {
-            before += u64::from(self.word(w)?.count_ones());
+        for w in earlier.chunks_exact(8) {
+            before += u64::from(u64::from_le_bytes(w.try_into().expect("eight bytes")).count_ones());
         }
         Ok(Some(before + u64::from((bits & (bit - 1)).count_ones())))
     }

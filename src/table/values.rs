@@ -106,6 +106,80 @@ impl TableFile {
     }
 }
 
+/// How many entries of a table have each value: the distance histogram that `info --plot`
+/// draws. Entries, not weighted: a table stored up to symmetry counts each entry once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Distances {
+    /// Drawn entries.
+    pub draws: u64,
+    /// `wins[n]`: entries won in `n` plies (only odd `n` are ever non-zero).
+    pub wins: Vec<u64>,
+    /// `losses[n]`: entries lost in `n` plies (only even `n` are ever non-zero).
+    pub losses: Vec<u64>,
+}
+
+impl Distances {
+    fn count(&mut self, value: Value, entries: u64) {
+        let (slot, n) = match value {
+            Value::Draw => {
+                self.draws += entries;
+                return;
+            }
+            Value::Win(n) => (&mut self.wins, n as usize),
+            Value::Loss(n) => (&mut self.losses, n as usize),
+        };
+        if slot.len() <= n {
+            slot.resize(n + 1, 0);
+        }
+        slot[n] += entries;
+    }
+}
+
+impl TableFile {
+    /// Counts the entries of every value, reading the whole body once (in parallel chunks,
+    /// each checked against its block checksums).
+    pub fn distances(&self) -> Result<Distances, TableError> {
+        let entries = self.header.index_size;
+        let chunks = entries.div_ceil(CHUNK);
+        let bytes = (0..chunks)
+            .into_par_iter()
+            .map(|chunk| {
+                let start = chunk * CHUNK;
+                let len = CHUNK.min(entries - start) as usize;
+                let mut counts = [0u64; 256];
+                for &byte in self.data.bytes(start, len)? {
+                    counts[usize::from(byte)] += 1;
+                }
+                Ok(counts)
+            })
+            .try_reduce(
+                || [0u64; 256],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                    Ok(a)
+                },
+            )?;
+        let mut distances = Distances::default();
+        for (code, &count) in bytes.iter().enumerate() {
+            if count > 0 && code != usize::from(OVERFLOW_BYTE) {
+                distances.count(
+                    if code == 0 { Value::Draw } else { Value::from_distance(code as u32 - 1) },
+                    count,
+                );
+            }
+        }
+        for k in 0..self.header.overflow_count {
+            let entry = self.data.bytes(entries + k * OVERFLOW_ENTRY as u64, OVERFLOW_ENTRY)?;
+            distances.count(Value::from_distance(u32_at(entry, 8)), 1);
+        }
+        if distances.wins.iter().chain(&distances.losses).sum::<u64>() + distances.draws != entries {
+            // Overflow bytes and overflow entries disagree in number: a damaged table.
+            return Err(self.damaged(entries));
+        }
+        Ok(distances)
+    }
+}
+
 /// Encodes a value as its body byte; `None` when it goes to the overflow area.
 #[inline]
 pub fn encode_value(value: Value) -> Option<u8> {

@@ -1,0 +1,142 @@
+//! `tablebase play`: a game in the terminal against the perfect player. Reads one command per
+//! line, so it can be driven through a pipe as well as typed.
+
+use super::error::Error;
+use std::io::{BufRead, Write};
+use tablebase::Value;
+use tablebase::play::{Ending, Match, MoveError, Play};
+use tablebase::probe::{ProbeError, plies};
+
+/// A probe error as the command line reports it.
+fn failed(e: ProbeError) -> Error {
+    match e {
+        ProbeError::Illegal(why) => Error::Usage(why),
+        e => Error::Runtime(e.to_string()),
+    }
+}
+
+fn say(out: &mut impl Write, text: &str) -> Result<(), Error> {
+    writeln!(out, "{text}").map_err(Error::Output)
+}
+
+/// Plays a game from `start` (or the game's start) with the person on side `human` (0 starts).
+pub fn play<G: Play>(
+    game: &G,
+    title: &str,
+    start: &str,
+    human: usize,
+    seed: u64,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    let start = game.parse(start).map_err(failed)?;
+    // A missing table shows before the first prompt, not after the first move.
+    game.value(&start).map_err(failed)?;
+    let mut game_now = Match::new(game, start, seed);
+    let names = game.side_names();
+    let (you, engine) = (names[human], names[1 - human]);
+    say(
+        out,
+        &format!("{title}: you play {you}, the perfect player plays {engine}; {} moves first.", names[0]),
+    )?;
+    say(out, &format!("Type {}; or hint, undo, quit.", game.move_hint()))?;
+    let mut lines = input.lines();
+    let mut redraw = true;
+    loop {
+        let position = game_now.position().clone();
+        if redraw {
+            say(out, "")?;
+            write!(out, "{}", game.board(&position)).map_err(Error::Output)?;
+            say(out, &format!("position: {}", game.notation(&position)))?;
+        }
+        redraw = true;
+        if let Some(ending) = game_now.ending().map_err(failed)? {
+            let result = match ending {
+                Ending::Won(side) if side == human => {
+                    format!("You win ({you}) after {} plies.", game_now.plies())
+                }
+                Ending::Won(_) => {
+                    format!("The perfect player wins ({engine}) after {} plies.", game_now.plies())
+                }
+                Ending::Drawn => format!("Draw after {} plies.", game_now.plies()),
+            };
+            return say(out, &result);
+        }
+        if game.side_to_move(&position) != human {
+            if let Some((mv, value)) = game_now.reply().map_err(failed)? {
+                say(out, &format!("{engine} plays {mv} ({}).", for_them(value)))?;
+            }
+            continue;
+        }
+        write!(out, "your move: ").map_err(Error::Output)?;
+        out.flush().map_err(Error::Output)?;
+        let Some(line) = lines.next() else {
+            return say(out, "\nEnd of input: the game stops here.");
+        };
+        let line = line.map_err(Error::Input)?;
+        match line.trim() {
+            "" => redraw = false,
+            "quit" | "exit" | "q" => return say(out, "Game abandoned."),
+            "help" | "?" => {
+                say(
+                    out,
+                    &format!(
+                        "Type {}; hint lists every move with its value; undo takes back your last move; quit stops.",
+                        game.move_hint()
+                    ),
+                )?;
+                redraw = false;
+            }
+            "hint" => {
+                let value = game.value(&position).map_err(failed)?;
+                say(out, &format!("You {}. Moves, best first:", for_you(value)))?;
+                for outcome in game_now.moves().map_err(failed)? {
+                    say(out, &format!("  {:<12} {}", outcome.mv.to_string(), outcome.value))?;
+                }
+                redraw = false;
+            }
+            "undo" => {
+                // Back to the person's previous turn: their move and the reply to it.
+                let mut taken = 0;
+                while game_now.undo(1) == 1 {
+                    taken += 1;
+                    if game.side_to_move(game_now.position()) == human {
+                        break;
+                    }
+                }
+                if taken == 0 {
+                    say(out, "Nothing to take back.")?;
+                    redraw = false;
+                } else {
+                    say(out, &format!("Took back {taken} {}.", if taken == 1 { "ply" } else { "plies" }))?;
+                }
+            }
+            typed => match game_now.play(typed) {
+                Ok(mv) => say(out, &format!("You play {mv}."))?,
+                Err(MoveError::Probe(e)) => return Err(failed(e)),
+                Err(e) => {
+                    say(out, &e.to_string())?;
+                    redraw = false;
+                }
+            },
+        }
+    }
+}
+
+/// A value for the side to move, as a person hears it.
+fn for_you(value: Value) -> String {
+    match value {
+        Value::Win(n) => format!("can win in {}", plies(n)),
+        Value::Loss(n) => format!("lose in {} against perfect play", plies(n)),
+        Value::Draw => "can hold the draw".to_string(),
+    }
+}
+
+/// What the perfect player's move gives it.
+fn for_them(value: Value) -> String {
+    match value {
+        Value::Win(n) => format!("it wins in {}", plies(n)),
+        Value::Loss(n) => format!("it loses in {}", plies(n)),
+        Value::Draw => "a draw".to_string(),
+    }
+}

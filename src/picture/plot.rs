@@ -1,0 +1,237 @@
+//! Charts of the tables, drawn with `plotters` into SVG: the distance histogram of a table,
+//! the outcomes of every table of a catalogue, and the Morris classes as a heat map.
+
+use super::svg::outcome_colour;
+use crate::table::{Counts, Distances};
+use crate::value::Value;
+use plotters::prelude::*;
+use std::fmt;
+
+/// A chart could not be drawn (a plotting error, reported as text).
+#[derive(Debug)]
+pub struct PlotError(
+    /// What went wrong.
+    pub String,
+);
+
+impl fmt::Display for PlotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot draw the chart: {}", self.0)
+    }
+}
+
+impl std::error::Error for PlotError {}
+
+impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for PlotError {
+    fn from(e: DrawingAreaErrorKind<E>) -> PlotError {
+        PlotError(e.to_string())
+    }
+}
+
+fn colour(value: Value) -> RGBColor {
+    let hex = outcome_colour(value).trim_start_matches('#');
+    let byte = |k: usize| u8::from_str_radix(&hex[k..k + 2], 16).unwrap_or(0);
+    RGBColor(byte(0), byte(2), byte(4))
+}
+
+const FONT: &str = "sans-serif";
+
+/// The histogram of a table's distances: entries won and lost in n plies, on a log scale.
+pub fn distance_chart(title: &str, distances: &Distances) -> Result<String, PlotError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (820, 440)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let longest = distances.wins.len().max(distances.losses.len()).max(2) as f64;
+        let most = distances.wins.iter().chain(&distances.losses).copied().max().unwrap_or(1).max(1) as f64;
+        let caption = format!("{title}: distances ({} drawn)", group_digits(distances.draws));
+        let mut chart = ChartBuilder::on(&root)
+            .caption(caption, (FONT, 20))
+            .margin(14)
+            .x_label_area_size(44)
+            .y_label_area_size(80)
+            .build_cartesian_2d(-0.5f64..longest - 0.5, (0.7f64..most * 2.0).log_scale())
+            .map_err(PlotError::from)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc("plies to the end of the game")
+            .y_desc("positions (log scale)")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| group_digits(*y as u64))
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 15))
+            .draw()?;
+        for (series, value, word) in
+            [(&distances.wins, Value::Win(1), "won"), (&distances.losses, Value::Loss(2), "lost")]
+        {
+            let fill = colour(value).filled();
+            chart
+                .draw_series(series.iter().enumerate().filter(|&(_, &c)| c > 0).map(|(n, &c)| {
+                    Rectangle::new([(n as f64 - 0.42, 0.7), (n as f64 + 0.42, c as f64)], fill)
+                }))?
+                .label(format!("{word} in n plies"))
+                .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], fill));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font((FONT, 14))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.4))
+            .draw()?;
+        root.present()?;
+    }
+    Ok(svg)
+}
+
+/// Wins, draws and losses of every table, as shares of its positions, side by side.
+pub fn outcome_chart(title: &str, tables: &[(String, Counts)]) -> Result<String, PlotError> {
+    let mut svg = String::new();
+    {
+        let width = (160 + 26 * tables.len() as u32).clamp(640, 1800);
+        let root = SVGBackend::with_string(&mut svg, (width, 440)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let names: Vec<&str> = tables.iter().map(|(name, _)| name.as_str()).collect();
+        let mut chart = ChartBuilder::on(&root)
+            .caption(format!("{title}: outcomes for the side to move"), (FONT, 20))
+            .margin(14)
+            .x_label_area_size(60)
+            .y_label_area_size(60)
+            .build_cartesian_2d(-0.5f64..tables.len() as f64 - 0.5, 0f64..100f64)
+            .map_err(PlotError::from)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(tables.len().min(60))
+            .x_label_formatter(&|x| {
+                let k = x.round();
+                if (x - k).abs() < 1e-6 && k >= 0.0 {
+                    names.get(k as usize).map_or(String::new(), |n| n.to_string())
+                } else {
+                    String::new()
+                }
+            })
+            .y_desc("share of positions (%)")
+            .label_style((FONT, 12))
+            .axis_desc_style((FONT, 15))
+            .draw()?;
+        for (value, word) in [(Value::Win(1), "won"), (Value::Draw, "drawn"), (Value::Loss(2), "lost")] {
+            let fill = colour(value).filled();
+            let bars = tables.iter().enumerate().filter_map(move |(k, (_, c))| {
+                let total = c.positions() as f64;
+                if total == 0.0 {
+                    return None;
+                }
+                let (below, part) = match value {
+                    Value::Win(_) => (0.0, c.win as f64),
+                    Value::Draw => (c.win as f64, c.draw as f64),
+                    Value::Loss(_) => ((c.win + c.draw) as f64, c.loss as f64),
+                };
+                let (low, high) = (100.0 * below / total, 100.0 * (below + part) / total);
+                Some(Rectangle::new([(k as f64 - 0.4, low), (k as f64 + 0.4, high)], fill))
+            });
+            chart
+                .draw_series(bars)?
+                .label(word)
+                .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], fill));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font((FONT, 14))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.4))
+            .draw()?;
+        root.present()?;
+    }
+    Ok(svg)
+}
+
+/// The Morris classes as three heat maps over (stones of the side to move, stones of the
+/// other): the share of positions won, drawn and lost by the side to move. `classes` holds
+/// `(mover, other, counts)` of every complete class.
+pub fn class_heat_map(classes: &[(u32, u32, Counts)]) -> Result<String, PlotError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (1260, 470)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let (top, panels) = root.split_vertically(46);
+        top.draw(&Text::new(
+            "Nine Men's Morris, moving phase: outcomes for the side to move by stones on the board",
+            (20, 14),
+            (FONT, 20).into_font(),
+        ))?;
+        for (panel, (value, word)) in panels.split_evenly((1, 3)).iter().zip([
+            (Value::Win(1), "won"),
+            (Value::Draw, "drawn"),
+            (Value::Loss(2), "lost"),
+        ]) {
+            let base = colour(value);
+            let mut chart = ChartBuilder::on(panel)
+                .caption(format!("% {word}"), (FONT, 17))
+                .margin(10)
+                .x_label_area_size(44)
+                .y_label_area_size(48)
+                .build_cartesian_2d(2.5f64..9.5f64, 2.5f64..9.5f64)
+                .map_err(PlotError::from)?;
+            chart
+                .configure_mesh()
+                .disable_mesh()
+                .x_labels(7)
+                .y_labels(7)
+                .x_label_formatter(&|x| format!("{x:.0}"))
+                .y_label_formatter(&|y| format!("{y:.0}"))
+                .x_desc("stones of the side to move")
+                .y_desc("stones of the other side")
+                .label_style((FONT, 13))
+                .axis_desc_style((FONT, 13))
+                .draw()?;
+            for &(mover, other, ref counts) in classes {
+                let total = counts.positions() as f64;
+                if total == 0.0 {
+                    continue;
+                }
+                let part = match value {
+                    Value::Win(_) => counts.win,
+                    Value::Draw => counts.draw,
+                    Value::Loss(_) => counts.loss,
+                } as f64
+                    / total;
+                let (x, y) = (f64::from(mover), f64::from(other));
+                let shade = mix(base, part);
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(x - 0.48, y - 0.48), (x + 0.48, y + 0.48)],
+                    shade.filled(),
+                )))?;
+                let ink = if part > 0.55 { WHITE } else { BLACK };
+                chart.draw_series(std::iter::once(Text::new(
+                    format!("{:.0}", 100.0 * part),
+                    (x - 0.2, y + 0.12),
+                    (FONT, 13).into_font().color(&ink),
+                )))?;
+            }
+        }
+        root.present()?;
+    }
+    Ok(svg)
+}
+
+/// `base` at strength `part` (0: white, 1: the full colour).
+fn mix(base: RGBColor, part: f64) -> RGBColor {
+    let channel = |c: u8| (255.0 - (255.0 - f64::from(c)) * part.clamp(0.0, 1.0)).round() as u8;
+    RGBColor(channel(base.0), channel(base.1), channel(base.2))
+}
+
+/// `1234567` as `1,234,567`.
+fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,119 @@
+//! What both boards share: colours of outcomes, labels, the caption and text escaping.
+
+use crate::value::Value;
+use std::fmt::Write;
+
+/// The colour a move's mark has: green wins, grey draws, red losses.
+pub fn outcome_colour(value: Value) -> &'static str {
+    match value {
+        Value::Win(_) => "#1e8449",
+        Value::Draw => "#7f8c8d",
+        Value::Loss(_) => "#c0392b",
+    }
+}
+
+/// The short label inside a mark: the distance, `=` for a draw.
+pub fn outcome_label(value: Value) -> String {
+    value.distance().map_or("=".to_string(), |n| n.to_string())
+}
+
+/// `text` safe inside an SVG element or attribute.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if c.is_control() && c != '\n' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The opening of a document `width` by `height` with its title; fonts are generic families
+/// only, so that it renders the same without any file beside it.
+pub fn open(out: &mut String, width: u32, height: u32, title: &str) {
+    let _ = write!(
+        out,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+         viewBox=\"0 0 {width} {height}\" font-family=\"Helvetica, Arial, sans-serif\">\n\
+         <title>{}</title>\n\
+         <rect width=\"{width}\" height=\"{height}\" fill=\"#fbfaf6\"/>\n",
+        escape(title)
+    );
+}
+
+/// The caption lines under the board, and the legend of the colours.
+pub fn caption(out: &mut String, x: u32, y: u32, lines: &[String]) {
+    let mut y = y;
+    for (n, line) in lines.iter().enumerate() {
+        let weight = if n == 0 { " font-weight=\"bold\"" } else { "" };
+        let _ = writeln!(
+            out,
+            "<text x=\"{x}\" y=\"{y}\" font-size=\"17\"{weight} fill=\"#222\">{}</text>",
+            escape(line)
+        );
+        y += 22;
+    }
+    let mut lx = x;
+    for (value, word) in [(Value::Win(1), "win in n"), (Value::Draw, "draw"), (Value::Loss(2), "loss in n")] {
+        let _ = writeln!(
+            out,
+            "<circle cx=\"{}\" cy=\"{}\" r=\"7\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"14\" fill=\"#444\">{word}</text>",
+            lx + 7,
+            y - 5,
+            outcome_colour(value),
+            lx + 18,
+            y
+        );
+        lx += 100;
+    }
+    let _ = writeln!(
+        out,
+        "<text x=\"{x}\" y=\"{}\" font-size=\"13\" fill=\"#666\">n: plies to the end of the game under perfect play</text>",
+        y + 20
+    );
+}
+
+/// The sentence that says who is to move and what they get.
+pub fn verdict(side: &str, value: Value) -> String {
+    match value {
+        Value::Win(n) => format!("{side} to move wins in {}", crate::probe::plies(n)),
+        Value::Loss(0) => format!("{side} to move has lost"),
+        Value::Loss(n) => format!("{side} to move loses in {}", crate::probe::plies(n)),
+        Value::Draw => format!("{side} to move: draw"),
+    }
+}
+
+/// A move's mark: a group that carries the moves it stands for and their best value, so that
+/// a program reading the picture finds every legal move in it.
+pub fn open_mark(out: &mut String, moves: &[(String, Value)]) {
+    let best = moves.iter().map(|&(_, v)| v).max().expect("a mark stands for a move");
+    let names: Vec<&str> = moves.iter().map(|(m, _)| m.as_str()).collect();
+    let plies = best.distance().map_or(String::new(), |n| format!(" data-plies=\"{n}\""));
+    let _ = writeln!(
+        out,
+        "<g class=\"move\" data-moves=\"{}\" data-value=\"{}\"{plies}>",
+        escape(&names.join(" ")),
+        best.word()
+    );
+    let tips: Vec<String> = moves.iter().map(|(m, v)| format!("{m}: {v}")).collect();
+    let _ = writeln!(out, "<title>{}</title>", escape(&tips.join("\n")));
+}
+
+/// A round label with the outcome's colour and distance at (`x`, `y`).
+pub fn badge(out: &mut String, x: f64, y: f64, value: Value) {
+    let _ = writeln!(
+        out,
+        "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"13\" fill=\"{}\" stroke=\"#fff\" stroke-width=\"2\"/>\
+         <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"13\" font-weight=\"bold\" fill=\"#fff\" text-anchor=\"middle\">{}</text>",
+        outcome_colour(value),
+        y + 4.5,
+        outcome_label(value)
+    );
+}

@@ -1,0 +1,204 @@
+//! A game against the perfect player, shared by every game: the moves so far, taking back,
+//! the perfect player's choice, and the end of the game. The terminal and the page drive it.
+
+use crate::connect4::{Connect4Tablebase, Game};
+use crate::morris::{MorrisTablebase, Position};
+use crate::probe::{Outcome, Probe, ProbeError};
+use crate::rng::SplitMix64;
+use crate::value::Value;
+use std::collections::HashMap;
+
+/// What a game needs beyond probing to be played by a person.
+pub trait Play: Probe {
+    /// 0 when the side that starts the game is to move, 1 otherwise.
+    fn side_to_move(&self, position: &Self::Position) -> usize;
+    /// The two sides as a person calls them (`White`, `X`), the starting side first.
+    fn side_names(&self) -> [&'static str; 2];
+    /// The board for the terminal, without its value.
+    fn board(&self, position: &Self::Position) -> String;
+    /// What a player types for moves, for the prompt: `a column 1-7`.
+    fn move_hint(&self) -> String;
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The side with this number (0 starts) won.
+    Won(usize),
+    /// A full board, or the same position a third time with the same side to move.
+    Drawn,
+}
+
+/// A game in progress: every position since the start, so that moves can be taken back.
+pub struct Match<'a, G: Play> {
+    game: &'a G,
+    history: Vec<G::Position>,
+    seen: HashMap<G::Position, u32>,
+    rng: SplitMix64,
+}
+
+/// Why a typed move was not played.
+#[derive(Debug)]
+pub enum MoveError {
+    /// Not a legal move here; the legal ones are listed.
+    Illegal {
+        /// What was typed.
+        typed: String,
+        /// Every legal move in the game's notation.
+        legal: Vec<String>,
+    },
+    /// The tables could not answer.
+    Probe(ProbeError),
+}
+
+impl std::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveError::Illegal { typed, legal } if legal.is_empty() => {
+                write!(f, "'{}' is not a move: the game is over", crate::probe::quote(typed))
+            }
+            MoveError::Illegal { typed, legal } => {
+                write!(
+                    f,
+                    "'{}' is not a legal move here; legal: {}",
+                    crate::probe::quote(typed),
+                    legal.join(" ")
+                )
+            }
+            MoveError::Probe(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl From<ProbeError> for MoveError {
+    fn from(e: ProbeError) -> MoveError {
+        MoveError::Probe(e)
+    }
+}
+
+impl<'a, G: Play> Match<'a, G> {
+    /// A game from `start`; `seed` makes the perfect player's choices among equal moves
+    /// repeatable.
+    pub fn new(game: &'a G, start: G::Position, seed: u64) -> Match<'a, G> {
+        let mut seen = HashMap::new();
+        seen.insert(start.clone(), 1);
+        Match { game, history: vec![start], seen, rng: SplitMix64::new(seed) }
+    }
+
+    /// The position now.
+    pub fn position(&self) -> &G::Position {
+        self.history.last().expect("a match has a position")
+    }
+
+    /// Moves played since the start.
+    pub fn plies(&self) -> usize {
+        self.history.len() - 1
+    }
+
+    /// Every legal move with its value for the side to move, best first.
+    pub fn moves(&self) -> Result<Vec<Outcome<G>>, ProbeError> {
+        let mut moves = self.game.moves(self.position())?;
+        moves.sort_by_key(|o| std::cmp::Reverse(o.value));
+        Ok(moves)
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    pub fn ending(&self) -> Result<Option<Ending>, ProbeError> {
+        if self.seen.get(self.position()).copied().unwrap_or(0) >= 3 {
+            return Ok(Some(Ending::Drawn));
+        }
+        if !self.game.moves(self.position())?.is_empty() {
+            return Ok(None);
+        }
+        let mover = self.game.side_to_move(self.position());
+        Ok(Some(match self.game.value(self.position())? {
+            Value::Loss(_) => Ending::Won(1 - mover),
+            Value::Win(_) => Ending::Won(mover),
+            Value::Draw => Ending::Drawn,
+        }))
+    }
+
+    /// Plays the move typed in the game's notation (surrounding blanks and case ignored).
+    pub fn play(&mut self, typed: &str) -> Result<G::Move, MoveError> {
+        let wanted = typed.trim().to_ascii_lowercase();
+        let moves = self.game.moves(self.position())?;
+        match moves.iter().position(|o| o.mv.to_string() == wanted) {
+            Some(k) => {
+                let chosen = &moves[k];
+                self.push(chosen.next.clone());
+                Ok(chosen.mv)
+            }
+            None => Err(MoveError::Illegal {
+                typed: typed.trim().to_string(),
+                legal: moves.iter().map(|o| o.mv.to_string()).collect(),
+            }),
+        }
+    }
+
+    /// The perfect player's move: one of the moves that keep the position's value, chosen at
+    /// random; `None` when the game is over.
+    pub fn reply(&mut self) -> Result<Option<(G::Move, Value)>, ProbeError> {
+        let moves = self.game.moves(self.position())?;
+        let Some(best) = moves.iter().map(|o| o.value).max() else { return Ok(None) };
+        let equal: Vec<&Outcome<G>> = moves.iter().filter(|o| o.value == best).collect();
+        let chosen = equal[self.rng.below(equal.len() as u64) as usize];
+        let (mv, next) = (chosen.mv, chosen.next.clone());
+        self.push(next);
+        Ok(Some((mv, best)))
+    }
+
+    /// Takes back the last `plies` moves (fewer when the game is younger); returns how many.
+    pub fn undo(&mut self, plies: usize) -> usize {
+        let taken = plies.min(self.plies());
+        for _ in 0..taken {
+            let gone = self.history.pop().expect("counted");
+            if let Some(count) = self.seen.get_mut(&gone) {
+                *count -= 1;
+            }
+        }
+        taken
+    }
+
+    fn push(&mut self, next: G::Position) {
+        *self.seen.entry(next.clone()).or_insert(0) += 1;
+        self.history.push(next);
+    }
+}
+
+impl Play for MorrisTablebase {
+    fn side_to_move(&self, position: &Position) -> usize {
+        position.to_move.index()
+    }
+
+    fn side_names(&self) -> [&'static str; 2] {
+        ["White", "Black"]
+    }
+
+    fn board(&self, position: &Position) -> String {
+        crate::morris::diagram(position)
+    }
+
+    fn move_hint(&self) -> String {
+        "a placement (d7), a move (d7-d6), with a removal if it closes a mill (d7-d6xa1)".into()
+    }
+}
+
+impl Play for Connect4Tablebase {
+    fn side_to_move(&self, game: &Game) -> usize {
+        (game.position.ply % 2) as usize
+    }
+
+    fn side_names(&self) -> [&'static str; 2] {
+        ["X", "O"]
+    }
+
+    fn board(&self, game: &Game) -> String {
+        crate::connect4::diagram(&self.geometry(), &game.position)
+    }
+
+    fn move_hint(&self) -> String {
+        format!("a column 1-{}", self.geometry().width)
+    }
+}

@@ -1,0 +1,447 @@
+//! Pictures and play as a person uses them: `probe --svg`, `info --plot`, `play` driven through
+//! a pipe to the end of real games, and `serve`'s API over HTTP.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
+use std::sync::OnceLock;
+use tablebase::connect4::{Connect4Tablebase, Geometry};
+use tablebase::morris::MorrisTablebase;
+use tablebase::{Probe, Value};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_tablebase");
+
+fn tablebase(args: &[&str]) -> Output {
+    common::tablebase_with_input(BINARY, args, "")
+}
+
+/// Connect Four 5x4 and the 3-stone Morris game (classes up to 3-3 and its opening), generated
+/// once for every test of this file.
+fn tables() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("tablebase-pictures-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let d = dir.to_str().unwrap();
+        for args in [
+            &["generate", "connect4", "--size", "5x4", "--dir", d][..],
+            &["generate", "morris", "--stones", "3", "--dir", d][..],
+        ] {
+            let out = tablebase(args);
+            assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        dir
+    })
+}
+
+fn dir() -> &'static str {
+    tables().to_str().unwrap()
+}
+
+/// The marks of an SVG picture: the moves each stands for, and the value it shows.
+fn marks(svg: &str) -> Vec<(Vec<String>, String)> {
+    let document = roxmltree::Document::parse(svg).expect("the picture is well-formed XML");
+    assert_eq!(document.root_element().tag_name().name(), "svg");
+    document
+        .descendants()
+        .filter(|n| n.tag_name().name() == "g" && n.attribute("class") == Some("move"))
+        .map(|n| {
+            let moves = n.attribute("data-moves").unwrap().split(' ').map(String::from).collect();
+            (moves, n.attribute("data-value").unwrap().to_string())
+        })
+        .collect()
+}
+
+/// Draws `position` with `probe --svg` and checks the picture against `probe --json`: one mark
+/// per legal move (Morris moves that differ only in the removal share one), each showing the
+/// best value of the moves it stands for. Returns the picture.
+fn check_picture(game: &[&str], position: &str) -> String {
+    let file = tables().join(format!("picture-{}.svg", std::process::id()));
+    let mut args: Vec<&str> = vec!["probe"];
+    args.extend_from_slice(game);
+    let f = file.to_str().unwrap();
+    args.extend_from_slice(&["--dir", dir(), "--json", "--svg", f, position]);
+    let out = tablebase(&args);
+    assert!(out.status.success(), "{position}: {}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let svg = std::fs::read_to_string(&file).unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let moves: Vec<(String, String)> = json["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["move"].as_str().unwrap().to_string(), m["value"].as_str().unwrap().to_string()))
+        .collect();
+    let marked: Vec<(Vec<String>, String)> = marks(&svg);
+    let all_marked: BTreeSet<&String> = marked.iter().flat_map(|(m, _)| m).collect();
+    let all_moves: BTreeSet<&String> = moves.iter().map(|(m, _)| m).collect();
+    assert_eq!(all_marked, all_moves, "{position}: every legal move is marked, nothing else");
+    assert_eq!(marked.iter().map(|(m, _)| m.len()).sum::<usize>(), moves.len(), "{position}: each move once");
+    for (names, shown) in &marked {
+        // Moves come best first in the JSON: the first of a mark's moves there is its best.
+        let best = moves.iter().find(|(m, _)| names.contains(m)).unwrap();
+        assert_eq!(shown, &best.1, "{position}: mark of {names:?}");
+    }
+    assert!(
+        !svg.contains("href=\"http") && !svg.contains("@font-face") && !svg.contains("<image"),
+        "self-contained"
+    );
+    let caption = json["value"].as_str().unwrap();
+    assert!(
+        svg.contains(if caption == "draw" { ": draw" } else { caption }),
+        "{position}: the caption gives the value"
+    );
+    svg
+}
+
+#[test]
+fn pictures_mark_every_legal_move_with_its_value() {
+    for position in ["", "3", "3344", "33443", "1234554321", "123455432112"] {
+        let svg = check_picture(&["connect4", "--size", "5x4"], position);
+        let discs = svg.matches("class=\"disc ").count();
+        assert_eq!(discs, position.len(), "{position}: one disc per stone");
+    }
+    // The placement phase, a mill closed by a placement (one mark per point, with each
+    // removal in it), and the moving phase with flying stones.
+    for position in ["start", "W:a7,d7 B:a1,g1 w 1 1", "W:a7,d7 B:a1,b2 w 1 1", "W:a7,d7,g1 B:a1,b2,c3 w"] {
+        let svg = check_picture(&["morris", "--stones", "3"], position);
+        let stones = svg.matches("class=\"stone ").count();
+        let listed = |side: &str| {
+            let points = position.split_whitespace().find_map(|t| t.strip_prefix(side)).unwrap_or("");
+            points.split(',').filter(|p| !p.is_empty()).count()
+        };
+        assert_eq!(stones, listed("W:") + listed("B:"), "{position}: one circle per stone");
+    }
+    // Where a mark stands for several moves (a mill with a choice of removal), there is one
+    // mark for the placement and a tooltip for each move.
+    let svg = check_picture(&["morris", "--stones", "3"], "W:a7,d7 B:a1,b2 w 1 1");
+    assert!(marks(&svg).iter().any(|(moves, _)| moves.len() == 2 && moves[0].starts_with("g7x")), "{svg}");
+}
+
+#[test]
+fn pictures_of_positions_that_cannot_be_probed_are_not_written() {
+    let file = tables().join("never.svg");
+    let f = file.to_str().unwrap();
+    let out = tablebase(&["probe", "connect4", "--size", "5x4", "--dir", dir(), "--svg", f, "66"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!file.exists());
+    let out = tablebase(&["probe", "connect4", "--size", "5x4", "--dir", dir(), "--svg", f, "-"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--svg"));
+}
+
+#[test]
+fn plots_are_charts_of_the_real_tables() {
+    let out_dir = tables().join("plots");
+    let o = out_dir.to_str().unwrap();
+    let out = tablebase(&["info", "connect4", "--size", "5x4", "--dir", dir(), "--plot", o]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // One histogram per ply (plies 0..=20) and the outcomes of all plies.
+    let histogram = std::fs::read_to_string(out_dir.join("connect4-5x4-ply00-distances.svg")).unwrap();
+    roxmltree::Document::parse(&histogram).unwrap();
+    for ply in 0..=20 {
+        assert!(out_dir.join(format!("connect4-5x4-ply{ply:02}-distances.svg")).exists());
+    }
+    let outcomes = std::fs::read_to_string(out_dir.join("connect4-5x4-outcomes.svg")).unwrap();
+    roxmltree::Document::parse(&outcomes).unwrap();
+
+    // The Morris heat map has a cell per class on disk (only 3-3 here) in each of its panels.
+    let out = tablebase(&["info", "morris", "--stones", "3", "--dir", dir(), "--plot", o]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let heat = std::fs::read_to_string(out_dir.join("morris-classes.svg")).unwrap();
+    roxmltree::Document::parse(&heat).unwrap();
+    assert!(out_dir.join("morris-3-3-distances.svg").exists());
+    assert!(out_dir.join("morris-opening3-ply05-distances.svg").exists());
+
+    let empty = tables().join("no-tables");
+    let out =
+        tablebase(&["info", "connect4", "--size", "4x4", "--dir", empty.to_str().unwrap(), "--plot", o]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no complete table"));
+}
+
+/// A `play` session driven as a person would: read up to the prompt, answer, read again.
+struct Session {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    transcript: String,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let mut child = Command::new(BINARY)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Session { child, input, output, transcript: String::new() }
+    }
+
+    /// Reads until the prompt (returning the last position shown) or the end of the output
+    /// (returning `None`).
+    fn until_prompt(&mut self) -> Option<String> {
+        let mut position = None;
+        let mut text = String::new();
+        loop {
+            let mut byte = [0u8; 1];
+            if self.output.read(&mut byte).unwrap() == 0 {
+                self.transcript.push_str(&text);
+                return None;
+            }
+            text.push(byte[0] as char);
+            if byte[0] == b'\n' {
+                if let Some(p) = text.trim_end_matches('\n').strip_prefix("position:") {
+                    position = Some(p.trim_start().to_string());
+                }
+                self.transcript.push_str(&text);
+                text.clear();
+            } else if text == "your move: " {
+                self.transcript.push_str(&text);
+                return Some(position.expect("the board is shown before each prompt"));
+            }
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").unwrap();
+        self.transcript.push_str(line);
+        self.transcript.push('\n');
+    }
+
+    fn finish(mut self) -> String {
+        drop(self.input);
+        let mut rest = String::new();
+        self.output.read_to_string(&mut rest).unwrap();
+        self.transcript.push_str(&rest);
+        assert!(self.child.wait().unwrap().success(), "{}", self.transcript);
+        self.transcript
+    }
+}
+
+/// Plays the person's side with the best move each time; returns the transcript and the number
+/// of plies the game lasted.
+fn play_best<G: Probe>(game: &G, args: &[&str]) -> (String, usize) {
+    let mut session = Session::start(args);
+    let mut moves = 0;
+    while let Some(position) = session.until_prompt() {
+        let parsed = game.parse(&position).unwrap();
+        let best = tablebase::probe(game, &parsed).unwrap().moves[0].0.to_string();
+        session.send(&best);
+        moves += 1;
+        assert!(moves < 200, "{}", session.transcript);
+    }
+    let transcript = session.finish();
+    let plies = transcript.lines().last().unwrap().split("after ").nth(1).unwrap();
+    let plies: usize = plies.split(' ').next().unwrap().parse().unwrap();
+    (transcript, plies)
+}
+
+#[test]
+fn connect4_played_through_a_pipe_to_a_win() {
+    let g = Geometry::new(5, 4).unwrap();
+    let game = Connect4Tablebase::open(dir(), g);
+    // A position the side to move wins, a few plies in: found by walking the tables.
+    let mut start = None;
+    'search: for number in 0..5u32.pow(4) {
+        for plies in 1..=4u32 {
+            let moves: String =
+                (0..plies).map(|k| char::from(b'1' + (number / 5u32.pow(k) % 5) as u8)).collect();
+            let Ok(position) = game.parse(&moves) else { continue };
+            if let Ok(Value::Win(n)) = game.value(&position) {
+                start = Some((moves, n));
+                break 'search;
+            }
+        }
+    }
+    let (from, distance) = start.expect("some early position of 5x4 is a win for the side to move");
+    let side = if from.len() % 2 == 0 { "first" } else { "second" };
+    let args =
+        ["play", "connect4", "--size", "5x4", "--dir", dir(), "--from", &from, "--side", side, "--seed", "7"];
+    let (transcript, plies) = play_best(&game, &args);
+    // Both sides play perfectly: the winner as fast as it can, the loser as slowly: the game
+    // lasts exactly the distance the tables give.
+    assert!(transcript.contains("You win"), "{transcript}");
+    assert_eq!(plies as u32, distance, "{transcript}");
+}
+
+#[test]
+fn morris_played_through_a_pipe_from_the_start_and_from_an_endgame() {
+    let game = MorrisTablebase::open(dir(), 3);
+    // The 3-stone game is a White win in 23 (docs/RESULTS.md): played out with White's best
+    // moves against the perfect player, it ends after exactly 23 plies.
+    let args = ["play", "morris", "--stones", "3", "--dir", dir(), "--seed", "1"];
+    let (transcript, plies) = play_best(&game, &args);
+    assert!(transcript.contains("You win (White) after 23 plies."), "{transcript}");
+    assert_eq!(plies, 23);
+    assert!(transcript.contains("in hand: White 3, Black 3"), "{transcript}");
+
+    // A 3-3 endgame in the moving phase: where the best line from the start leaves the
+    // placements, White to move and win.
+    let mut position = game.parse("start").unwrap();
+    for mv in tablebase::best_line(&game, &position).unwrap().iter().take(6) {
+        position = game.moves(&position).unwrap().into_iter().find(|o| o.mv == *mv).unwrap().next;
+    }
+    let endgame = game.notation(&position);
+    let Value::Win(distance) = game.value(&position).unwrap() else { panic!("{endgame}: a win for White") };
+    assert_eq!(distance, 17);
+    let args = ["play", "morris", "--stones", "3", "--dir", dir(), "--from", &endgame, "--seed", "3"];
+    let (transcript, plies) = play_best(&game, &args);
+    assert!(transcript.contains("You win (White) after 17 plies."), "{transcript}");
+    assert_eq!(plies, 17);
+    assert!(!transcript.contains("in hand"), "{transcript}");
+}
+
+#[test]
+fn play_takes_hints_undo_and_bad_input() {
+    let args = ["play", "connect4", "--size", "5x4", "--dir", dir(), "--seed", "5"];
+    let input = "hint\n9\nx\n3\nundo\nundo\nquit\n";
+    let out = common::tablebase_with_input(BINARY, &args, input);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    // hint: every move of the empty 5x4 board with the value the tables give it.
+    let game = Connect4Tablebase::open(dir(), Geometry::new(5, 4).unwrap());
+    let probed = tablebase::probe(&game, &game.parse("").unwrap()).unwrap();
+    for (mv, value) in &probed.moves {
+        assert!(text.contains(&format!("  {:<12} {value}", mv.to_string())), "{text}");
+    }
+    assert!(text.contains("'9' is not a legal move here; legal: 1 2 3 4 5"), "{text}");
+    assert!(text.contains("'x' is not a legal move here"), "{text}");
+    assert!(text.contains("You play 3."), "{text}");
+    assert!(text.contains("Took back 2 plies."), "{text}");
+    assert!(text.contains("Nothing to take back."), "{text}");
+    assert!(text.ends_with("Game abandoned.\n"), "{text}");
+
+    // The perfect player moves first when the person takes the second side; the same seed
+    // gives the same game.
+    let args = ["play", "connect4", "--size", "5x4", "--dir", dir(), "--side", "second", "--seed", "11"];
+    let first = common::tablebase_with_input(BINARY, &args, "");
+    let again = common::tablebase_with_input(BINARY, &args, "");
+    let first = String::from_utf8(first.stdout).unwrap();
+    assert!(first.contains("X plays "), "{first}");
+    assert!(first.ends_with("End of input: the game stops here.\n"), "{first}");
+    assert_eq!(first, String::from_utf8(again.stdout).unwrap());
+
+    // A bad start and a missing table: one line and the exit code of SPEC section 1.
+    let out = tablebase(&["play", "connect4", "--size", "5x4", "--dir", dir(), "--from", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let missing = tables().join("missing");
+    let out = tablebase(&["play", "connect4", "--size", "4x4", "--dir", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("generate connect4 --size 4x4") && stderr.lines().count() == 1, "{stderr}");
+}
+
+/// A running `serve` on a free port, stopped when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(BINARY)
+            .args(["serve", "--dir", dir(), "--port", "0"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
+        let address =
+            line.split("http://").nth(1).expect("the address is printed").split('/').next().unwrap();
+        let port = address.rsplit(':').next().unwrap().parse().unwrap();
+        Server { child, port }
+    }
+
+    /// The status, content type and body of a request.
+    fn request(&self, method: &str, target: &str) -> (u16, String, String) {
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        write!(stream, "{method} {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap();
+        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+        let kind = head
+            .lines()
+            .find_map(|l| l.strip_prefix("Content-Type: ").or_else(|| l.strip_prefix("content-type: ")))
+            .unwrap_or("")
+            .to_string();
+        (status, kind, body.to_string())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn serve_answers_the_page_and_the_api() {
+    let server = Server::start();
+    let (status, kind, page) = server.request("GET", "/");
+    assert_eq!((status, kind.as_str()), (200, "text/html; charset=utf-8"));
+    assert!(page.contains("<title>tablebase</title>"));
+
+    // The API answers exactly what `probe --json --line` does.
+    let cli = tablebase(&["probe", "connect4", "--size", "5x4", "--dir", dir(), "--json", "--line", "3344"]);
+    let (status, kind, body) =
+        server.request("GET", "/api/probe?game=connect4&size=5x4&position=3344&line=1");
+    assert_eq!((status, kind.as_str()), (200, "application/json; charset=utf-8"));
+    assert_eq!(body.trim(), String::from_utf8(cli.stdout).unwrap().trim());
+    let cli =
+        tablebase(&["probe", "morris", "--stones", "3", "--dir", dir(), "--json", "W:a7,d7 B:a1,b2 w 1 1"]);
+    let (status, _, body) =
+        server.request("GET", "/api/probe?game=morris&stones=3&position=W%3Aa7%2Cd7+B%3Aa1%2Cb2+w+1+1");
+    assert_eq!(status, 200);
+    assert_eq!(body.trim(), String::from_utf8(cli.stdout).unwrap().trim());
+
+    let (status, kind, svg) = server.request("GET", "/api/svg?game=connect4&size=5x4&position=33");
+    assert_eq!((status, kind.as_str()), (200, "image/svg+xml; charset=utf-8"));
+    assert_eq!(marks(&svg).len(), 5);
+    let (status, _, body) = server.request("GET", "/api/move?game=connect4&size=5x4&position=33&move=4");
+    assert_eq!((status, body.as_str()), (200, "{\"position\": \"334\"}"));
+    let (status, _, body) = server.request("GET", "/api/move?game=morris&stones=3&position=start&move=d7");
+    assert_eq!((status, body.as_str()), (200, "{\"position\": \"W:d7 B: b 2 3\"}"));
+
+    // Bad input: 400 with the message probe gives; a table not generated: 404 with the command.
+    let error = |body: &str| {
+        serde_json::from_str::<serde_json::Value>(body).unwrap()["error"].as_str().unwrap().to_string()
+    };
+    let (status, _, body) = server.request("GET", "/api/probe?game=connect4&size=5x4&position=66");
+    let cli = tablebase(&["probe", "connect4", "--size", "5x4", "--dir", dir(), "66"]);
+    assert_eq!(status, 400);
+    assert!(String::from_utf8(cli.stderr).unwrap().contains(&error(&body)), "{body}");
+    let (status, _, body) = server.request("GET", "/api/probe?game=connect4&size=4x4&position=");
+    assert_eq!(status, 404);
+    assert!(error(&body).contains("generate connect4 --size 4x4"), "{body}");
+    let (status, _, body) = server.request("GET", "/api/probe?game=morris&stones=4&position=start");
+    assert_eq!(status, 404, "{body}");
+    for bad in [
+        "/api/probe?game=chess&position=x",
+        "/api/probe?game=connect4&size=99x99&position=",
+        "/api/probe?game=morris&stones=12&position=start",
+        "/api/probe?game=morris&stones=3",
+        "/api/probe?game=morris&stones=3&position=%zz",
+        "/api/probe?game=morris&stones=3&position=%ff",
+        "/api/move?game=connect4&size=5x4&position=33&move=9",
+        "/api/probe?game=morris&stones=3&position=W%3Aa1+B%3A+w+9+9",
+    ] {
+        let (status, kind, body) = server.request("GET", bad);
+        assert_eq!((status, kind.as_str()), (400, "application/json; charset=utf-8"), "{bad}: {body}");
+        assert!(!error(&body).is_empty());
+    }
+    assert_eq!(server.request("GET", "/no/such/page").0, 404);
+    assert_eq!(server.request("POST", "/api/probe").0, 405);
+    // After all of that the server still answers.
+    assert_eq!(server.request("GET", "/api/probe?game=connect4&size=5x4&position=").0, 200);
+}
