@@ -163,6 +163,48 @@ fn plots_are_charts_of_the_real_tables() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no complete table"));
 }
 
+#[test]
+fn distance_histograms_add_up_to_the_tables() {
+    use tablebase::Catalogue;
+    use tablebase::table::{Check, Status, TableFile};
+    let catalogue = tablebase::connect4::Connect4::tables(Geometry::new(5, 4).unwrap());
+    let mut plies_with_wins = 0;
+    for key in catalogue.keys() {
+        let spec = catalogue.table(tables(), key);
+        let Status::Complete(header) = Status::of(&spec) else { panic!("{key}: complete") };
+        let table = TableFile::open(&spec, header.index_size, Check::Checksum).unwrap();
+        let distances = table.distances().unwrap();
+        // Every entry once; the longest distances are the headers'.
+        let total: u64 = distances.wins.iter().chain(&distances.losses).sum::<u64>() + distances.draws;
+        assert_eq!(total, header.index_size, "{key}");
+        let longest = |counts: &[u64]| counts.iter().rposition(|&c| c > 0).unwrap_or(0) as u32;
+        assert_eq!(longest(&distances.wins), header.counts.max_win, "{key}");
+        assert_eq!(longest(&distances.losses), header.counts.max_loss, "{key}");
+        assert!(distances.wins.iter().step_by(2).all(|&c| c == 0), "{key}: wins are odd");
+        assert!(distances.losses.iter().skip(1).step_by(2).all(|&c| c == 0), "{key}: losses are even");
+        assert_eq!(distances.draws > 0, header.counts.draw > 0, "{key}");
+        // Entry by entry, the same as reading every value.
+        let mut by_reading = tablebase::table::Distances::default();
+        for index in 0..header.index_size {
+            match table.value(index).unwrap() {
+                Value::Draw => by_reading.draws += 1,
+                Value::Win(n) | Value::Loss(n) => {
+                    let slot = if n % 2 == 1 { &mut by_reading.wins } else { &mut by_reading.losses };
+                    if slot.len() <= n as usize {
+                        slot.resize(n as usize + 1, 0);
+                    }
+                    slot[n as usize] += 1;
+                }
+            }
+        }
+        by_reading.wins.resize(distances.wins.len(), 0);
+        by_reading.losses.resize(distances.losses.len(), 0);
+        assert_eq!(by_reading, distances, "{key}");
+        plies_with_wins += usize::from(header.counts.win > 0);
+    }
+    assert!(plies_with_wins > 10);
+}
+
 /// A `play` session driven as a person would: read up to the prompt, answer, read again.
 struct Session {
     child: Child,

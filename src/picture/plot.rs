@@ -73,13 +73,7 @@ pub fn distance_chart(title: &str, distances: &Distances) -> Result<String, Plot
                 .label(format!("{word} in n plies"))
                 .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], fill));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font((FONT, 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .draw()?;
+        legend(&mut chart)?;
         root.present()?;
     }
     Ok(svg)
@@ -136,13 +130,7 @@ pub fn outcome_chart(title: &str, tables: &[(String, Counts)]) -> Result<String,
                 .label(word)
                 .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], fill));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font((FONT, 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .draw()?;
+        legend(&mut chart)?;
         root.present()?;
     }
     Ok(svg)
@@ -215,6 +203,19 @@ pub fn class_heat_map(classes: &[(u32, u32, Counts)]) -> Result<String, PlotErro
         root.present()?;
     }
     Ok(svg)
+}
+
+/// The legend of a chart's series, in its upper right corner.
+fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font((FONT, 14))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.4))
+        .draw()
 }
 
 /// `base` at strength `part` (0: white, 1: the full colour).

@@ -167,6 +167,15 @@ def agrees_with_probe(browser, game_args, position):
     return probe
 
 
+def click_and_check(browser, selector, game_args, position):
+    """Clicks `selector`, waits for the page to show another position, checks what it shows
+    against probe, and returns the new position."""
+    browser.click(selector)
+    position = browser.wait_ready(previous_position=position)
+    agrees_with_probe(browser, game_args, position)
+    return position
+
+
 def main():
     if not CHROMIUM:
         fail("chromium is not installed (apt-get install chromium)")
@@ -187,20 +196,14 @@ def main():
         agrees_with_probe(browser, c4, position)
         # Three moves by clicking the marks over the columns, one by clicking a row.
         for column in ["3", "3", "4"]:
-            browser.click(f'#board g.move[data-moves="{column}"] circle')
-            position = browser.wait_ready(previous_position=position)
-            agrees_with_probe(browser, c4, position)
+            position = click_and_check(browser, f'#board g.move[data-moves="{column}"] circle', c4, position)
         check(position == "334", f"the clicks played 3, 3, 4: {position!r}")
-        browser.click('#moves tr.move-row[data-move="2"]')
-        position = browser.wait_ready(previous_position=position)
+        position = click_and_check(browser, '#moves tr.move-row[data-move="2"]', c4, position)
         check(position == "3342", f"the row click played 2: {position!r}")
-        probe = agrees_with_probe(browser, c4, position)
         # The best line, one step forward: the position after its first move.
         line = json.loads(tablebase("probe", *c4, "--json", "--line", position))["line"]
-        browser.click("#next")
-        position = browser.wait_ready(previous_position=position)
+        position = click_and_check(browser, "#next", c4, position)
         check(position == "3342" + line[0], f"one step along the best line: {position!r}")
-        agrees_with_probe(browser, c4, position)
         browser.screenshot(os.path.join(ARTIFACTS, "connect4-5x4.png"))
 
         morris = ["morris", "--stones", "3", "--dir", tables]
@@ -211,16 +214,11 @@ def main():
         check(position == "W: B: w 3 3", f"the 3-stone start: {position!r}")
         agrees_with_probe(browser, morris, position)
         for point in ["d7", "a7", "d6"]:
-            browser.click(f'#board g.move[data-moves="{point}"] circle')
-            position = browser.wait_ready(previous_position=position)
-            agrees_with_probe(browser, morris, position)
+            position = click_and_check(browser, f'#board g.move[data-moves="{point}"] circle', morris, position)
         check(position == "W:d6,d7 B:a7 b 1 2", f"placements d7, a7, d6: {position!r}")
-        browser.click("#back")
-        position = browser.wait_ready(previous_position=position)
+        position = click_and_check(browser, "#back", morris, position)
         check(position == "W:d7 B:a7 w 2 2", f"Back takes the last placement back: {position!r}")
-        browser.click("#reply")
-        position = browser.wait_ready(previous_position=position)
-        agrees_with_probe(browser, morris, position)
+        position = click_and_check(browser, "#reply", morris, position)
         browser.screenshot(os.path.join(ARTIFACTS, "morris-3.png"))
     finally:
         browser.close()
