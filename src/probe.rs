@@ -399,6 +399,16 @@ pub fn answer_lines<G: Probe>(
     Ok(code)
 }
 
+/// The sentence that says who is to move and what they get: `White to move wins in 5 plies`.
+pub fn verdict(side: &str, value: Value) -> String {
+    match value {
+        Value::Win(n) => format!("{side} to move wins in {}", plies(n)),
+        Value::Loss(0) => format!("{side} to move has lost"),
+        Value::Loss(n) => format!("{side} to move loses in {}", plies(n)),
+        Value::Draw => format!("{side} to move: draw"),
+    }
+}
+
 /// A distance in words: `1 ply`, `17 plies`.
 pub fn plies(n: u32) -> String {
     if n == 1 { "1 ply".to_string() } else { format!("{n} plies") }

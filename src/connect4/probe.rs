@@ -113,12 +113,11 @@ impl Probe for Connect4Tablebase {
         let mut out = diagram(g, p);
         let side = if p.ply.is_multiple_of(2) { "First player (X)" } else { "Second player (O)" };
         out.push_str(&match value {
-            Value::Win(n) => format!("{side} to move wins in {}\n", crate::probe::plies(n)),
-            Value::Loss(0) if p.ply == g.cells() => format!("{side} to move: the board is full\n"),
-            Value::Loss(0) => format!("{side} to move has lost: the last move made four\n"),
-            Value::Loss(n) => format!("{side} to move loses in {}\n", crate::probe::plies(n)),
-            Value::Draw => format!("{side} to move: draw\n"),
+            Value::Loss(0) if p.ply == g.cells() => format!("{side} to move: the board is full"),
+            Value::Loss(0) => format!("{side} to move has lost: the last move made four"),
+            value => crate::probe::verdict(side, value),
         });
+        out.push('\n');
         out
     }
 

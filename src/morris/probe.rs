@@ -172,13 +172,8 @@ impl Probe for MorrisTablebase {
 
     fn describe(&self, position: &Position, value: Value) -> String {
         let mut out = diagram(position);
-        let side = position.to_move.name();
-        out.push_str(&match value {
-            Value::Win(n) => format!("{side} to move wins in {}\n", crate::probe::plies(n)),
-            Value::Loss(0) => format!("{side} to move has lost\n"),
-            Value::Loss(n) => format!("{side} to move loses in {}\n", crate::probe::plies(n)),
-            Value::Draw => format!("{side} to move: draw\n"),
-        });
+        out.push_str(&crate::probe::verdict(position.to_move.name(), value));
+        out.push('\n');
         out
     }
 }

@@ -1,5 +1,6 @@
 //! What both boards share: colours of outcomes, labels, the caption and text escaping.
 
+pub use crate::probe::verdict;
 use crate::value::Value;
 use std::fmt::Write;
 
@@ -78,16 +79,6 @@ pub fn caption(out: &mut String, x: u32, y: u32, lines: &[String]) {
         "<text x=\"{x}\" y=\"{}\" font-size=\"13\" fill=\"#666\">n: plies to the end of the game under perfect play</text>",
         y + 20
     );
-}
-
-/// The sentence that says who is to move and what they get.
-pub fn verdict(side: &str, value: Value) -> String {
-    match value {
-        Value::Win(n) => format!("{side} to move wins in {}", crate::probe::plies(n)),
-        Value::Loss(0) => format!("{side} to move has lost"),
-        Value::Loss(n) => format!("{side} to move loses in {}", crate::probe::plies(n)),
-        Value::Draw => format!("{side} to move: draw"),
-    }
 }
 
 /// A move's mark: a group that carries the moves it stands for and their best value, so that
