@@ -283,6 +283,82 @@ pub fn answer<G: Probe>(
     })
 }
 
+/// The answers to one piece of a batch: its output, its errors by line within the piece, and
+/// its number of lines.
+struct Piece {
+    answers: String,
+    errors: Vec<(usize, ProbeError)>,
+    lines: usize,
+}
+
+/// `bytes` (whole lines) cut into pieces of about `size` bytes, each ending at a line end (a
+/// byte that never falls inside a UTF-8 character, so each piece reads as text on its own).
+fn line_pieces(bytes: &[u8], size: usize) -> Vec<&[u8]> {
+    let mut pieces = Vec::with_capacity(bytes.len() / size + 1);
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let end = match rest.get(size..).and_then(|tail| tail.iter().position(|&b| b == b'\n')) {
+            Some(i) => size + i + 1,
+            None => rest.len(),
+        };
+        let (piece, tail) = rest.split_at(end);
+        pieces.push(piece);
+        rest = tail;
+    }
+    pieces
+}
+
+/// Answers the lines of one piece of a batch.
+fn answer_piece<G: Probe>(game: &G, bytes: &[u8], format: Format, with_line: bool) -> Piece {
+    let text = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    let skip_blank = game.skips_blank_lines();
+    let mut answers = String::with_capacity(lines.len() * 16);
+    let mut errors = Vec::new();
+    let mut answered = |k: usize, line: &str, result: Result<String, ProbeError>| match result {
+        Ok(text) => {
+            answers.push_str(&text);
+            answers.push('\n');
+        }
+        Err(e) => {
+            if let Some(text) = error_line(format, line, &e) {
+                answers.push_str(&text);
+                answers.push('\n');
+            }
+            errors.push((k, e));
+        }
+    };
+    let blank = |line: &str| skip_blank && line.trim().is_empty();
+    if format == Format::Brief && !with_line {
+        // Parse all, look up all, then write: the fast path for big batches.
+        let parsed: Vec<Result<G::Position, ProbeError>> = lines
+            .iter()
+            .map(|line| match blank(line) {
+                true => Err(ProbeError::Illegal("empty line: no position".into())),
+                false => game.parse(line),
+            })
+            .collect();
+        let positions: Vec<G::Position> = parsed.iter().filter_map(|p| p.as_ref().ok()).cloned().collect();
+        let mut values = game.values(&positions).into_iter();
+        for (k, (line, parsed)) in lines.iter().zip(parsed).enumerate() {
+            let value = parsed.and_then(|_| values.next().expect("a value per position"));
+            answered(k, line, value.map(brief));
+        }
+    } else {
+        for (k, line) in lines.iter().enumerate() {
+            if blank(line) && format == Format::Text {
+                continue;
+            }
+            let result = match blank(line) {
+                true => Err(ProbeError::Illegal("empty line: no position".into())),
+                false => answer(game, line, format, with_line),
+            };
+            answered(k, line, result);
+        }
+    }
+    Piece { answers, errors, lines: lines.len() }
+}
+
 /// Reading the questions or writing the answers of a batch failed.
 #[derive(Debug)]
 pub enum BatchError {
@@ -303,12 +379,12 @@ pub fn answer_lines<G: Probe>(
     with_line: bool,
 ) -> Result<i32, BatchError> {
     use rayon::prelude::*;
-    // Input is read in blocks of whole lines and answered in parallel chunks, each chunk into
-    // one string: per-line allocations and per-line tasks would cost more than probing.
+    // Input is read in blocks of whole lines, cut into pieces at line ends, and the pieces are
+    // answered in parallel, each into one string: per-line allocations and per-line tasks
+    // would cost more than probing, and so would reading the text of a block on one thread.
     const BLOCK: usize = 8 << 20;
-    const LINES_PER_TASK: usize = 2048;
+    const PIECE: usize = 64 << 10;
     let mut code = 0;
-    let skip_blank = game.skips_blank_lines();
     let mut first_line = 1usize;
     let mut pending: Vec<u8> = Vec::new();
     let mut buffer = vec![0u8; BLOCK];
@@ -326,75 +402,24 @@ pub fn answer_lines<G: Probe>(
         if cut == 0 && !at_end {
             continue;
         }
-        let block: Vec<u8> = pending.drain(..cut).collect();
-        let text = String::from_utf8_lossy(&block);
-        let lines: Vec<&str> = text.lines().collect();
-        let answers: Vec<(String, Vec<(usize, ProbeError)>)> = lines
-            .par_chunks(LINES_PER_TASK)
-            .enumerate()
-            .map(|(chunk, lines)| {
-                let number = |k: usize| first_line + chunk * LINES_PER_TASK + k;
-                let mut answers = String::with_capacity(lines.len() * 16);
-                let mut errors = Vec::new();
-                let mut answered = |k: usize, line: &str, result: Result<String, ProbeError>| match result {
-                    Ok(text) => {
-                        answers.push_str(&text);
-                        answers.push('\n');
-                    }
-                    Err(e) => {
-                        if let Some(text) = error_line(format, line, &e) {
-                            answers.push_str(&text);
-                            answers.push('\n');
-                        }
-                        errors.push((number(k), e));
-                    }
-                };
-                let blank = |line: &str| skip_blank && line.trim().is_empty();
-                if format == Format::Brief && !with_line {
-                    // Parse all, look up all, then write: the fast path for big batches.
-                    let parsed: Vec<Result<G::Position, ProbeError>> = lines
-                        .iter()
-                        .map(|line| match blank(line) {
-                            true => Err(ProbeError::Illegal("empty line: no position".into())),
-                            false => game.parse(line),
-                        })
-                        .collect();
-                    let positions: Vec<G::Position> =
-                        parsed.iter().filter_map(|p| p.as_ref().ok()).cloned().collect();
-                    let mut values = game.values(&positions).into_iter();
-                    for (k, (line, parsed)) in lines.iter().zip(parsed).enumerate() {
-                        let value = parsed.and_then(|_| values.next().expect("a value per position"));
-                        answered(k, line, value.map(brief));
-                    }
-                } else {
-                    for (k, line) in lines.iter().enumerate() {
-                        if blank(line) && format == Format::Text {
-                            continue;
-                        }
-                        let result = match blank(line) {
-                            true => Err(ProbeError::Illegal("empty line: no position".into())),
-                            false => answer(game, line, format, with_line),
-                        };
-                        answered(k, line, result);
-                    }
-                }
-                (answers, errors)
-            })
-            .collect();
-        for (answers, errors) in answers {
-            if !errors.is_empty() {
+        let pieces = line_pieces(&pending[..cut], PIECE);
+        let answers: Vec<Piece> =
+            pieces.par_iter().map(|piece| answer_piece(game, piece, format, with_line)).collect();
+        for piece in answers {
+            if !piece.errors.is_empty() {
                 // Keep the order of answers and errors when both go to a terminal.
                 out.flush().map_err(BatchError::Output)?;
             }
-            out.write_all(answers.as_bytes()).map_err(BatchError::Output)?;
-            for (n, e) in errors {
-                eprintln!("tablebase: line {n}: {e}");
+            out.write_all(piece.answers.as_bytes()).map_err(BatchError::Output)?;
+            for (k, e) in piece.errors {
+                eprintln!("tablebase: line {}: {e}", first_line + k);
                 code = worse(code, e.exit_code());
             }
+            first_line += piece.lines;
         }
         // Another program may be waiting for these answers before it writes more questions.
         out.flush().map_err(BatchError::Output)?;
-        first_line += lines.len();
+        pending.drain(..cut);
     }
     Ok(code)
 }

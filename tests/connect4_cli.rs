@@ -65,6 +65,36 @@ fn four_by_four_end_to_end() {
     assert!(errors.contains("line 2: move 2: column 5 is off the board"), "{errors}");
     assert!(errors.contains("line 3: move 5: column 1 is full"), "{errors}");
     assert!(errors.contains("line 4: move 8: the game is already over"), "{errors}");
+    // A batch of many pieces (answered in parallel): answers in order, errors numbered by
+    // their line in the whole input.
+    let questions: Vec<&str> = (0..40_000).map(|i| ["1", "2", "12", "1234", "4321"][i % 5]).collect();
+    let mut questions: Vec<String> = questions.into_iter().map(String::from).collect();
+    for bad in [7, 20_001, 39_999] {
+        questions[bad - 1] = "5".into();
+    }
+    let batch = tablebase(
+        &["probe", "connect4", "--size", "4x4", "--dir", d, "--brief", "-"],
+        &(questions.join("\n") + "\n"),
+    );
+    assert_eq!(batch.status.code(), Some(2));
+    let answers: Vec<String> = String::from_utf8(batch.stdout).unwrap().lines().map(String::from).collect();
+    assert_eq!(answers.len(), 40_000);
+    let each: Vec<String> = ["1", "2", "12", "1234", "4321"]
+        .iter()
+        .map(|q| {
+            let out = tablebase(&["probe", "connect4", "--size", "4x4", "--dir", d, "--brief", q], "");
+            String::from_utf8(out.stdout).unwrap().trim_end().to_string()
+        })
+        .collect();
+    for (i, answer) in answers.iter().enumerate() {
+        match [7, 20_001, 39_999].contains(&(i + 1)) {
+            true => assert!(answer.starts_with("error\tmove 1: column 5"), "line {}: {answer}", i + 1),
+            false => assert_eq!(answer, &each[i % 5], "line {}", i + 1),
+        }
+    }
+    let errors = String::from_utf8(batch.stderr).unwrap();
+    let numbers: Vec<&str> = errors.lines().filter_map(|l| l.split(": ").nth(1)).collect();
+    assert_eq!(numbers, ["line 7", "line 20001", "line 39999"], "{errors}");
 
     for args in [
         vec!["probe", "connect4", "--size", "3x4", "--dir", d, ""],

@@ -84,6 +84,13 @@ impl TableFile {
         }
     }
 
+    /// Starts loading the entry at `index` (and its block, unless checked already) into the
+    /// cache, for [`TableFile::value`] soon after. Only a hint.
+    #[inline]
+    pub fn prefetch(&self, index: u64) {
+        self.data.prefetch(index);
+    }
+
     #[cold]
     fn damaged(&self, index: u64) -> TableError {
         TableError::Entry { path: self.path.clone(), index }

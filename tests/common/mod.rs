@@ -59,8 +59,14 @@ pub fn tablebase_with_input(binary: &str, args: &[&str], stdin: &str) -> std::pr
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
-    child.wait_with_output().expect("the binary finishes")
+    // Written from another thread: a long input fills the pipes both ways otherwise.
+    let mut input = child.stdin.take().expect("stdin");
+    let text = stdin.to_string();
+    let writer = std::thread::spawn(move || input.write_all(text.as_bytes()));
+    let output = child.wait_with_output().expect("the binary finishes");
+    // A program that stops reading early (a usage error) closes the pipe: its output tells.
+    let _ = writer.join();
+    output
 }
 
 /// The files of `dir` whose names start with `prefix`, with the SHA-256 of their bytes as they
