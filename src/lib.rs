@@ -46,6 +46,7 @@ pub mod layered;
 pub mod morris;
 pub mod picture;
 pub mod play;
+mod prefetch;
 pub mod probe;
 mod progress;
 pub mod reference;

@@ -18,6 +18,9 @@ pub enum Target {
     ProbeMorris(ProbeBenchArgs),
     /// The Connect Four forward pass alone, counted per ply against the reference.
     Connect4Forward(Connect4ForwardArgs),
+    /// The Connect Four search on test sets of positions with known scores (Pascal Pons's
+    /// format: `<moves> <score>` per line), one thread.
+    Connect4Search(Connect4SearchArgs),
 }
 
 pub fn run(target: Target) -> Result<(), Error> {
@@ -25,6 +28,7 @@ pub fn run(target: Target) -> Result<(), Error> {
         Target::Morris(args) => morris(&args),
         Target::ProbeMorris(args) => probe_morris(&args),
         Target::Connect4Forward(args) => connect4_forward(&args),
+        Target::Connect4Search(args) => connect4_search(&args),
     }
 }
 
@@ -270,4 +274,84 @@ pub fn connect4_forward(args: &Connect4ForwardArgs) -> Result<(), Error> {
     })?;
     progress.clear();
     if mismatches > 0 { Err(Error::VerifyFailed) } else { Ok(()) }
+}
+
+#[derive(Args)]
+pub struct Connect4SearchArgs {
+    /// Board size, columns x rows.
+    #[arg(long, default_value = "7x6", value_parser = |text: &str| Geometry::parse(text).map_err(|e| e.to_string()))]
+    size: Geometry,
+    /// Positions per file, from its start (default: all).
+    #[arg(long)]
+    count: Option<usize>,
+    /// Keep the transposition table from one position to the next (default: each position is
+    /// searched from an empty table, as a separate process would).
+    #[arg(long)]
+    keep_table: bool,
+    /// Test set files: a position (columns played) and its score per line; score `s` from the
+    /// side to move, a win on the winner's own `k`-th stone scoring `(W*H+1)/2 + 1 - k`.
+    #[arg(required = true)]
+    files: Vec<std::path::PathBuf>,
+}
+
+/// Searches every position of each test set and compares its value and distance with the
+/// set's score: mean and longest time, positions searched per second. Exit 3 on a mismatch.
+pub fn connect4_search(args: &Connect4SearchArgs) -> Result<(), Error> {
+    use tablebase::Value;
+    use tablebase::connect4::{DEFAULT_SLOTS, Searcher, parse_moves};
+    let g = args.size;
+    let max_score = (g.cells() as i32 + 1) / 2 + 1;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "set\tpositions\texact\tmean ms\tmax ms\tmean nodes\tnodes/s").map_err(Error::Output)?;
+    let mut wrong = 0;
+    let mut searcher = Searcher::new(g, DEFAULT_SLOTS);
+    for path in &args.files {
+        let text =
+            std::fs::read_to_string(path).map_err(|source| Error::File { path: path.clone(), source })?;
+        let (mut positions, mut exact, mut total, mut longest, mut nodes) =
+            (0u64, 0u64, 0.0f64, 0.0f64, 0u64);
+        for line in text.lines().filter(|l| !l.trim().is_empty()).take(args.count.unwrap_or(usize::MAX)) {
+            let bad =
+                || Error::Usage(format!("{}: bad line '{}'", path.display(), tablebase::probe::quote(line)));
+            let (moves, score) = line.trim().split_once(' ').ok_or_else(bad)?;
+            let score: i32 = score.trim().parse().map_err(|_| bad())?;
+            let position =
+                parse_moves(&g, moves).map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
+            let (own, theirs) = ((position.ply / 2) as i32, (position.ply - position.ply / 2) as i32);
+            let expected = match score {
+                0 => Value::Draw,
+                s if s > 0 => Value::Win((2 * (max_score - s - own) - 1) as u32),
+                s => Value::Loss((2 * (max_score + s - theirs)) as u32),
+            };
+            if !args.keep_table {
+                searcher.clear();
+            }
+            let before = searcher.nodes();
+            let start = Instant::now();
+            let found = searcher.value(&position).map_err(|e| Error::Runtime(e.to_string()))?;
+            let seconds = start.elapsed().as_secs_f64();
+            positions += 1;
+            total += seconds;
+            longest = longest.max(seconds);
+            nodes += searcher.nodes() - before;
+            if found == expected {
+                exact += 1;
+            } else {
+                wrong += 1;
+                eprintln!("{}: {moves}: search {found}, the set {expected} (score {score})", path.display());
+            }
+        }
+        let name =
+            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        writeln!(
+            out,
+            "{name}\t{positions}\t{exact}\t{:.3}\t{:.1}\t{:.0}\t{:.0}",
+            1e3 * total / positions.max(1) as f64,
+            1e3 * longest,
+            nodes as f64 / positions.max(1) as f64,
+            nodes as f64 / total.max(1e-9)
+        )
+        .map_err(Error::Output)?;
+    }
+    if wrong > 0 { Err(Error::VerifyFailed) } else { Ok(()) }
 }

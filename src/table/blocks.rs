@@ -5,6 +5,7 @@
 
 use super::error::TableError;
 use super::header::{HEADER_SIZE, u32_at, u64_at};
+use crate::prefetch::prefetch;
 use memmap2::Mmap;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -133,13 +134,13 @@ impl CheckedMap {
         let checked = self.all_checked.load(Relaxed)
             || self.checked[block / 64].load(Relaxed) & (1 << (block % 64)) != 0;
         if checked {
-            prefetch_line(&self.map[HEADER_SIZE + offset as usize]);
+            prefetch(&self.map[HEADER_SIZE + offset as usize]);
             return;
         }
         for line in self.block_bytes(block).chunks(64) {
-            prefetch_line(&line[0]);
+            prefetch(&line[0]);
         }
-        prefetch_line(&self.map[HEADER_SIZE + self.data_len as usize + 4 * block]);
+        prefetch(&self.map[HEADER_SIZE + self.data_len as usize + 4 * block]);
     }
 
     /// The little-endian u64 at data offset `offset`, checked.
@@ -200,18 +201,6 @@ impl CheckedMap {
         file.update(&self.map[area..]);
         file.finalize()
     }
-}
-
-/// Asks the processor to load the cache line of `byte`; never faults, reads nothing.
-#[inline(always)]
-fn prefetch_line(byte: &u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: the address is of a live reference, and a prefetch only moves it into the cache.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((byte as *const u8).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = byte;
 }
 
 /// Makes a whole file's checksums match its bytes again (block checksums, the checksum of all

@@ -1,0 +1,403 @@
+//! Connect Four positions solved by search, for boards too large to tabulate (7x6): the exact
+//! value and distance of SPEC section 2, the same as the tables give.
+//!
+//! The search scores a position by the stone that ends the game: a win on the winner's own
+//! `k`-th stone scores `MAX - k` for the winner and `k - MAX` for the loser, a draw 0. Such a
+//! score does not depend on the ply it is seen from, so a child's score is exactly the negation
+//! of what it gives its parent (plain negamax), and it converts exactly to a distance in plies.
+//! The exact score comes from null-window alpha-beta searches that bisect the range of possible
+//! scores; each search uses
+//! - bitboards (the board module's layout), with only the moves that do not hand the opponent a
+//!   win at once, and an immediate loss where the opponent has two winning cells to play;
+//! - a transposition table of bounds keyed by the position or its mirror image, whichever is
+//!   smaller, so that mirror positions share entries;
+//! - moves ordered by the winning cells they create for the mover, centre columns first.
+
+use super::board::{Geometry, Position};
+use crate::value::Value;
+use std::fmt;
+use std::time::Instant;
+
+/// Why a search gave no answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SearchError {
+    /// It ran past its time limit.
+    TimeLimit {
+        /// The limit, in seconds.
+        seconds: f64,
+        /// Positions searched until then.
+        nodes: u64,
+    },
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::TimeLimit { seconds, nodes } => write!(
+                f,
+                "the search needs more than the {seconds} s allowed (--max-time); it stopped after {nodes} positions"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+/// A transposition table: one 64-bit entry per slot, holding the position's key divided by the
+/// number of slots (the slot itself is the remainder, so the pair is the whole key) and a
+/// bound on its score. A new entry replaces the old one.
+struct Bounds {
+    entries: Vec<u64>,
+}
+
+/// A bound as stored: the score plus 64, shifted, and whether it is a lower bound; never 0, so
+/// that 0 marks an empty slot.
+const LOWER: u64 = 1;
+const SCORE_OFFSET: i32 = 64;
+
+impl Bounds {
+    /// A table of `slots` entries (a prime spreads keys best).
+    fn new(slots: usize) -> Bounds {
+        Bounds { entries: vec![0; slots] }
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> (usize, u64) {
+        let slots = self.entries.len() as u64;
+        ((key % slots) as usize, key / slots)
+    }
+
+    /// The bound stored for `key`: `(score, is_lower)`.
+    #[inline]
+    fn get(&self, key: u64) -> Option<(i32, bool)> {
+        let (slot, quotient) = self.slot(key);
+        let entry = self.entries[slot];
+        (entry != 0 && entry >> 8 == quotient)
+            .then(|| (((entry & 0xff) >> 1) as i32 - SCORE_OFFSET, entry & LOWER != 0))
+    }
+
+    #[inline]
+    fn put(&mut self, key: u64, score: i32, is_lower: bool) {
+        let (slot, quotient) = self.slot(key);
+        let data = (((score + SCORE_OFFSET) as u64) << 1) | u64::from(is_lower);
+        self.entries[slot] = (quotient << 8) | data;
+    }
+
+    fn clear(&mut self) {
+        self.entries.fill(0);
+    }
+}
+
+/// A position with its mirror image, kept side by side so that the symmetric key costs no
+/// mirroring at each node.
+#[derive(Clone, Copy)]
+struct Node {
+    current: u64,
+    mask: u64,
+    mirror_current: u64,
+    mirror_mask: u64,
+    ply: u32,
+}
+
+/// Searches Connect Four positions of one board. Keeps its transposition table between
+/// searches: positions searched before make later searches (a position's moves, the best line)
+/// cheaper.
+pub struct Searcher {
+    g: Geometry,
+    table: Bounds,
+    /// Columns, centre first.
+    order: Vec<u32>,
+    /// The bottom cell of each column, and of the column that mirrors it.
+    bottom: Vec<u64>,
+    mirror_bottom: Vec<u64>,
+    bottom_row: u64,
+    board: u64,
+    /// `MAX` of the score: a win on the own stone `k` scores `MAX - k`.
+    max_score: i32,
+    nodes: u64,
+    deadline: Option<(Instant, f64)>,
+}
+
+/// Slots of the transposition table by default: a prime near 2^23 (64 MB).
+pub const DEFAULT_SLOTS: usize = 8_388_593;
+
+impl Searcher {
+    /// A searcher for board `g` with a transposition table of `slots` entries (8 bytes each).
+    pub fn new(g: Geometry, slots: usize) -> Searcher {
+        let w = g.width;
+        let mut order: Vec<u32> = (0..w).collect();
+        // Centre first, then outwards (left before right at equal distance).
+        order.sort_by_key(|&c| ((2 * c as i32 - (w as i32 - 1)).abs(), c));
+        Searcher {
+            g,
+            table: Bounds::new(slots.max(257)),
+            order,
+            bottom: (0..w).map(|c| g.bottom(c)).collect(),
+            mirror_bottom: (0..w).map(|c| g.bottom(w - 1 - c)).collect(),
+            bottom_row: g.bottom_row(),
+            board: g.board(),
+            max_score: (g.cells() as i32 + 1) / 2 + 1,
+            nodes: 0,
+            deadline: None,
+        }
+    }
+
+    /// Stops every later search after `seconds` from now with [`SearchError::TimeLimit`];
+    /// `None` lifts the limit.
+    pub fn set_time_limit(&mut self, seconds: Option<f64>) {
+        self.deadline = seconds.map(|s| (Instant::now() + std::time::Duration::from_secs_f64(s), s));
+    }
+
+    /// Positions searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Forgets every position searched.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// The value of `position` for the side to move, with its exact distance.
+    pub fn value(&mut self, position: &Position) -> Result<Value, SearchError> {
+        let g = &self.g;
+        if position.is_won_by_previous(g) {
+            return Ok(Value::Loss(0));
+        }
+        if position.ply == g.cells() {
+            return Ok(Value::Draw);
+        }
+        let score = self.score(position)?;
+        Ok(self.value_of_score(position.ply, score))
+    }
+
+    /// The value of a score seen from the side to move at `ply`.
+    fn value_of_score(&self, ply: u32, score: i32) -> Value {
+        let own = (ply / 2) as i32; // stones the side to move has played
+        let theirs = ply as i32 - own;
+        match score {
+            0 => Value::Draw,
+            s if s > 0 => Value::Win((2 * (self.max_score - s - own) - 1) as u32),
+            s => Value::Loss((2 * (self.max_score + s - theirs)) as u32),
+        }
+    }
+
+    /// The exact score of a position whose game is not over.
+    fn score(&mut self, position: &Position) -> Result<i32, SearchError> {
+        let node = Node {
+            current: position.current,
+            mask: position.mask,
+            mirror_current: self.g.mirror(position.current),
+            mirror_mask: self.g.mirror(position.mask),
+            ply: position.ply,
+        };
+        let own = (node.ply / 2) as i32;
+        let theirs = node.ply as i32 - own;
+        if self.winning_moves(&node) != 0 {
+            return Ok(self.max_score - (own + 1));
+        }
+        // At worst the opponent wins with its next stone; at best the mover wins with its
+        // stone after next.
+        let (mut low, mut high) = (-(self.max_score - (theirs + 1)), self.max_score - (own + 2));
+        while low < high {
+            // Bisect, but try scores nearer 0 first: they are the common ones and their searches
+            // the cheapest.
+            let mut probe = low + (high - low) / 2;
+            if probe <= 0 && low / 2 < probe {
+                probe = low / 2;
+            } else if probe >= 0 && high / 2 > probe {
+                probe = high / 2;
+            }
+            let found = self.negamax(&node, probe, probe + 1)?;
+            if found <= probe {
+                high = found;
+            } else {
+                low = found;
+            }
+        }
+        Ok(low)
+    }
+
+    /// The cells where the side to move would make four with its next stone, playable now.
+    #[inline]
+    fn winning_moves(&self, node: &Node) -> u64 {
+        let playable = (node.mask + self.bottom_row) & self.board;
+        self.g.winning_cells(node.current) & playable & !node.mask
+    }
+
+    /// A bound on the score of `node` (whose side to move cannot win at once) against the window
+    /// `alpha < beta`: the exact score when it lies inside, else a bound on the side of the
+    /// window it fell.
+    fn negamax(&mut self, node: &Node, mut alpha: i32, mut beta: i32) -> Result<i32, SearchError> {
+        self.nodes += 1;
+        if self.nodes & 0xfff == 0
+            && let Some((deadline, seconds)) = self.deadline
+            && Instant::now() > deadline
+        {
+            return Err(SearchError::TimeLimit { seconds, nodes: self.nodes });
+        }
+        let own = (node.ply / 2) as i32;
+        let theirs = node.ply as i32 - own;
+        let empty = self.board & !node.mask;
+        let playable = (node.mask + self.bottom_row) & self.board;
+        let threats = self.g.winning_cells(node.current ^ node.mask) & empty;
+        let forced = playable & threats;
+        let mut moves = playable;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                // Two cells to block: the opponent wins with its next stone.
+                return Ok(-(self.max_score - (theirs + 1)));
+            }
+            moves = forced;
+        }
+        // Never play under a cell where the opponent would make four.
+        moves &= !(threats >> 1);
+        if moves == 0 {
+            return Ok(-(self.max_score - (theirs + 1)));
+        }
+        if node.ply + 2 >= self.g.cells() {
+            // Neither side can win in the last two plies: the opponent has no winning cell to
+            // play after any of these moves, and the mover none now.
+            return Ok(0);
+        }
+        let lowest = -(self.max_score - (theirs + 2));
+        if alpha < lowest {
+            alpha = lowest;
+            if alpha >= beta {
+                return Ok(alpha);
+            }
+        }
+        let mut highest = self.max_score - (own + 2);
+        let key = self.key(node);
+        if let Some((bound, is_lower)) = self.table.get(key) {
+            if is_lower {
+                if alpha < bound {
+                    alpha = bound;
+                    if alpha >= beta {
+                        return Ok(alpha);
+                    }
+                }
+            } else if bound < highest {
+                highest = bound;
+            }
+        }
+        if beta > highest {
+            beta = highest;
+            if alpha >= beta {
+                return Ok(beta);
+            }
+        }
+
+        // Moves by the winning cells they make for the mover, centre first among equals.
+        let mut ordered = [(0u32, 0u32); 16];
+        let mut count = 0;
+        for &column in &self.order {
+            let cell = moves & self.g.column(column);
+            if cell == 0 {
+                continue;
+            }
+            let made = (self.g.winning_cells(node.current | cell) & empty & !cell).count_ones();
+            let mut at = count;
+            while at > 0 && ordered[at - 1].0 < made {
+                ordered[at] = ordered[at - 1];
+                at -= 1;
+            }
+            ordered[at] = (made, column);
+            count += 1;
+        }
+        for &(_, column) in &ordered[..count] {
+            let child = self.play(node, column);
+            let score = -self.negamax(&child, -beta, -alpha)?;
+            if score >= beta {
+                self.table.put(key, score, true);
+                return Ok(score);
+            }
+            if score > alpha {
+                alpha = score;
+            }
+        }
+        self.table.put(key, alpha, false);
+        Ok(alpha)
+    }
+
+    /// The position after a stone in `column`, and its mirror image after the mirror move.
+    #[inline]
+    fn play(&self, node: &Node, column: u32) -> Node {
+        Node {
+            current: node.current ^ node.mask,
+            mask: node.mask | (node.mask + self.bottom[column as usize]),
+            mirror_current: node.mirror_current ^ node.mirror_mask,
+            mirror_mask: node.mirror_mask | (node.mirror_mask + self.mirror_bottom[column as usize]),
+            ply: node.ply + 1,
+        }
+    }
+
+    /// A key that identifies the position up to mirror image: `current + mask` (each column's
+    /// stones plus a marker bit above them) of the position or its mirror, whichever is less.
+    #[inline]
+    fn key(&self, node: &Node) -> u64 {
+        (node.current + node.mask).min(node.mirror_current + node.mirror_mask)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::connect4::parse_moves;
+    use std::collections::HashMap;
+
+    /// Plain minimax with exact distances, memoised, for small boards.
+    fn minimax(g: &Geometry, p: &Position, memo: &mut HashMap<(u64, u64), Value>) -> Value {
+        if p.is_won_by_previous(g) {
+            return Value::Loss(0);
+        }
+        if p.ply == g.cells() {
+            return Value::Draw;
+        }
+        if let Some(&v) = memo.get(&(p.current, p.mask)) {
+            return v;
+        }
+        let mut children = Vec::new();
+        p.for_each_move(g, |_, child| children.push(child));
+        let best = children.iter().map(|c| minimax(g, c, memo).for_mover()).max().expect("a move");
+        memo.insert((p.current, p.mask), best);
+        best
+    }
+
+    /// Every legal position reached by `plies` moves on board `g`, as move strings.
+    fn positions(g: &Geometry, plies: u32) -> Vec<(String, Position)> {
+        let w = g.width;
+        (0..w.pow(plies))
+            .filter_map(|code| {
+                let moves: String =
+                    (0..plies).map(|i| char::from(b'1' + ((code / w.pow(i)) % w) as u8)).collect();
+                parse_moves(g, &moves).ok().map(|p| (moves, p))
+            })
+            .collect()
+    }
+
+    /// The larger boards are checked against their tables, in tests/connect4_search.rs.
+    #[test]
+    fn agrees_with_minimax_on_every_4x4_position_of_some_plies() {
+        let g = Geometry::new(4, 4).unwrap();
+        let mut memo = HashMap::new();
+        // A small table, so that entries are replaced and keys share slots.
+        let mut searcher = Searcher::new(g, 1009);
+        for ply in [2, 5, 7, 10, 13] {
+            let all = positions(&g, ply);
+            for (moves, p) in &all {
+                assert_eq!(searcher.value(p).unwrap(), minimax(&g, p, &mut memo), "{moves}");
+            }
+            assert!(all.len() > 10, "ply {ply}: {}", all.len());
+        }
+    }
+
+    #[test]
+    fn a_time_limit_stops_the_search() {
+        let g = Geometry::new(7, 6).unwrap();
+        let mut searcher = Searcher::new(g, 1 << 16);
+        searcher.set_time_limit(Some(0.01));
+        let error = searcher.value(&Position::EMPTY).unwrap_err();
+        assert!(matches!(error, SearchError::TimeLimit { .. }), "{error}");
+    }
+}
