@@ -1,6 +1,6 @@
-//! Software prefetch: batches of independent reads (a position's children in the next layer's
-//! set and table, a batch of probes) announce them before they use them, so that the processor
-//! waits for several cache misses at once instead of one after another.
+//! Software prefetch: a batch of probes announces its table reads a few reads before it makes
+//! them, so that the processor waits for several cache misses at once instead of one after
+//! another.
 
 /// Asks the processor to load the cache line holding `item`. Only a hint: it never faults and
 /// changes nothing the program can see.
