@@ -43,11 +43,16 @@ impl fmt::Display for SearchError {
 
 impl std::error::Error for SearchError {}
 
-/// A transposition table: one 64-bit entry per slot, holding the position's key divided by the
-/// number of slots (the slot itself is the remainder, so the pair is the whole key) and a
-/// bound on its score. A new entry replaces the old one.
+/// A transposition table: one 64-bit entry per slot, holding a bound on the score and enough of
+/// the position's key to tell it from any other that shares the slot. A new entry replaces the
+/// old one.
 struct Bounds {
     entries: Vec<u64>,
+    /// Keys of at most 56 bits (7x6: 49) are stored whole beside the bound, in a power-of-two
+    /// table slotted by a multiplicative hash (`64 - shift` bits of it); wider keys are divided
+    /// by a table size that need not be a power of two, and the quotient is stored (the slot is
+    /// the remainder, so the pair is the whole key).
+    shift: Option<u32>,
 }
 
 /// A bound as stored: the score plus 64, shifted, and whether it is a lower bound; never 0, so
@@ -56,15 +61,32 @@ const LOWER: u64 = 1;
 const SCORE_OFFSET: i32 = 64;
 
 impl Bounds {
-    /// A table of `slots` entries (a prime spreads keys best).
-    fn new(slots: usize) -> Bounds {
-        Bounds { entries: vec![0; slots] }
+    /// A table of about `slots` entries for keys of `key_bits` bits.
+    fn new(slots: usize, key_bits: u32) -> Bounds {
+        let slots = slots.max(256);
+        if key_bits <= 56 {
+            let bits = usize::BITS - 1 - slots.leading_zeros(); // the largest power of two <= slots
+            Bounds { entries: vec![0; 1 << bits], shift: Some(64 - bits) }
+        } else {
+            Bounds { entries: vec![0; slots], shift: None }
+        }
     }
 
     #[inline]
     fn slot(&self, key: u64) -> (usize, u64) {
-        let slots = self.entries.len() as u64;
-        ((key % slots) as usize, key / slots)
+        match self.shift {
+            Some(shift) => ((key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize, key),
+            None => {
+                let slots = self.entries.len() as u64;
+                ((key % slots) as usize, key / slots)
+            }
+        }
+    }
+
+    /// Starts loading the slot of `key` into the cache.
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        crate::prefetch::prefetch(&self.entries[self.slot(key).0]);
     }
 
     /// The bound stored for `key`: `(score, is_lower)`.
@@ -118,8 +140,8 @@ pub struct Searcher {
     deadline: Option<(Instant, f64)>,
 }
 
-/// Slots of the transposition table by default: a prime near 2^23 (64 MB).
-pub const DEFAULT_SLOTS: usize = 8_388_593;
+/// Slots of the transposition table by default: 2^23 (64 MB).
+pub const DEFAULT_SLOTS: usize = 1 << 23;
 
 impl Searcher {
     /// A searcher for board `g` with a transposition table of `slots` entries (8 bytes each).
@@ -130,7 +152,7 @@ impl Searcher {
         order.sort_by_key(|&c| ((2 * c as i32 - (w as i32 - 1)).abs(), c));
         Searcher {
             g,
-            table: Bounds::new(slots.max(257)),
+            table: Bounds::new(slots, w * (g.height + 1)),
             order,
             bottom: (0..w).map(|c| g.bottom(c)).collect(),
             mirror_bottom: (0..w).map(|c| g.bottom(w - 1 - c)).collect(),
@@ -296,6 +318,9 @@ impl Searcher {
             if cell == 0 {
                 continue;
             }
+            // The child's entry is wanted soon: start loading it (the table is far larger than
+            // the caches, so each lookup is a miss).
+            self.table.prefetch(self.key(&self.play(node, column)));
             let made = (self.g.winning_cells(node.current | cell) & empty & !cell).count_ones();
             let mut at = count;
             while at > 0 && ordered[at - 1].0 < made {
