@@ -67,8 +67,8 @@ fn four_by_four_end_to_end() {
     assert!(errors.contains("line 4: move 8: the game is already over"), "{errors}");
     // A batch of many pieces (answered in parallel): answers in order, errors numbered by
     // their line in the whole input.
-    let questions: Vec<&str> = (0..40_000).map(|i| ["1", "2", "12", "1234", "4321"][i % 5]).collect();
-    let mut questions: Vec<String> = questions.into_iter().map(String::from).collect();
+    let mut questions: Vec<String> =
+        (0..40_000).map(|i| ["1", "2", "12", "1234", "4321"][i % 5].to_string()).collect();
     for bad in [7, 20_001, 39_999] {
         questions[bad - 1] = "5".into();
     }

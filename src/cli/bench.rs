@@ -297,10 +297,8 @@ pub struct Connect4SearchArgs {
 /// Searches every position of each test set and compares its value and distance with the
 /// set's score: mean and longest time, positions searched per second. Exit 3 on a mismatch.
 pub fn connect4_search(args: &Connect4SearchArgs) -> Result<(), Error> {
-    use tablebase::Value;
-    use tablebase::connect4::{DEFAULT_SLOTS, Searcher, parse_moves};
+    use tablebase::connect4::{DEFAULT_SLOTS, Searcher, parse_moves, value_of_score};
     let g = args.size;
-    let max_score = (g.cells() as i32 + 1) / 2 + 1;
     let mut out = std::io::stdout().lock();
     writeln!(out, "set\tpositions\texact\tmean ms\tmax ms\tmean nodes\tnodes/s").map_err(Error::Output)?;
     let mut wrong = 0;
@@ -317,12 +315,7 @@ pub fn connect4_search(args: &Connect4SearchArgs) -> Result<(), Error> {
             let score: i32 = score.trim().parse().map_err(|_| bad())?;
             let position =
                 parse_moves(&g, moves).map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
-            let (own, theirs) = ((position.ply / 2) as i32, (position.ply - position.ply / 2) as i32);
-            let expected = match score {
-                0 => Value::Draw,
-                s if s > 0 => Value::Win((2 * (max_score - s - own) - 1) as u32),
-                s => Value::Loss((2 * (max_score + s - theirs)) as u32),
-            };
+            let expected = value_of_score(&g, position.ply, score);
             if !args.keep_table {
                 searcher.clear();
             }

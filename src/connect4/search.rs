@@ -112,7 +112,7 @@ impl Bounds {
 
 /// A position with its mirror image, kept side by side so that the symmetric key costs no
 /// mirroring at each node.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Node {
     current: u64,
     mask: u64,
@@ -140,6 +140,26 @@ pub struct Searcher {
     deadline: Option<(Instant, f64)>,
 }
 
+/// `MAX` of the score on board `g`: a win on the winner's own stone `k` scores `MAX - k`
+/// (22 on 7x6, whose first player places at most 21 stones).
+fn max_score(g: &Geometry) -> i32 {
+    (g.cells() as i32 + 1) / 2 + 1
+}
+
+/// The value, for the side to move at `ply`, of a score in this module's convention (which is
+/// also that of Pascal Pons's test sets): positive when it wins on its own stone
+/// `MAX - score`, negative when it loses to the opponent's stone `MAX + score`, 0 for a draw.
+pub fn value_of_score(g: &Geometry, ply: u32, score: i32) -> Value {
+    let own = (ply / 2) as i32; // stones the side to move has played
+    let theirs = ply as i32 - own;
+    let max = max_score(g);
+    match score {
+        0 => Value::Draw,
+        s if s > 0 => Value::Win((2 * (max - s - own) - 1) as u32),
+        s => Value::Loss((2 * (max + s - theirs)) as u32),
+    }
+}
+
 /// Slots of the transposition table by default: 2^23 (64 MB).
 pub const DEFAULT_SLOTS: usize = 1 << 23;
 
@@ -158,7 +178,7 @@ impl Searcher {
             mirror_bottom: (0..w).map(|c| g.bottom(w - 1 - c)).collect(),
             bottom_row: g.bottom_row(),
             board: g.board(),
-            max_score: (g.cells() as i32 + 1) / 2 + 1,
+            max_score: max_score(&g),
             nodes: 0,
             deadline: None,
         }
@@ -182,26 +202,15 @@ impl Searcher {
 
     /// The value of `position` for the side to move, with its exact distance.
     pub fn value(&mut self, position: &Position) -> Result<Value, SearchError> {
-        let g = &self.g;
-        if position.is_won_by_previous(g) {
+        let g = self.g;
+        if position.is_won_by_previous(&g) {
             return Ok(Value::Loss(0));
         }
         if position.ply == g.cells() {
             return Ok(Value::Draw);
         }
         let score = self.score(position)?;
-        Ok(self.value_of_score(position.ply, score))
-    }
-
-    /// The value of a score seen from the side to move at `ply`.
-    fn value_of_score(&self, ply: u32, score: i32) -> Value {
-        let own = (ply / 2) as i32; // stones the side to move has played
-        let theirs = ply as i32 - own;
-        match score {
-            0 => Value::Draw,
-            s if s > 0 => Value::Win((2 * (self.max_score - s - own) - 1) as u32),
-            s => Value::Loss((2 * (self.max_score + s - theirs)) as u32),
-        }
+        Ok(value_of_score(&g, position.ply, score))
     }
 
     /// The exact score of a position whose game is not over.
@@ -215,7 +224,7 @@ impl Searcher {
         };
         let own = (node.ply / 2) as i32;
         let theirs = node.ply as i32 - own;
-        if self.winning_moves(&node) != 0 {
+        if position.can_win_at_once(&self.g) {
             return Ok(self.max_score - (own + 1));
         }
         // At worst the opponent wins with its next stone; at best the mover wins with its
@@ -238,13 +247,6 @@ impl Searcher {
             }
         }
         Ok(low)
-    }
-
-    /// The cells where the side to move would make four with its next stone, playable now.
-    #[inline]
-    fn winning_moves(&self, node: &Node) -> u64 {
-        let playable = (node.mask + self.bottom_row) & self.board;
-        self.g.winning_cells(node.current) & playable & !node.mask
     }
 
     /// A bound on the score of `node` (whose side to move cannot win at once) against the window
@@ -312,15 +314,18 @@ impl Searcher {
 
         // Moves by the winning cells they make for the mover, centre first among equals.
         let mut ordered = [(0u32, 0u32); 16];
+        let mut children = [Node::default(); 16];
         let mut count = 0;
         for &column in &self.order {
             let cell = moves & self.g.column(column);
             if cell == 0 {
                 continue;
             }
+            let child = self.play(node, column);
             // The child's entry is wanted soon: start loading it (the table is far larger than
             // the caches, so each lookup is a miss).
-            self.table.prefetch(self.key(&self.play(node, column)));
+            self.table.prefetch(self.key(&child));
+            children[column as usize] = child;
             let made = (self.g.winning_cells(node.current | cell) & empty & !cell).count_ones();
             let mut at = count;
             while at > 0 && ordered[at - 1].0 < made {
@@ -331,8 +336,7 @@ impl Searcher {
             count += 1;
         }
         for &(_, column) in &ordered[..count] {
-            let child = self.play(node, column);
-            let score = -self.negamax(&child, -beta, -alpha)?;
+            let score = -self.negamax(&children[column as usize], -beta, -alpha)?;
             if score >= beta {
                 self.table.put(key, score, true);
                 return Ok(score);
