@@ -18,8 +18,10 @@
 //! positions. The tables cover all 49 classes and take a few megabytes.
 
 use super::board::Points;
+use super::board::RING_SIZE;
 use super::symmetry::{
-    PATTERN_IMAGE, PATTERNS, SQUARE_PRODUCT, SQUARE_SYMMETRIES, from_ring_patterns, ring_pattern,
+    BYTE_IMAGE, PATTERN_IMAGE, PATTERN_OF_BYTE, PATTERNS, SQUARE_PRODUCT, SQUARE_SYMMETRIES,
+    from_ring_patterns, ring_pattern,
 };
 use std::sync::OnceLock;
 
@@ -230,6 +232,25 @@ struct Tables {
     /// arithmetic over [`PairBlock`]s rather than through its large prefix-sum tables.
     trivial: usize,
     trivial_blocks: Vec<Vec<PairBlock>>,
+    /// What [`ClassIndex::index`] needs of a middle ring, per pattern, in one load.
+    middle: Vec<Middle>,
+    /// Per pattern under the trivial subgroup: its ring class `<< 16 |` its rank within the
+    /// class, so that comparing keys compares orbit numbers.
+    trivial_key: Vec<u32>,
+    /// Per pair total `(a, b)` and first ring class: the start of its [`PairBlock`] and the size
+    /// of the second ring's class, at `(a * PAIR_STRIDE + b) * RING_CLASSES + class`.
+    trivial_block_at: Vec<[u32; 2]>,
+}
+
+/// A middle ring pattern's D4 orbit, the symmetry that maps it to the orbit's least pattern, the
+/// stabiliser of that pattern, and the ring's stone counts.
+#[derive(Clone, Copy, Default)]
+struct Middle {
+    orbit: u16,
+    to_least: u8,
+    stabiliser: u8,
+    mover: u8,
+    other: u8,
 }
 
 /// Under the trivial subgroup, the canonical pairs with first ring in class `first` and second
@@ -277,13 +298,39 @@ impl Tables {
             class_offsets: Vec::new(),
             trivial,
             trivial_blocks: Vec::new(),
+            middle: Vec::new(),
+            trivial_key: Vec::new(),
+            trivial_block_at: vec![[0, 0]; PAIR_STRIDE * PAIR_STRIDE * RING_CLASSES],
         };
+        let ranked = tables.orbits[trivial].ranked[trivial].as_ref().expect("trivial");
         for a in 0..PAIR_STRIDE {
             for b in 0..PAIR_STRIDE {
                 let blocks = tables.trivial_pair_blocks(a, b);
+                for block in &blocks {
+                    let size = ranked.class_total(usize::from(block.second));
+                    tables.trivial_block_at
+                        [(a * PAIR_STRIDE + b) * RING_CLASSES + usize::from(block.first)] =
+                        [block.start, size];
+                }
                 tables.trivial_blocks.push(blocks);
             }
         }
+        tables.trivial_key =
+            (0..PATTERNS).map(|x| (pattern_class(x) as u32) << 16 | u32::from(ranked.rank[x])).collect();
+        let d4 = &tables.orbits[full];
+        tables.middle = (0..PATTERNS)
+            .map(|x| {
+                let orbit = d4.orbit[x];
+                let info = d4.orbit_info[usize::from(orbit)];
+                Middle {
+                    orbit,
+                    to_least: d4.to_least[x],
+                    stabiliser: info.stabiliser,
+                    mover: info.mover,
+                    other: info.other,
+                }
+            })
+            .collect();
         // Every count from 0: the placement phase has classes with fewer than 3 stones on the
         // board. A class's offsets depend only on its own counts, so adding classes leaves the
         // moving-phase indices as they are.
@@ -315,6 +362,22 @@ impl Tables {
         }
         offsets.push(total);
         offsets
+    }
+
+    /// [`Tables::pair_index`] for the trivial subgroup, by arithmetic within a [`PairBlock`]: the
+    /// stabiliser of most middle rings, so this is the common case of the index.
+    #[inline]
+    fn trivial_pair_index(&self, o: usize, i: usize, a: usize, b: usize) -> u32 {
+        let (key_o, key_i) = (self.trivial_key[o], self.trivial_key[i]);
+        let (first, second) = if key_o <= key_i { (key_o, key_i) } else { (key_i, key_o) };
+        let (class, r1, r2) = (first >> 16, first & 0xffff, second & 0xffff);
+        let [start, n] = self.trivial_block_at[(a * PAIR_STRIDE + b) * RING_CLASSES + class as usize];
+        if class == second >> 16 {
+            // The triangle: row r holds the n - r pairs whose second rank is r or more.
+            start + r1 * (2 * n + 1 - r1) / 2 + (r2 - r1)
+        } else {
+            start + r1 * n + r2
+        }
     }
 
     /// The number of the pair `(o, i)` (outer and inner ring patterns) among the orbits of
@@ -631,17 +694,26 @@ impl ClassIndex {
     pub fn index(&self, mover: Points, other: Points) -> u64 {
         debug_assert_eq!((mover.count_ones(), other.count_ones()), (self.mover, self.other));
         let t = self.tables;
-        let d4 = &t.orbits[t.full];
-        let middle = ring_pattern(mover, other, 1) as usize;
-        let d = d4.to_least[middle] as usize;
-        let km = d4.orbit[middle] as usize;
-        let outer = PATTERN_IMAGE[d][ring_pattern(mover, other, 0) as usize] as usize;
-        let inner = PATTERN_IMAGE[d][ring_pattern(mover, other, 2) as usize] as usize;
-        let (p, q) = pattern_counts(middle);
-        let a = self.mover as usize - p;
-        let b = self.other as usize - q;
-        let stabiliser = d4.orbit_info[km].stabiliser as usize;
-        self.offsets.start(km) + u64::from(t.pair_index(stabiliser, outer, inner, a, b))
+        let middle = t.middle[ring_pattern(mover, other, 1) as usize];
+        // The symmetry acts on the rings' bit masks (tables of a few hundred bytes), not on their
+        // patterns (a 100 KB table that the solver's table reads push out of the cache).
+        let image = &BYTE_IMAGE[usize::from(middle.to_least)];
+        let ring_under = |ring: usize| {
+            let shift = RING_SIZE * ring;
+            let m = image[((mover >> shift) & 0xff) as usize];
+            let o = image[((other >> shift) & 0xff) as usize];
+            usize::from(PATTERN_OF_BYTE[usize::from(m)] + 2 * PATTERN_OF_BYTE[usize::from(o)])
+        };
+        let (outer, inner) = (ring_under(0), ring_under(2));
+        let a = self.mover as usize - usize::from(middle.mover);
+        let b = self.other as usize - usize::from(middle.other);
+        let stabiliser = usize::from(middle.stabiliser);
+        let pair = if stabiliser == t.trivial {
+            t.trivial_pair_index(outer, inner, a, b)
+        } else {
+            t.pair_index(stabiliser, outer, inner, a, b)
+        };
+        self.offsets.start(usize::from(middle.orbit)) + u64::from(pair)
     }
 
     /// The canonical position with this index: (stones of the side to move, of the other side).
@@ -672,6 +744,7 @@ fn subgroup_orbit_counts() -> Vec<(u8, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::morris::symmetry::transform;
 
     #[test]
     fn ring_class_ids_are_dense() {
@@ -685,6 +758,43 @@ mod tests {
         }
         assert!(seen.iter().all(|&s| s));
         assert!(ring_class_id(0, 1) > ring_class_id(0, 0) && ring_class_id(1, 0) > ring_class_id(0, 8));
+    }
+
+    /// The index by the general stabiliser chain alone: pattern images and `pair_index` for
+    /// every subgroup, the trivial one included.
+    fn index_by_general_chain(class: &ClassIndex, mover: Points, other: Points) -> u64 {
+        let t = class.tables;
+        let d4 = &t.orbits[t.full];
+        let middle = ring_pattern(mover, other, 1) as usize;
+        let d = d4.to_least[middle] as usize;
+        let km = d4.orbit[middle] as usize;
+        let outer = PATTERN_IMAGE[d][ring_pattern(mover, other, 0) as usize] as usize;
+        let inner = PATTERN_IMAGE[d][ring_pattern(mover, other, 2) as usize] as usize;
+        let (p, q) = pattern_counts(middle);
+        let (a, b) = (class.mover as usize - p, class.other as usize - q);
+        let stabiliser = d4.orbit_info[km].stabiliser as usize;
+        class.offsets.start(km) + u64::from(t.pair_index(stabiliser, outer, inner, a, b))
+    }
+
+    #[test]
+    fn index_equals_the_general_chain_in_every_class() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        let mut trivial = 0;
+        for a in 0..=MAX_STONES {
+            for b in 0..=MAX_STONES {
+                let class = ClassIndex::new(a, b);
+                for _ in 0..20_000 {
+                    let (m, o) = class.position(rng.below(class.size()));
+                    let sym = rng.below(16) as usize;
+                    let (m, o) = (transform(sym, m), transform(sym, o));
+                    let middle = ring_pattern(m, o, 1) as usize;
+                    trivial +=
+                        usize::from(class.tables.middle[middle].stabiliser as usize == class.tables.trivial);
+                    assert_eq!(class.index(m, o), index_by_general_chain(&class, m, o), "class {a}-{b}");
+                }
+            }
+        }
+        assert!(trivial > 1_000_000, "the trivial stabiliser's path was taken {trivial} times");
     }
 
     #[test]
