@@ -277,7 +277,7 @@ pub fn solve(dir: &Path) -> Result<Summary, Box<dyn std::error::Error>> {
     let catalogue = Layered(TicTacToe);
     generate(&catalogue, dir, &Progress::hidden())?;
     let mut verified = 0;
-    verify(&catalogue, dir, false, &Progress::hidden(), |outcome| match outcome {
+    verify(&catalogue, dir, false, None, &Progress::hidden(), |outcome| match outcome {
         TableOutcome::Checked(report) if !report.failed() && report.consistent == Some(true) => {
             verified += 1;
             Ok(())

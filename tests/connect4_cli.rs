@@ -172,6 +172,153 @@ fn verify_carries_on_past_a_missing_ply_and_lists_mismatches() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `verify --resume` does not recompute a table again over the same files, recomputes every
+/// table once any file has changed, and never records a table found wrong.
+#[test]
+fn verify_resume_reuses_only_consistent_tables_over_the_same_files() {
+    let dir = std::env::temp_dir().join(format!("tablebase-c4-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    assert!(tablebase(&["generate", "connect4", "--size", "4x4", "--dir", d], "").status.success());
+    let resume = ["verify", "connect4", "--size", "4x4", "--dir", d, "--resume"];
+    let journal = dir.join("verify.journal");
+    let entries = || std::fs::read_to_string(&journal).unwrap().lines().filter(|l| !l.is_empty()).count();
+
+    let first = tablebase(&resume, "");
+    assert!(first.status.success());
+    let text = String::from_utf8(first.stdout).unwrap();
+    assert_eq!(text.lines().filter(|l| l.contains(" consistent  ")).count(), 17, "{text}");
+    assert_eq!(entries(), 17);
+    // A kill while writing a line leaves it cut: it is ignored, and the next line starts anew.
+    std::fs::write(&journal, std::fs::read_to_string(&journal).unwrap() + "connect4 4x4\tdead").unwrap();
+    let again = tablebase(&resume, "");
+    assert!(again.status.success());
+    let text = String::from_utf8(again.stdout).unwrap();
+    assert_eq!(text.lines().filter(|l| l.contains("consistent (journal)")).count(), 17, "{text}");
+    let json = tablebase(&[&resume[..], &["--json"]].concat(), "");
+    assert!(json_lines(&json).iter().all(|v| v["consistent"] == true));
+
+    // A wrong value under a valid checksum changes the fingerprint: everything is recomputed,
+    // the wrong ply found and left out of the journal, the others recorded anew.
+    let table = dir.join("connect4-4x4-ply10.tbl");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let victim = bytes[256..].iter().position(|&b| b == 2).unwrap();
+    bytes[256 + victim] = 4;
+    common::reseal(&mut bytes);
+    std::fs::write(&table, &bytes).unwrap();
+    for round in 0..2 {
+        let wrong = tablebase(&resume, "");
+        assert_eq!(wrong.status.code(), Some(3));
+        let text = String::from_utf8(wrong.stdout).unwrap();
+        let ply10 = text.lines().find(|l| l.starts_with("ply 10 ")).unwrap();
+        assert!(ply10.contains("INCONSISTENT"), "{ply10}");
+        let from_journal = text.lines().filter(|l| l.contains("consistent (journal)")).count();
+        // Ply 9 reads ply 10's wrong value and is found wrong too; the 15 others are recorded.
+        assert!(text.lines().find(|l| l.starts_with("ply 9 ")).unwrap().contains("INCONSISTENT"));
+        assert_eq!(from_journal, if round == 0 { 0 } else { 15 }, "{text}");
+    }
+    assert_eq!(entries(), 17 + 1 + 15);
+    let conflict = tablebase(&[&resume[..], &["--quick"]].concat(), "");
+    assert_eq!(conflict.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The value and distance in plies that a score of Pascal Pons's test sets gives the side to
+/// move after `played` stones: a win on the winner's own stone `k` scores `22 - k`.
+fn pons_answer(played: usize, score: i32) -> String {
+    let (own, theirs) = (played / 2, played - played / 2);
+    match score {
+        0 => "draw\t-".to_string(),
+        s if s > 0 => format!("win\t{}", 2 * (22 - s as usize - own) - 1),
+        s => format!("loss\t{}", 2 * (22 - (-s) as usize - theirs)),
+    }
+}
+
+/// The standard board has no tables here: `probe` answers by search, with the values and
+/// distances of Pons's late-game and middle-game test sets (a sample of each; the benchmark runs
+/// all of them), and `--max-time` stops a search that would take long.
+#[test]
+fn probe_7x6_by_search_gives_pons_scores() {
+    let dir = std::env::temp_dir().join(format!("tablebase-c4-7x6-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let sets = [("Test_L3_R1", 200), ("Test_L2_R1", 100), ("Test_L2_R2", 20), ("Test_L1_R1", 30)];
+    for (set, count) in sets {
+        let text = std::fs::read_to_string(format!("tables/reference/connect4-pons/{set}")).unwrap();
+        let lines: Vec<(&str, i32)> = text
+            .lines()
+            .take(count)
+            .map(|l| l.split_once(' ').map(|(m, s)| (m, s.parse().unwrap())).unwrap())
+            .collect();
+        let input: String = lines.iter().map(|(moves, _)| format!("{moves}\n")).collect();
+        let out = tablebase(&["probe", "connect4", "--size", "7x6", "--dir", d, "--brief", "-"], &input);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let answers = String::from_utf8(out.stdout).unwrap();
+        let answers: Vec<&str> = answers.lines().collect();
+        assert_eq!(answers.len(), lines.len());
+        for ((moves, score), answer) in lines.iter().zip(answers) {
+            assert_eq!(answer, pons_answer(moves.len(), *score), "{set}: {moves} (score {score})");
+        }
+    }
+    // Every move of a position, as people see it, by search too.
+    let out = tablebase(
+        &[
+            "probe",
+            "connect4",
+            "--size",
+            "7x6",
+            "--dir",
+            d,
+            "--json",
+            "2252576253462244111563365343671351441",
+        ],
+        "",
+    );
+    assert!(out.status.success());
+    let probed = &json_lines(&out)[0];
+    assert_eq!((&probed["value"], &probed["plies"]), (&"loss".into(), &serde_json::json!(4)));
+    assert!(probed["moves"].as_array().unwrap().iter().all(|m| m["value"] == "loss"));
+    // The empty board takes a long search without the book: the limit stops it, exit 1.
+    let out = tablebase(&["probe", "connect4", "--size", "7x6", "--dir", d, "--max-time", "0.2", ""], "");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("needs more than the 0.2 s allowed (--max-time)"), "{stderr}");
+    let bad = tablebase(&["probe", "connect4", "--size", "7x6", "--max-time", "0", "4"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(!dir.exists(), "probing by search writes nothing");
+}
+
+/// An opening book holds the same files as full tables for its plies: a 5x4 book of plies 0 to
+/// 8 (ply 8 solved by search) is byte for byte the full tables' plies 0 to 8.
+#[test]
+fn a_book_is_the_full_tables_first_plies() {
+    let base = std::env::temp_dir().join(format!("tablebase-c4-book-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let (full, book) = (base.join("full"), base.join("book"));
+    let (f, b) = (full.to_str().unwrap(), book.to_str().unwrap());
+    assert!(tablebase(&["generate", "connect4", "--size", "5x4", "--dir", f], "").status.success());
+    let made = tablebase(&["generate", "connect4", "--size", "5x4", "--book-plies", "8", "--dir", b], "");
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let mut names: Vec<String> = std::fs::read_dir(&book)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name != ".generate.lock")
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 18, "{names:?}");
+    for name in &names {
+        assert!(name.as_str() <= "connect4-5x4-ply08.tbl", "{name}");
+        assert_eq!(
+            std::fs::read(book.join(name)).unwrap(),
+            std::fs::read(full.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    let too_many =
+        tablebase(&["generate", "connect4", "--size", "5x4", "--book-plies", "21", "--dir", b], "");
+    assert_eq!(too_many.status.code(), Some(2));
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
 /// Look before you leap: a board whose tables cannot fit this machine is refused at once with
 /// what it needs and what there is, and nothing is written.
 #[test]

@@ -254,7 +254,7 @@ fn verify_recomputes_the_sets() {
     drop(set);
     write_set(&spec, moved.capacity(), &moved).unwrap();
     let mut outcomes = Vec::new();
-    tablebase::verify(&catalogue, &dir, false, &Progress::hidden(), |outcome| {
+    tablebase::verify(&catalogue, &dir, false, None, &Progress::hidden(), |outcome| {
         outcomes.push(outcome);
         Ok::<(), ()>(())
     })

@@ -11,12 +11,14 @@
 mod chain;
 mod generate;
 mod info;
+mod journal;
 mod plot;
 mod verify;
 
 pub use chain::{Chain, Link};
 pub use generate::{Build, JobReport, generate};
 pub use info::{InfoRow, info};
+pub use journal::{JOURNAL_NAME, Journal};
 pub use plot::{ChartError, plot, write_chart};
 pub use verify::{TableOutcome, TableReport, verify};
 

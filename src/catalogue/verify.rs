@@ -1,7 +1,7 @@
 //! `verify`, once for every game: headers, checksums, reference counts and every value
 //! recomputed, for every table asked about, carrying on past missing and damaged ones.
 
-use super::Catalogue;
+use super::{Catalogue, Journal};
 use crate::progress::Progress;
 use crate::table::{Counts, Status, TableError, check_file};
 use std::path::{Path, PathBuf};
@@ -20,6 +20,9 @@ pub struct TableReport {
     /// `None` when values were not recomputed (`--quick`, a bad checksum, a table it depends
     /// on missing).
     pub consistent: Option<bool>,
+    /// The values were recomputed by an earlier verify of the same files (`--resume`), not
+    /// by this one.
+    pub from_journal: bool,
     /// `None` when the reference has no figures for the table.
     pub reference_match: Option<bool>,
     /// Whether its files' checksums equal those the project publishes
@@ -88,6 +91,7 @@ impl TableReport {
     pub fn text(&self) -> String {
         let c = &self.counts;
         let consistent = match self.consistent {
+            Some(true) if self.from_journal => "consistent (journal)",
             Some(true) => "consistent",
             Some(false) => "INCONSISTENT",
             None => "not recomputed",
@@ -183,11 +187,13 @@ impl TableOutcome {
 
 /// Checks every table of `catalogue` in `dir`, handing what it finds for each to `report` as it
 /// goes: headers and checksums, counts against the reference, and unless `quick` every value
-/// recomputed from its successors.
+/// recomputed from its successors. With a `journal`, a table it lists is not recomputed again
+/// (its files are still checked), and each table found consistent is added to it.
 pub fn verify<C: Catalogue, E>(
     catalogue: &C,
     dir: &Path,
     quick: bool,
+    mut journal: Option<&mut Journal>,
     progress: &Progress,
     mut report: impl FnMut(TableOutcome) -> Result<(), E>,
 ) -> Result<(), E> {
@@ -260,7 +266,11 @@ pub fn verify<C: Catalogue, E>(
             problems.push(format!("{name} {key}: counts differ from the reference"));
         }
         let (mut consistent, mut recompute_failed) = (None, false);
-        if !quick && checksum_ok {
+        let table = key.to_string();
+        let from_journal = !quick && checksum_ok && journal.as_ref().is_some_and(|j| j.holds(&table));
+        if from_journal {
+            consistent = Some(true);
+        } else if !quick && checksum_ok {
             match catalogue.check(dir, key, progress) {
                 Ok(Some(found)) => {
                     consistent = Some(found.is_consistent());
@@ -293,13 +303,21 @@ pub fn verify<C: Catalogue, E>(
                 }
             }
         }
+        if let Some(journal) = journal.as_deref_mut()
+            && consistent == Some(true)
+            && !from_journal
+            && let Err(e) = journal.record(&table)
+        {
+            problems.push(format!("{name} {key}: not recorded in the journal: {e}"));
+        }
         progress.clear();
         report(TableOutcome::Checked(TableReport {
             game: catalogue.game(),
-            table: key.to_string(),
+            table,
             counts,
             checksum_ok,
             consistent,
+            from_journal,
             reference_match,
             published: if checksum_ok { published } else { None },
             recompute_failed,

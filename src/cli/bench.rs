@@ -21,6 +21,9 @@ pub enum Target {
     /// The Connect Four search on test sets of positions with known scores (Pascal Pons's
     /// format: `<moves> <score>` per line), one thread.
     Connect4Search(Connect4SearchArgs),
+    /// What an opening book's last ply would cost: searches of runs of its reachable positions,
+    /// in index order as the book solves them, one thread.
+    Connect4Book(Connect4BookArgs),
 }
 
 pub fn run(target: Target) -> Result<(), Error> {
@@ -29,6 +32,7 @@ pub fn run(target: Target) -> Result<(), Error> {
         Target::ProbeMorris(args) => probe_morris(&args),
         Target::Connect4Forward(args) => connect4_forward(&args),
         Target::Connect4Search(args) => connect4_search(&args),
+        Target::Connect4Book(args) => connect4_book(&args),
     }
 }
 
@@ -347,4 +351,82 @@ pub fn connect4_search(args: &Connect4SearchArgs) -> Result<(), Error> {
         .map_err(Error::Output)?;
     }
     if wrong > 0 { Err(Error::VerifyFailed) } else { Ok(()) }
+}
+
+#[derive(Args)]
+pub struct Connect4BookArgs {
+    /// Board size, columns x rows.
+    #[arg(long, default_value = "7x6", value_parser = |text: &str| Geometry::parse(text).map_err(|e| e.to_string()))]
+    size: Geometry,
+    /// The ply whose positions are searched (the book's last ply).
+    #[arg(long)]
+    ply: u32,
+    /// Runs of consecutive reachable positions, each from a random one.
+    #[arg(long, default_value_t = 4)]
+    runs: usize,
+    /// Positions per run.
+    #[arg(long, default_value_t = 250)]
+    count: usize,
+    /// Seed of the runs' starting points.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Searches runs of consecutive reachable positions of one ply, each run with the
+/// transposition table kept from position to position (as a book's solve does), and
+/// extrapolates the CPU time of the whole ply.
+pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
+    use tablebase::LayeredGame;
+    use tablebase::connect4::{DEFAULT_SLOTS, Searcher};
+    let g = args.size;
+    if args.ply >= g.cells() {
+        return Err(Error::Usage(format!(
+            "--ply {}: the {g} board has plies 0 to {}",
+            args.ply,
+            g.cells() - 1
+        )));
+    }
+    let game = Connect4::new(g);
+    let progress = tablebase::Progress::stderr();
+    let set = tablebase::layered::reachable_set(&game, args.ply, &progress);
+    progress.clear();
+    let members = set.len();
+    let mut rng = SplitMix64::new(args.seed);
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "run\tfirst index\tpositions\tmean ms\tmax ms\tnodes/s").map_err(Error::Output)?;
+    let (mut total, mut searched) = (0.0f64, 0u64);
+    for run in 0..args.runs {
+        let mut searcher = Searcher::new(g, DEFAULT_SLOTS);
+        let mut index = rng.below(set.capacity());
+        let (first, mut seconds, mut longest, mut count) = (index, 0.0f64, 0.0f64, 0u64);
+        let mut walker = Default::default();
+        while count < args.count as u64 && index < set.capacity() {
+            if set.contains(index) {
+                let position = game.position(args.ply, &mut walker, index);
+                let start = Instant::now();
+                searcher.value(&position).map_err(|e| Error::Runtime(e.to_string()))?;
+                let took = start.elapsed().as_secs_f64();
+                (seconds, longest, count) = (seconds + took, longest.max(took), count + 1);
+            }
+            index += 1;
+        }
+        writeln!(
+            out,
+            "{run}\t{first}\t{count}\t{:.3}\t{:.1}\t{:.0}",
+            1e3 * seconds / count.max(1) as f64,
+            1e3 * longest,
+            searcher.nodes() as f64 / seconds.max(1e-9)
+        )
+        .map_err(Error::Output)?;
+        (total, searched) = (total + seconds, searched + count);
+    }
+    let mean = total / searched.max(1) as f64;
+    writeln!(
+        out,
+        "ply {}: {members} reachable positions up to mirror images; mean {:.3} ms a position; the ply takes about {:.1} CPU-hours",
+        args.ply,
+        1e3 * mean,
+        mean * members as f64 / 3600.0
+    )
+    .map_err(Error::Output)
 }

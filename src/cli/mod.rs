@@ -10,8 +10,9 @@ use clap::{Args, Parser, Subcommand};
 use error::Error;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use tablebase::catalogue::{InfoRow, TableOutcome};
+use tablebase::catalogue::{InfoRow, Journal, TableOutcome};
 use tablebase::connect4::{Connect4, Connect4Tablebase, Geometry};
+use tablebase::layered::Layered;
 use tablebase::morris::{Class, MorrisTablebase, MorrisTables, morris_tables};
 use tablebase::picture::Draw;
 use tablebase::probe::{BatchError, Format, answer, answer_lines, quote, worse};
@@ -165,6 +166,10 @@ enum GenerateGame {
     Connect4 {
         #[command(flatten)]
         tables: Connect4Args,
+        /// An opening book for a board too large to tabulate (7x6): the tables of plies 0 to N
+        /// only, ply N solved by search; probe solves later positions by search.
+        #[arg(long, value_name = "N")]
+        book_plies: Option<u32>,
         #[command(flatten)]
         threads: Threads,
     },
@@ -186,6 +191,17 @@ struct ProbeArgs {
     /// marked by its outcome, the side to move and the value.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Stop a search (a Connect Four position beyond the tables of a board too large to
+    /// tabulate, such as 7x6) after S seconds: that position fails with exit 1.
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    max_time: Option<f64>,
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() => Ok(s),
+        _ => Err(format!("bad time '{}': expected seconds, a number above 0", quote(text))),
+    }
 }
 
 #[derive(Subcommand)]
@@ -280,6 +296,11 @@ struct VerifyArgs {
     /// Headers, checksums and counts only, without recomputing values.
     #[arg(long)]
     quick: bool,
+    /// Go on where an earlier `verify --resume` of the same files stopped: tables whose values
+    /// it recomputed and found consistent (recorded in DIR/verify.journal) are not recomputed
+    /// again; their files are still checked.
+    #[arg(long, conflicts_with = "quick")]
+    resume: bool,
     #[command(flatten)]
     threads: Threads,
 }
@@ -337,25 +358,31 @@ pub fn run(cli: Cli) -> Result<(), Error> {
             GenerateGame::Morris { tables, up_to, no_opening, threads } => {
                 generate(&tables.tables(&up_to, !no_opening)?, &tables.dir, &threads)
             }
-            GenerateGame::Connect4 { tables, threads } => {
-                generate(&Connect4::tables(tables.size), &tables.dir, &threads)
-            }
+            GenerateGame::Connect4 { tables, book_plies, threads } => match book_plies {
+                Some(n) if n > tables.size.cells() => Err(Error::Usage(format!(
+                    "--book-plies {n}: the {} board has plies 0 to {}",
+                    tables.size,
+                    tables.size.cells()
+                ))),
+                Some(n) => generate(&Connect4::book(tables.size, n), &tables.dir, &threads),
+                None => generate(&Connect4::tables(tables.size), &tables.dir, &threads),
+            },
         },
         Command::Probe { game } => match game {
             ProbeGame::Morris { tables, output, positions } => {
                 probe(&MorrisTablebase::open(&tables.dir, tables.stones), &positions, &output)
             }
             ProbeGame::Connect4 { tables, output, positions } => {
-                probe(&Connect4Tablebase::open(&tables.dir, tables.size), &positions, &output)
+                let tablebase =
+                    Connect4Tablebase::open(&tables.dir, tables.size).with_max_time(output.max_time);
+                probe(&tablebase, &positions, &output)
             }
         },
         Command::Verify { game } => match game {
             VerifyGame::Morris { tables, up_to, check } => {
                 verify(&tables.tables(&up_to, true)?, &tables.dir, &check)
             }
-            VerifyGame::Connect4 { tables, check } => {
-                verify(&Connect4::tables(tables.size), &tables.dir, &check)
-            }
+            VerifyGame::Connect4 { tables, check } => verify(&connect4_tables(&tables)?, &tables.dir, &check),
         },
         Command::Info { game } => match game {
             InfoGame::Morris { tables, json, plot } => {
@@ -367,7 +394,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
                 }
             }
             InfoGame::Connect4 { tables, json, plot } => {
-                let catalogue = Connect4::tables(tables.size);
+                let catalogue = connect4_tables(&tables)?;
                 info(&catalogue, &tables.dir, json)?;
                 match plot {
                     Some(out) => report_charts(tablebase::catalogue::plot(
@@ -404,6 +431,23 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     }
 }
 
+/// The tables `info` and `verify` cover: every ply of a board the project tabulates, the
+/// opening book on disk of a larger one.
+fn connect4_tables(args: &Connect4Args) -> Result<Layered<Connect4>, Error> {
+    let g = args.size;
+    if g.tabulated() {
+        return Ok(Connect4::tables(g));
+    }
+    match Connect4::book_on_disk(g, &args.dir) {
+        Some(last) => Ok(Connect4::book(g, last)),
+        None => Err(Error::Runtime(format!(
+            "{}: no opening book of the {g} board (a board this large has a book of its first plies, not full tables): run tablebase generate connect4 --size {g} --book-plies N --dir {}",
+            args.dir.display(),
+            args.dir.display()
+        ))),
+    }
+}
+
 fn generate(catalogue: &impl Catalogue, dir: &Path, threads: &Threads) -> Result<(), Error> {
     threads.apply()?;
     tablebase::generate(catalogue, dir, &Progress::stderr())?;
@@ -415,7 +459,11 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
     let progress = Progress::stderr();
     let mut out = std::io::stdout().lock();
     let (mut failed, mut missing) = (false, Vec::new());
-    tablebase::verify(catalogue, dir, args.quick, &progress, |outcome| {
+    let mut journal = match args.resume {
+        true => Some(Journal::open(catalogue, dir).map_err(Error::Table)?),
+        false => None,
+    };
+    tablebase::verify(catalogue, dir, args.quick, journal.as_mut(), &progress, |outcome| {
         match &outcome {
             TableOutcome::Checked(report) => report.problems.iter().for_each(|p| eprintln!("tablebase: {p}")),
             TableOutcome::Missing { table, path, .. } => {

@@ -46,6 +46,10 @@ impl Reply {
     }
 }
 
+/// Seconds a search may take for one request (a Connect Four position beyond an opening book):
+/// a page waits no longer, and the answer is an error (status 500) that says so.
+const SEARCH_SECONDS: f64 = 30.0;
+
 /// Serves until the process is stopped.
 pub fn serve(dir: &Path, bind: &str, port: u16) -> Result<(), Error> {
     let server = Server::http((bind, port))
@@ -134,7 +138,9 @@ fn with_game(tables: &Tables, path: &str, params: &HashMap<String, String>) -> R
             let game = {
                 let mut open = tables.connect4.lock().unwrap_or_else(|e| e.into_inner());
                 let entry = open.entry(size);
-                Arc::clone(entry.or_insert_with(|| Arc::new(Connect4Tablebase::open(&tables.dir, size))))
+                Arc::clone(entry.or_insert_with(|| {
+                    Arc::new(Connect4Tablebase::open(&tables.dir, size).with_max_time(Some(SEARCH_SECONDS)))
+                }))
             };
             call(&*game, path, params)
         }

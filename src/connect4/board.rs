@@ -28,6 +28,10 @@ impl fmt::Display for SizeError {
 
 impl std::error::Error for SizeError {}
 
+/// The most cells of a board whose every ply is tabulated (6x5, 5x6: minutes and a few GB; 7x6
+/// has 4.5 trillion positions).
+pub const TABULATED_CELLS: u32 = 30;
+
 impl Geometry {
     /// A board of `width` columns and `height` rows: both at least 4, `width * (height + 1)`
     /// at most 64.
@@ -54,6 +58,13 @@ impl Geometry {
     /// The number of cells: the most stones a game can have.
     pub fn cells(&self) -> u32 {
         self.width * self.height
+    }
+
+    /// Whether the project tabulates every ply of this board: boards of at most
+    /// [`TABULATED_CELLS`] cells. Larger ones (7x6) have at most an opening book of tables for
+    /// their first plies, and their other positions are solved by search.
+    pub fn tabulated(&self) -> bool {
+        self.cells() <= TABULATED_CELLS
     }
 
     #[inline]

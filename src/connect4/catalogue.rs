@@ -3,10 +3,12 @@
 
 use super::board::{Geometry, Position};
 use super::index::{MAX_WIDTH, PlyIndex, Walker};
+use super::search::{DEFAULT_SLOTS, SearchError, Searcher};
 use crate::layered::{Layered, LayeredGame, Step};
 use crate::table::{Check, Counts, Header, TableError};
 use crate::value::Value;
 use std::path::Path;
+use std::sync::{Mutex, PoisonError};
 
 /// The game in file headers.
 pub const GAME: &str = "connect4";
@@ -15,21 +17,67 @@ pub const GAME: &str = "connect4";
 /// files number positions differently and are never read.
 const INDEX_SINCE_VERSION: u32 = 2;
 
-/// Connect Four on one board, for the layered pipeline.
+/// Connect Four on one board, for the layered pipeline: every ply to the end of the game, or an
+/// opening book of the first plies whose last ply is solved by search.
 pub struct Connect4 {
     geometry: Geometry,
     plies: Vec<PlyIndex>,
+    /// The last ply of an opening book; `None` for every ply.
+    book: Option<u32>,
+    /// Idle searchers for the book's last ply, one taken per position, so that threads never
+    /// share one and each keeps its transposition table from position to position.
+    searchers: Mutex<Vec<Searcher>>,
 }
 
 impl Connect4 {
     /// The game on board `geometry`.
     pub fn new(geometry: Geometry) -> Connect4 {
-        Connect4 { geometry, plies: (0..=geometry.cells()).map(|ply| PlyIndex::new(geometry, ply)).collect() }
+        Connect4 {
+            geometry,
+            plies: (0..=geometry.cells()).map(|ply| PlyIndex::new(geometry, ply)).collect(),
+            book: None,
+            searchers: Mutex::new(Vec::new()),
+        }
     }
 
     /// The tables of the game on board `geometry`.
     pub fn tables(geometry: Geometry) -> Layered<Connect4> {
         Layered(Connect4::new(geometry))
+    }
+
+    /// An opening book of board `geometry`: the tables of plies `0..=last_ply`, the last one
+    /// solved by search.
+    pub fn book(geometry: Geometry, last_ply: u32) -> Layered<Connect4> {
+        let last_ply = last_ply.min(geometry.cells());
+        Layered(Connect4 { book: Some(last_ply), ..Connect4::new(geometry) })
+    }
+
+    /// The last ply of the opening book on disk in `dir` (the last ply with a set or table file,
+    /// finished or not), `None` when there is none.
+    pub fn book_on_disk(geometry: Geometry, dir: &Path) -> Option<u32> {
+        let tables = Connect4::tables(geometry);
+        (0..=geometry.cells()).rev().find(|&ply| {
+            [tables.set_spec(dir, ply).path, tables.table_spec(dir, ply).path]
+                .iter()
+                .any(|path| path.exists() || crate::table::temporary_path(path).exists())
+        })
+    }
+
+    /// The last ply of the opening book, for a book.
+    pub fn book_plies(&self) -> Option<u32> {
+        self.book
+    }
+
+    /// The value of a position of the book's last ply, by search.
+    fn search(&self, position: &Position) -> Value {
+        let idle = || self.searchers.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut searcher = idle().pop().unwrap_or_else(|| Searcher::new(self.geometry, DEFAULT_SLOTS));
+        let value = match searcher.value(position) {
+            Ok(value) => value,
+            Err(SearchError::TimeLimit { .. }) => unreachable!("the book's searchers have no time limit"),
+        };
+        idle().push(searcher);
+        value
     }
 
     /// The board.
@@ -42,16 +90,19 @@ impl Connect4 {
         &self.plies[ply as usize]
     }
 
-    /// The value of the empty board and the positions of all plies, from the tables in `dir`.
-    fn board_figures(&self, dir: &Path) -> Option<(Value, u64)> {
+    /// The value of the empty board and the positions of all plies (not for a book), from the
+    /// tables in `dir`.
+    fn board_figures(&self, dir: &Path) -> Option<(Value, Option<u64>)> {
         let tables = Layered(Connect4::new(self.geometry));
         let mut total = 0;
-        for ply in 0..=self.geometry.cells() {
-            total += Header::read(&tables.table_spec(dir, ply).path).ok()?.counts.positions();
+        if self.book.is_none() {
+            for ply in 0..=self.geometry.cells() {
+                total += Header::read(&tables.table_spec(dir, ply).path).ok()?.counts.positions();
+            }
         }
         let empty = tables.open_layer(dir, 0, |_| Check::Header).ok()?;
         let value = empty.value_at(self.ply(0).canonical_index(&Position::EMPTY)).ok()??;
-        Some((value, total))
+        Some((value, self.book.is_none().then_some(total)))
     }
 }
 
@@ -68,11 +119,21 @@ impl LayeredGame for Connect4 {
     }
 
     fn title(&self) -> String {
-        format!("Connect Four {}: one table per ply (stones on the board)", self.geometry)
+        match self.book {
+            None => format!("Connect Four {}: one table per ply (stones on the board)", self.geometry),
+            Some(last) => format!(
+                "Connect Four {}: an opening book, one table per ply (stones on the board) for plies 0 to {last}; later positions by search",
+                self.geometry
+            ),
+        }
     }
 
     fn layers(&self) -> u32 {
-        self.geometry.cells() + 1
+        self.book.map_or(self.geometry.cells(), |last| last) + 1
+    }
+
+    fn checkpointed(&self, ply: u32) -> bool {
+        self.book == Some(ply)
     }
 
     fn table_name(&self, ply: u32) -> String {
@@ -127,7 +188,10 @@ impl LayeredGame for Connect4 {
         mut f: impl FnMut(Step),
     ) -> Result<(), TableError> {
         let g = &self.geometry;
-        if position.is_won_by_previous(g) {
+        if self.book == Some(ply) {
+            // The book's last ply: the position's own value, as one pseudo-move.
+            f(Step::Done(self.search(position)));
+        } else if position.is_won_by_previous(g) {
             // lost: no moves
         } else if position.ply == g.cells() {
             // A full board without four is a draw: the one pseudo-move that says so.
@@ -163,7 +227,7 @@ impl LayeredGame for Connect4 {
                     ("draw", Value::Draw) => true,
                     _ => false,
                 };
-                value_ok && positions.is_none_or(|p| p == total)
+                value_ok && positions.zip(total).is_none_or(|(p, total)| p == total)
             });
         match (of_ply, of_board) {
             (Some(a), Some(b)) => Some(a && b),
@@ -189,6 +253,7 @@ impl LayeredGame for Connect4 {
     }
 
     fn generate_command(&self, dir: &Path) -> String {
-        format!("tablebase generate connect4 --size {} --dir {}", self.geometry, dir.display())
+        let book = self.book.map_or(String::new(), |last| format!(" --book-plies {last}"));
+        format!("tablebase generate connect4 --size {}{book} --dir {}", self.geometry, dir.display())
     }
 }

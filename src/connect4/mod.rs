@@ -7,7 +7,7 @@ mod index;
 mod probe;
 mod search;
 
-pub use board::{Geometry, MovesError, Position, SizeError, parse_moves};
+pub use board::{Geometry, MovesError, Position, SizeError, TABULATED_CELLS, parse_moves};
 pub use catalogue::{Connect4, GAME};
 pub use index::{MAX_WIDTH, PlyIndex, Walker};
 pub use probe::{Column, Connect4Tablebase, Game, diagram};

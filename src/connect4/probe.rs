@@ -1,13 +1,16 @@
-//! Probing Connect Four positions in the per-ply tables.
+//! Probing Connect Four positions in the per-ply tables, and by search beyond the opening book
+//! of a board too large to tabulate.
 
 use super::board::{Geometry, Position, parse_moves};
 use super::catalogue::Connect4;
+use super::search::{DEFAULT_SLOTS, Searcher};
 use crate::layered::{Layered, LayeredGame, SolvedLayer};
 use crate::probe::{LazyTables, Outcome, Probe, ProbeError};
 use crate::table::Check;
 use crate::value::Value;
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::{Mutex, PoisonError};
 
 /// A position with the moves that reached it (its notation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -31,11 +34,20 @@ impl fmt::Display for Column {
     }
 }
 
-/// The tables of one board in a directory, each ply opened on first use.
+/// The tables of one board in a directory, each ply opened on first use. On a board too large
+/// to tabulate ([`Geometry::tabulated`]), a position of a ply without a table is solved by
+/// search.
 pub struct Connect4Tablebase {
     dir: PathBuf,
     tables: Layered<Connect4>,
     plies: LazyTables<SolvedLayer>,
+    /// Idle searchers, each with its transposition table: one is taken per search, so threads
+    /// never share one, and positions searched before make later searches cheaper.
+    searchers: Mutex<Vec<Searcher>>,
+    /// Slots of each searcher's transposition table.
+    slots: usize,
+    /// Seconds one search may take.
+    max_time: Option<f64>,
 }
 
 impl Connect4Tablebase {
@@ -43,7 +55,24 @@ impl Connect4Tablebase {
     pub fn open(dir: impl Into<PathBuf>, geometry: Geometry) -> Connect4Tablebase {
         let tables = Connect4::tables(geometry);
         let plies = LazyTables::new(tables.0.layers() as usize);
-        Connect4Tablebase { dir: dir.into(), tables, plies }
+        Connect4Tablebase {
+            dir: dir.into(),
+            tables,
+            plies,
+            searchers: Mutex::new(Vec::new()),
+            slots: DEFAULT_SLOTS,
+            max_time: None,
+        }
+    }
+
+    /// The same, with each search stopped after `seconds` (an error, exit 1).
+    pub fn with_max_time(self, seconds: Option<f64>) -> Connect4Tablebase {
+        Connect4Tablebase { max_time: seconds, ..self }
+    }
+
+    /// The same, with transposition tables of `slots` entries (8 bytes each).
+    pub fn with_table_slots(self, slots: usize) -> Connect4Tablebase {
+        Connect4Tablebase { slots, ..self }
     }
 
     /// The board.
@@ -68,10 +97,24 @@ impl Connect4Tablebase {
         if position.ply == g.cells() {
             return Ok(Value::Draw);
         }
+        let layer = match self.ply(position.ply) {
+            Ok(layer) => layer,
+            Err(ProbeError::NotGenerated { .. }) if !g.tabulated() => return self.search(position),
+            Err(e) => return Err(e),
+        };
         let index = game.ply(position.ply).canonical_index(position);
-        let layer = self.ply(position.ply)?;
         // Every legal position of a ply is in its set: one that is not means a damaged set.
         layer.value_at(index)?.ok_or_else(|| layer.set.damaged(index).into())
+    }
+
+    /// The value of a position whose game is not over, by search.
+    fn search(&self, position: &Position) -> Result<Value, ProbeError> {
+        let idle = || self.searchers.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut searcher = idle().pop().unwrap_or_else(|| Searcher::new(self.geometry(), self.slots));
+        searcher.set_time_limit(self.max_time);
+        let value = searcher.value(position);
+        idle().push(searcher);
+        value.map_err(|e| ProbeError::Unavailable(e.to_string()))
     }
 }
 

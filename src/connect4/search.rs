@@ -64,12 +64,14 @@ impl Bounds {
     /// A table of about `slots` entries for keys of `key_bits` bits.
     fn new(slots: usize, key_bits: u32) -> Bounds {
         let slots = slots.max(256);
-        if key_bits <= 56 {
+        let table = if key_bits <= 56 {
             let bits = usize::BITS - 1 - slots.leading_zeros(); // the largest power of two <= slots
             Bounds { entries: vec![0; 1 << bits], shift: Some(64 - bits) }
         } else {
             Bounds { entries: vec![0; slots], shift: None }
-        }
+        };
+        advise_huge_pages(&table.entries);
+        table
     }
 
     #[inline]
@@ -107,6 +109,22 @@ impl Bounds {
 
     fn clear(&mut self) {
         self.entries.fill(0);
+    }
+}
+
+/// Asks the kernel to back `entries` with huge pages where it can: every lookup lands on a
+/// random slot, and with 4 KB pages each one would also miss the TLB. Only advice: nothing
+/// changes where the kernel does not follow it.
+fn advise_huge_pages(entries: &[u64]) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let start = entries.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(entries);
+    let aligned = start.next_multiple_of(HUGE_PAGE);
+    if aligned + HUGE_PAGE <= end {
+        let len = (end - aligned) / HUGE_PAGE * HUGE_PAGE;
+        // SAFETY: advice on whole pages inside our own allocation, which stays valid; madvise
+        // with MADV_HUGEPAGE changes no contents.
+        unsafe { libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
     }
 }
 

@@ -102,7 +102,8 @@ impl<G: LayeredGame> Layered<G> {
         };
         self.0.prepare(dir, layer, &|_| Check::Checksum)?;
         let layer_set = LayerSet { game: &self.0, layer, set: &set, next: next.as_ref() };
-        let header = solve_layered(&layer_set, &self.table_spec(dir, layer), build.progress)
+        let checkpoints = self.0.checkpointed(layer);
+        let header = solve_layered(&layer_set, &self.table_spec(dir, layer), build.progress, checkpoints)
             .map_err(BuildError::solve(format!("{} {}", self.0.name(), self.layer(layer))))?;
         let c = header.counts;
         Ok(format!("solved, {} positions: win {} loss {} draw {}", c.positions(), c.win, c.loss, c.draw))

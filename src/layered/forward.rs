@@ -65,3 +65,15 @@ pub fn reachable_counts<G: LayeredGame, E>(
     }
     Ok(())
 }
+
+/// The reachable set of `layer`, by the forward pass in memory from the start (two layers'
+/// sets at a time).
+pub fn reachable_set<G: LayeredGame>(game: &G, layer: u32, progress: &Progress) -> BitSet {
+    let mut current = start_set(game);
+    for l in 0..layer.min(game.layers().saturating_sub(1)) {
+        let next = BitSet::new(game.index_size(l + 1));
+        expand(game, l, &current, Some(&next), progress);
+        current = next;
+    }
+    current
+}

@@ -19,7 +19,7 @@ mod solved;
 
 pub use bitset::BitSet;
 pub use catalogue::{Layer, LayerJob, Layered};
-pub use forward::{expand, reachable_counts};
+pub use forward::{expand, reachable_counts, reachable_set};
 pub use solved::{LayerCursor, LayerSet, SolvedLayer};
 
 use crate::table::{Check, Counts, FileSpec};
@@ -75,6 +75,11 @@ pub trait LayeredGame: Sync {
         _check: &dyn Fn(&FileSpec) -> Check,
     ) -> Result<(), crate::table::TableError> {
         Ok(())
+    }
+    /// Whether `layer` is solved in small chunks that an interrupted run goes on from: for a
+    /// layer whose positions take a search each (the last layer of an opening book).
+    fn checkpointed(&self, _layer: u32) -> bool {
+        false
     }
     /// The indices of the start positions, in layer 0.
     fn start(&self) -> Vec<u64>;

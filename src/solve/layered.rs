@@ -2,7 +2,7 @@
 
 use super::SolveError;
 use crate::progress::Progress;
-use crate::table::{FileSpec, Header, write_table};
+use crate::table::{FileSpec, Header, write_table, write_table_resumable};
 use crate::value::Value;
 
 /// Positions of one layer, every move of which leads out of it: into the next layer, solved
@@ -43,14 +43,21 @@ pub fn layered_value<S: LayeredSet>(
 }
 
 /// Solves `set` straight into the table file `spec`: each entry's value is computed as its byte
-/// is written, so solving needs no memory beyond the tables it reads.
+/// is written, so solving needs no memory beyond the tables it reads. With `checkpoints`, the
+/// table is written in small chunks that a later run goes on from (for entries that take a
+/// search each).
 pub fn solve_layered<S: LayeredSet>(
     set: &S,
     spec: &FileSpec,
     progress: &Progress,
+    checkpoints: bool,
 ) -> Result<Header, SolveError> {
-    write_table(spec, set.size(), progress, S::Cursor::default, |cursor, index| {
+    let entry = |cursor: &mut S::Cursor, index| {
         let value = layered_value(set, cursor, index)?;
         Ok((value, set.weight(cursor, index)?))
-    })
+    };
+    match checkpoints {
+        true => write_table_resumable(spec, set.size(), progress, S::Cursor::default, entry),
+        false => write_table(spec, set.size(), progress, S::Cursor::default, entry),
+    }
 }

@@ -37,6 +37,17 @@ impl Pending {
         Ok(Pending { file, temporary, path: path.to_path_buf(), committed: false })
     }
 
+    /// The temporary file of `path` as an earlier run left it, to go on writing it; `None` when
+    /// there is none.
+    pub fn open_existing(path: &Path) -> Result<Option<Pending>, TableError> {
+        let temporary = temporary_path(path);
+        match OpenOptions::new().read(true).write(true).open(&temporary) {
+            Ok(file) => Ok(Some(Pending { file, temporary, path: path.to_path_buf(), committed: false })),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(source) => Err(TableError::Io { path: temporary, source }),
+        }
+    }
+
     /// Makes the file `length` bytes long with its blocks allocated on disk, so that writing
     /// through a memory map cannot fail half-way (a full disk would be a SIGBUS there): a
     /// clear error now instead.

@@ -190,13 +190,19 @@ impl CheckedMap {
         Ok(())
     }
 
-    /// The CRC-32 of the whole file, header and checksum area included, from the checksum of
-    /// the data (`data_checksum`, checked by [`CheckedMap::check_all`]) without reading the data
-    /// again: what the project publishes per file.
+    /// The CRC-32 of the whole file with its header checksum field read as zeros, from the
+    /// checksum of the data (`data_checksum`, checked by [`CheckedMap::check_all`]) without
+    /// reading the data again: what the project publishes per file.
+    ///
+    /// The field is zeroed because a message followed by its own CRC-32 always leaves the same
+    /// CRC state: over the header as written, the file's CRC would not depend on the header's
+    /// contents at all, and a header rewritten with a valid checksum would still match.
     pub fn file_checksum(&self, data_checksum: u32) -> u32 {
         let area = HEADER_SIZE + self.data_len as usize;
+        let mut header = [0u8; HEADER_SIZE];
+        header[..HEADER_SIZE - 4].copy_from_slice(&self.map[..HEADER_SIZE - 4]);
         let mut file = crc32fast::Hasher::new();
-        file.update(&self.map[..HEADER_SIZE]);
+        file.update(&header);
         file.combine(&crc32fast::Hasher::new_with_initial_len(data_checksum, self.data_len));
         file.update(&self.map[area..]);
         file.finalize()

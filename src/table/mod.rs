@@ -8,8 +8,9 @@
 //! panics.
 
 mod atomic;
-pub(crate) use atomic::free_space;
+pub(crate) use atomic::{free_space, temporary_path};
 mod blocks;
+mod checkpoint;
 mod error;
 mod header;
 mod set;
@@ -39,4 +40,4 @@ pub use header::{
 pub use set::{CheckedWords, SetFile, Words, write_set};
 pub use status::Status;
 pub use upgrade::{set_aside, upgrade};
-pub use values::{Distances, TableFile, write_table};
+pub use values::{Distances, TableFile, write_table, write_table_resumable};

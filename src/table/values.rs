@@ -3,6 +3,7 @@
 
 use super::atomic::Pending;
 use super::blocks::{CheckedMap, block_checksums, checksum_area, checksum_area_len, combined_checksum};
+use super::checkpoint::{Checkpoints, ChunkResult};
 use super::error::TableError;
 use super::header::{
     Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, map_file, u32_at, u64_at,
@@ -216,21 +217,71 @@ pub fn write_table<S, E>(
 where
     E: From<TableError> + Send,
 {
-    let pending = Pending::create(&spec.path)?;
+    write_table_in_chunks(spec, index_size, progress, None, init, entry)
+}
+
+/// Entries per checkpoint of [`write_table_resumable`]: a minute or so of searching.
+const CHECKPOINT_CHUNK: u64 = 1 << 12;
+
+/// [`write_table`] for entries that are slow to compute (a search each): chunk by chunk, each
+/// recorded as done once its bytes are on disk, so that a run cut short goes on from the
+/// chunks it wrote. The same bytes either way.
+pub fn write_table_resumable<S, E>(
+    spec: &FileSpec,
+    index_size: u64,
+    progress: &Progress,
+    init: impl Fn() -> S + Sync,
+    entry: impl Fn(&mut S, u64) -> Result<(Value, u64), E> + Sync,
+) -> Result<Header, E>
+where
+    E: From<TableError> + Send,
+{
+    write_table_in_chunks(spec, index_size, progress, Some(CHECKPOINT_CHUNK), init, entry)
+}
+
+fn write_table_in_chunks<S, E>(
+    spec: &FileSpec,
+    index_size: u64,
+    progress: &Progress,
+    checkpoint_chunk: Option<u64>,
+    init: impl Fn() -> S + Sync,
+    entry: impl Fn(&mut S, u64) -> Result<(Value, u64), E> + Sync,
+) -> Result<Header, E>
+where
+    E: From<TableError> + Send,
+{
+    let chunk_len = checkpoint_chunk.unwrap_or(CHUNK);
+    let (pending, checkpoints) = match checkpoint_chunk {
+        None => (Pending::create(&spec.path)?, None),
+        Some(chunk) => {
+            let (pending, checkpoints, done) = Checkpoints::open(&spec.path, index_size, chunk)?;
+            if done > 0 {
+                progress.message(&format!(
+                    "resuming: {done} of {} chunks written before",
+                    index_size.div_ceil(chunk)
+                ));
+            }
+            (pending, Some(checkpoints))
+        }
+    };
     pending.reserve(HEADER_SIZE as u64 + index_size)?;
     // SAFETY: the temporary file is ours alone until it is renamed.
     let mut map = unsafe { MmapMut::map_mut(&pending.file) }.map_err(pending.error())?;
     progress.step("writing", index_size);
     let body = &mut map[HEADER_SIZE..];
     // Body bytes, counts and the (sorted) overflow entries, chunk by chunk.
-    let results: Vec<(Counts, Vec<(u64, u32)>)> = body
-        .par_chunks_mut(CHUNK as usize)
+    let results: Vec<ChunkResult> = body
+        .par_chunks_mut(chunk_len as usize)
         .enumerate()
         .map(|(chunk, bytes)| {
+            if let Some(done) = checkpoints.as_ref().and_then(|c| c.done(chunk)) {
+                progress.advance(bytes.len() as u64);
+                return Ok(done.clone());
+            }
             let mut state = init();
             let mut counts = Counts::default();
             let mut overflow = Vec::new();
-            let first = chunk as u64 * CHUNK;
+            let first = chunk as u64 * chunk_len;
             for (offset, byte) in bytes.iter_mut().enumerate() {
                 let index = first + offset as u64;
                 let (value, weight) = entry(&mut state, index)?;
@@ -242,6 +293,9 @@ where
                         OVERFLOW_BYTE
                     }
                 };
+            }
+            if let Some(checkpoints) = &checkpoints {
+                checkpoints.record(chunk, &(counts, overflow.clone()), bytes)?;
             }
             progress.advance(bytes.len() as u64);
             Ok((counts, overflow))
@@ -278,6 +332,7 @@ where
     map.flush().map_err(pending.error())?;
     drop(map);
     pending.commit()?;
+    drop(checkpoints); // only now: a kill before the rename must find them
     Ok(header)
 }
 
@@ -286,6 +341,7 @@ mod tests {
     use super::*;
     use crate::table::BLOCK_SIZE;
     use crate::table::atomic::temporary_path;
+    use crate::table::checkpoint::{checkpoint_path, parse_record};
 
     #[test]
     fn round_trip_with_overflow() {
@@ -349,6 +405,110 @@ mod tests {
         bytes.truncate(bytes.len() - 1);
         std::fs::write(&spec.path, &bytes).unwrap();
         assert!(matches!(TableFile::open(&spec, size, Check::Header), Err(TableError::Length { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A run stopped after some chunks leaves the temporary file and its checkpoints as a kill
+    /// would; the next run computes only the other chunks and writes the same bytes as a run
+    /// that was never stopped. A checkpoint file cut in the middle of a record loses that chunk
+    /// only.
+    #[test]
+    fn a_resumable_table_goes_on_from_its_checkpoints() {
+        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
+        let dir = std::env::temp_dir().join(format!("tablebase-resume-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let value_of = |i: u64| match i % 7 {
+            0 | 5 => Value::Draw,
+            1 | 4 => Value::Win((i % 500) as u32 | 1),
+            _ => Value::Loss((i % 41) as u32 & !1),
+        };
+        let size = 10 * CHECKPOINT_CHUNK + 123;
+        let write = |name: &str, entry: &(dyn Fn(u64) -> Result<Value, TableError> + Sync)| {
+            let spec = FileSpec::table(dir.join(name), "test", "t".into());
+            write_table_resumable::<_, TableError>(
+                &spec,
+                size,
+                &Progress::hidden(),
+                || (),
+                |_, i| Ok((entry(i)?, 1)),
+            )
+            .map(|_| std::fs::read(&spec.path).unwrap())
+        };
+        let straight = write("straight.tbl", &|i| Ok(value_of(i))).unwrap();
+        assert!(std::fs::read_dir(&dir).unwrap().count() == 1, "no temporary or checkpoint file is left");
+
+        // Chunks 0..5 are written; the others wait, then fail once the files are copied aside.
+        let (release, stop_from) = (AtomicBool::new(false), 5 * CHECKPOINT_CHUNK);
+        let path = dir.join("t.tbl");
+        let (temporary, checkpoints) = (temporary_path(&path), checkpoint_path(&path));
+        // A pool of its own, so that other tests' work cannot stall it.
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let copies = std::thread::scope(|scope| {
+            let run = scope.spawn(|| {
+                pool.install(|| {
+                    write("t.tbl", &|i| {
+                        while i >= stop_from && !release.load(SeqCst) {
+                            std::thread::sleep(std::time::Duration::from_millis(1));
+                        }
+                        match i < stop_from {
+                            true => Ok(value_of(i)),
+                            false => Err(TableError::NotATable { path: "stopped".into() }),
+                        }
+                    })
+                })
+            });
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+            let copies = loop {
+                assert!(std::time::Instant::now() < deadline, "the first chunks were never recorded");
+                let journal = std::fs::read(&checkpoints).unwrap_or_default();
+                // The identity record (28 bytes), then the chunk records.
+                let mut rest = &journal[journal.len().min(28)..];
+                let mut records = 0;
+                while let Some((len, _)) = parse_record(rest) {
+                    rest = &rest[len..];
+                    records += 1;
+                }
+                if records == 5 {
+                    break (std::fs::read(&temporary).unwrap(), journal);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            };
+            release.store(true, SeqCst);
+            assert!(run.join().unwrap().is_err());
+            copies
+        });
+        assert!(!temporary.exists() && !checkpoints.exists(), "an error removes both");
+
+        let computed = AtomicU64::new(0);
+        let count = |i: u64| {
+            computed.fetch_add(1, SeqCst);
+            Ok(value_of(i))
+        };
+        std::fs::write(&temporary, &copies.0).unwrap();
+        std::fs::write(&checkpoints, &copies.1).unwrap();
+        assert_eq!(write("t.tbl", &count).unwrap(), straight);
+        assert_eq!(computed.swap(0, SeqCst), size - stop_from, "only the chunks not written before");
+        assert!(!temporary.exists() && !checkpoints.exists());
+
+        // The last record cut short: its chunk is computed again, the others are not.
+        std::fs::write(&temporary, &copies.0).unwrap();
+        std::fs::write(&checkpoints, &copies.1[..copies.1.len() - 3]).unwrap();
+        assert_eq!(write("t.tbl", &count).unwrap(), straight);
+        assert_eq!(computed.swap(0, SeqCst), size - stop_from + CHECKPOINT_CHUNK);
+        // Checkpoints of another table (another size): everything anew.
+        std::fs::write(&temporary, &copies.0).unwrap();
+        std::fs::write(&checkpoints, &copies.1).unwrap();
+        let spec = FileSpec::table(path.clone(), "test", "t".into());
+        write_table_resumable::<_, TableError>(
+            &spec,
+            size - 1,
+            &Progress::hidden(),
+            || (),
+            |_, i| count(i).map(|v| (v, 1)),
+        )
+        .unwrap();
+        assert_eq!(computed.load(SeqCst), size - 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -171,7 +171,7 @@ pub fn verified(
 ) -> Vec<tablebase::catalogue::TableReport> {
     use tablebase::catalogue::TableOutcome;
     let mut reports = Vec::new();
-    tablebase::verify(catalogue, dir, quick, &tablebase::Progress::hidden(), |outcome| {
+    tablebase::verify(catalogue, dir, quick, None, &tablebase::Progress::hidden(), |outcome| {
         match outcome {
             TableOutcome::Checked(report) => reports.push(report),
             other => return Err(format!("{other:?}")),

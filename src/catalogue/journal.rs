@@ -1,0 +1,105 @@
+//! The journal of `verify --resume`: the tables whose values a verify has recomputed and found
+//! consistent, and over which files, so that a verify cut short (a session's end, a kill) goes
+//! on where it stopped instead of recomputing hours of tables again.
+//!
+//! A table's values are consistent with the tables they were recomputed from, so an entry only
+//! stands while none of the files the verify covers has changed: each line carries a
+//! fingerprint of every file's header and length. A header holds the checksum of its file's
+//! data, and `verify` checks every file's data against its header before it reuses an entry,
+//! so an entry is reused only for the very bytes it was written for (up to CRC-32 collisions).
+//! A line cut short by a kill does not parse and is ignored.
+
+use super::Catalogue;
+use crate::table::TableError;
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The journal's file name in the table directory.
+pub const JOURNAL_NAME: &str = "verify.journal";
+
+/// Bytes of a file's start that its fingerprint covers: the header of every format version.
+const HEADER_BYTES: usize = 256;
+
+/// The tables recomputed before, over the same files, and the file that records new ones.
+pub struct Journal {
+    path: PathBuf,
+    file: File,
+    /// The catalogue's name and the fingerprint of its files, the first two fields of a line.
+    scope: String,
+    /// Tables of this scope recomputed and found consistent.
+    done: HashSet<String>,
+}
+
+impl Journal {
+    /// Opens (or starts) the journal of `catalogue` in `dir`, fingerprinting every file the
+    /// catalogue lists.
+    pub fn open<C: Catalogue>(catalogue: &C, dir: &Path) -> Result<Journal, TableError> {
+        let path = dir.join(JOURNAL_NAME);
+        let io = |source| TableError::Io { path: path.clone(), source };
+        let mut fingerprint = crc32fast::Hasher::new();
+        for key in catalogue.keys() {
+            for spec in catalogue.set(dir, key).into_iter().chain([catalogue.table(dir, key)]) {
+                fingerprint.update(&file_fingerprint(&spec.path).to_le_bytes());
+            }
+        }
+        let scope = format!("{}\t{:08x}", catalogue.name(), fingerprint.finalize());
+        let mut text = String::new();
+        match File::open(&path) {
+            Ok(mut file) => {
+                file.read_to_string(&mut text).map_err(io)?;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io(e)),
+        }
+        let done = text
+            .lines()
+            .filter_map(|line| {
+                let (rest, table) = line.rsplit_once('\t')?;
+                (rest == scope && !table.is_empty()).then(|| table.to_string())
+            })
+            .collect();
+        let mut file = OpenOptions::new().create(true).append(true).open(&path).map_err(io)?;
+        if !text.is_empty() && !text.ends_with('\n') {
+            file.write_all(b"\n").map_err(io)?; // end a line cut short, so the next one is whole
+        }
+        Ok(Journal { path, file, scope, done })
+    }
+
+    /// Whether the values of `table` were recomputed and found consistent over these files.
+    pub fn holds(&self, table: &str) -> bool {
+        self.done.contains(table)
+    }
+
+    /// Records that the values of `table` were recomputed and found consistent.
+    pub fn record(&mut self, table: &str) -> Result<(), TableError> {
+        // One write per line, so a kill leaves whole lines or a cut last one.
+        let line = format!("{}\t{table}\n", self.scope);
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.sync_data())
+            .map_err(|source| TableError::Io { path: self.path.clone(), source })?;
+        self.done.insert(table.to_string());
+        Ok(())
+    }
+}
+
+/// CRC-32 of a file's header (without its own checksum) and length; 0 for a file that cannot be
+/// read.
+fn file_fingerprint(path: &Path) -> u32 {
+    let Ok(mut file) = File::open(path) else { return 0 };
+    let Ok(len) = file.metadata().map(|m| m.len()) else { return 0 };
+    let mut header = Vec::with_capacity(HEADER_BYTES);
+    if (&mut file).take(HEADER_BYTES as u64).read_to_end(&mut header).is_err() {
+        return 0;
+    }
+    // The header's own checksum (its last 4 bytes) is left out: a message followed by its own
+    // CRC-32 always leaves the same CRC state, which would make the fingerprint blind to the
+    // header's contents.
+    header.truncate(HEADER_BYTES - 4);
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(&header);
+    hasher.update(&len.to_le_bytes());
+    hasher.finalize()
+}

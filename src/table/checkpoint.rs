@@ -1,0 +1,206 @@
+//! Checkpoints of a table whose entries are slow to compute (a search per position): the
+//! chunks already written to its temporary file, so that a run cut short (kill -9, a session's
+//! end, a power loss) goes on from them and loses minutes, not hours.
+//!
+//! Beside `NAME.tmp` lies `NAME.tmp.chunks`: a record that says which table it belongs to (its
+//! index size and chunk length), then one record per chunk written, with the chunk's counts
+//! and overflow entries, each record closed by its CRC-32. A chunk's bytes are synced to disk
+//! before its record is written, so a record never names bytes that a power loss could undo; a
+//! record cut short or damaged ends the list, and the chunks after it are computed again.
+
+use super::atomic::{Pending, temporary_path};
+use super::error::TableError;
+use super::header::Counts;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+const MAGIC: [u8; 4] = *b"TBCK";
+const VERSION: u32 = 1;
+
+/// What a chunk's entries add to the table: their counts and their overflow entries (index,
+/// distance), in increasing order of index.
+pub(crate) type ChunkResult = (Counts, Vec<(u64, u32)>);
+
+/// The checkpoints of one table being written.
+pub(crate) struct Checkpoints {
+    path: PathBuf,
+    file: Mutex<File>,
+    done: Vec<Option<ChunkResult>>,
+}
+
+/// The checkpoint file of the table at `path`.
+pub(crate) fn checkpoint_path(path: &Path) -> PathBuf {
+    let mut name = temporary_path(path).into_os_string();
+    name.push(".chunks");
+    PathBuf::from(name)
+}
+
+impl Checkpoints {
+    /// Opens the temporary file of the table at `path` and its checkpoints: both as they are
+    /// when they belong to a table of `index_size` entries in chunks of `chunk`, else both
+    /// anew. Returns them with the number of chunks already done.
+    pub fn open(
+        path: &Path,
+        index_size: u64,
+        chunk: u64,
+    ) -> Result<(Pending, Checkpoints, usize), TableError> {
+        let at = checkpoint_path(path);
+        let io = |source| TableError::Io { path: at.clone(), source };
+        let chunks = index_size.div_ceil(chunk) as usize;
+        let mut done: Vec<Option<ChunkResult>> = vec![None; chunks];
+        let identity = identity_record(index_size, chunk);
+        let mut kept = identity.clone();
+        let resumed = match (Pending::open_existing(path)?, read_all(&at).map_err(io)?) {
+            (Some(pending), Some(bytes)) if bytes.starts_with(&identity) => {
+                let mut rest = &bytes[identity.len()..];
+                while let Some((record, (chunk, result))) = parse_record(rest) {
+                    if chunk >= chunks || done[chunk].is_some() {
+                        break;
+                    }
+                    kept.extend_from_slice(&rest[..record]);
+                    done[chunk] = Some(result);
+                    rest = &rest[record..];
+                }
+                Some(pending)
+            }
+            _ => None,
+        };
+        let pending = match resumed {
+            Some(pending) => pending,
+            None => {
+                done.iter_mut().for_each(|d| *d = None);
+                kept.truncate(identity.len());
+                Pending::create(path)?
+            }
+        };
+        // Only the whole records, so that new ones follow them directly.
+        let fresh = temporary_path(&at);
+        fs::write(&fresh, &kept).and_then(|()| fs::rename(&fresh, &at)).map_err(io)?;
+        let file = OpenOptions::new().append(true).open(&at).map_err(io)?;
+        let count = done.iter().filter(|d| d.is_some()).count();
+        Ok((pending, Checkpoints { path: at, file: Mutex::new(file), done }, count))
+    }
+
+    /// What chunk `chunk` gave, when it was written before.
+    pub fn done(&self, chunk: usize) -> Option<&ChunkResult> {
+        self.done.get(chunk).and_then(Option::as_ref)
+    }
+
+    /// Records chunk `chunk` as written, once its `bytes` (in the file's memory map) are on disk.
+    pub fn record(&self, chunk: usize, result: &ChunkResult, bytes: &[u8]) -> Result<(), TableError> {
+        let io = |source| TableError::Io { path: self.path.clone(), source };
+        sync_mapped(bytes).map_err(io)?;
+        let record = encode_record(chunk, result);
+        let mut file = self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        file.write_all(&record).map_err(io)
+    }
+}
+
+impl Drop for Checkpoints {
+    /// The checkpoints go with the table: renamed into place, or removed with its temporary
+    /// file after an error. A kill leaves both for the next run.
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.path);
+    }
+}
+
+fn read_all(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    match File::open(path) {
+        Ok(mut file) => {
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes)?;
+            Ok(Some(bytes))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+fn identity_record(index_size: u64, chunk: u64) -> Vec<u8> {
+    let mut record = MAGIC.to_vec();
+    record.extend_from_slice(&VERSION.to_le_bytes());
+    record.extend_from_slice(&index_size.to_le_bytes());
+    record.extend_from_slice(&chunk.to_le_bytes());
+    let sum = crc32fast::hash(&record);
+    record.extend_from_slice(&sum.to_le_bytes());
+    record
+}
+
+fn encode_record(chunk: usize, (counts, overflow): &ChunkResult) -> Vec<u8> {
+    let mut record = Vec::with_capacity(48 + 12 * overflow.len());
+    record.extend_from_slice(&(chunk as u64).to_le_bytes());
+    for n in [counts.win, counts.loss, counts.draw] {
+        record.extend_from_slice(&n.to_le_bytes());
+    }
+    for n in [counts.max_win, counts.max_loss, overflow.len() as u32] {
+        record.extend_from_slice(&n.to_le_bytes());
+    }
+    for &(index, distance) in overflow {
+        record.extend_from_slice(&index.to_le_bytes());
+        record.extend_from_slice(&distance.to_le_bytes());
+    }
+    let sum = crc32fast::hash(&record);
+    record.extend_from_slice(&sum.to_le_bytes());
+    record
+}
+
+/// The record at the start of `bytes`: its length, its chunk and what the chunk gave; `None`
+/// when it is cut short or its checksum is wrong.
+pub(crate) fn parse_record(bytes: &[u8]) -> Option<(usize, (usize, ChunkResult))> {
+    let u64_at = |at: usize| Some(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?));
+    let u32_at = |at: usize| Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
+    let overflow_count = u32_at(40)? as usize;
+    let body = 44usize.checked_add(overflow_count.checked_mul(12)?)?;
+    if u32_at(body)? != crc32fast::hash(bytes.get(..body)?) {
+        return None;
+    }
+    let counts = Counts {
+        win: u64_at(8)?,
+        loss: u64_at(16)?,
+        draw: u64_at(24)?,
+        max_win: u32_at(32)?,
+        max_loss: u32_at(36)?,
+    };
+    let overflow = (0..overflow_count)
+        .map(|k| Some((u64_at(44 + 12 * k)?, u32_at(52 + 12 * k)?)))
+        .collect::<Option<Vec<_>>>()?;
+    Some((body + 4, (usize::try_from(u64_at(0)?).ok()?, (counts, overflow))))
+}
+
+/// Writes the pages of a memory map that hold `bytes` to disk.
+fn sync_mapped(bytes: &[u8]) -> io::Result<()> {
+    if bytes.is_empty() {
+        return Ok(());
+    }
+    // SAFETY: sysconf has no preconditions.
+    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096).max(1);
+    let start = bytes.as_ptr() as usize;
+    let aligned = start - start % page;
+    // SAFETY: the range lies within the caller's live mapping (rounded down to its page, which
+    // the mapping holds too: it starts on a page boundary).
+    let result =
+        unsafe { libc::msync(aligned as *mut libc::c_void, bytes.len() + (start - aligned), libc::MS_SYNC) };
+    if result == 0 { Ok(()) } else { Err(io::Error::last_os_error()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_round_trip_and_a_cut_or_changed_one_is_refused() {
+        let counts = Counts { win: 5, loss: 3, draw: 9, max_win: 41, max_loss: 40 };
+        let result = (counts, vec![(17, 300), (4000, 299)]);
+        let record = encode_record(12, &result);
+        let (len, (chunk, parsed)) = parse_record(&record).unwrap();
+        assert_eq!((len, chunk, parsed), (record.len(), 12, result));
+        assert!(parse_record(&record[..record.len() - 1]).is_none());
+        for at in 0..record.len() {
+            let mut bad = record.clone();
+            bad[at] ^= 0x10;
+            assert!(parse_record(&bad).is_none(), "byte {at}");
+        }
+    }
+}
