@@ -3,12 +3,11 @@
 
 use super::board::{Geometry, Position};
 use super::index::{MAX_WIDTH, PlyIndex, Walker};
-use super::search::{DEFAULT_SLOTS, SearchError, Searcher};
+use super::search::{DEFAULT_SLOTS, SearchError, SearcherPool};
 use crate::layered::{Layered, LayeredGame, Step};
 use crate::table::{Check, Counts, Header, TableError};
 use crate::value::Value;
 use std::path::Path;
-use std::sync::{Mutex, PoisonError};
 
 /// The game in file headers.
 pub const GAME: &str = "connect4";
@@ -24,9 +23,9 @@ pub struct Connect4 {
     plies: Vec<PlyIndex>,
     /// The last ply of an opening book; `None` for every ply.
     book: Option<u32>,
-    /// Idle searchers for the book's last ply, one taken per position, so that threads never
-    /// share one and each keeps its transposition table from position to position.
-    searchers: Mutex<Vec<Searcher>>,
+    /// Searchers for the book's last ply; each keeps its transposition table from position to
+    /// position.
+    searchers: SearcherPool,
 }
 
 impl Connect4 {
@@ -36,7 +35,7 @@ impl Connect4 {
             geometry,
             plies: (0..=geometry.cells()).map(|ply| PlyIndex::new(geometry, ply)).collect(),
             book: None,
-            searchers: Mutex::new(Vec::new()),
+            searchers: SearcherPool::new(geometry, DEFAULT_SLOTS),
         }
     }
 
@@ -70,14 +69,10 @@ impl Connect4 {
 
     /// The value of a position of the book's last ply, by search.
     fn search(&self, position: &Position) -> Value {
-        let idle = || self.searchers.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut searcher = idle().pop().unwrap_or_else(|| Searcher::new(self.geometry, DEFAULT_SLOTS));
-        let value = match searcher.value(position) {
+        match self.searchers.value(position, None) {
             Ok(value) => value,
-            Err(SearchError::TimeLimit { .. }) => unreachable!("the book's searchers have no time limit"),
-        };
-        idle().push(searcher);
-        value
+            Err(SearchError::TimeLimit { .. }) => unreachable!("the book's searches have no time limit"),
+        }
     }
 
     /// The board.

@@ -3,14 +3,13 @@
 
 use super::board::{Geometry, Position, parse_moves};
 use super::catalogue::Connect4;
-use super::search::{DEFAULT_SLOTS, Searcher};
+use super::search::{DEFAULT_SLOTS, SearcherPool};
 use crate::layered::{Layered, LayeredGame, SolvedLayer};
 use crate::probe::{LazyTables, Outcome, Probe, ProbeError};
 use crate::table::Check;
 use crate::value::Value;
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::{Mutex, PoisonError};
 
 /// A position with the moves that reached it (its notation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -41,11 +40,8 @@ pub struct Connect4Tablebase {
     dir: PathBuf,
     tables: Layered<Connect4>,
     plies: LazyTables<SolvedLayer>,
-    /// Idle searchers, each with its transposition table: one is taken per search, so threads
-    /// never share one, and positions searched before make later searches cheaper.
-    searchers: Mutex<Vec<Searcher>>,
-    /// Slots of each searcher's transposition table.
-    slots: usize,
+    /// Searchers for the plies without tables, each with its transposition table.
+    searchers: SearcherPool,
     /// Seconds one search may take.
     max_time: Option<f64>,
 }
@@ -59,8 +55,7 @@ impl Connect4Tablebase {
             dir: dir.into(),
             tables,
             plies,
-            searchers: Mutex::new(Vec::new()),
-            slots: DEFAULT_SLOTS,
+            searchers: SearcherPool::new(geometry, DEFAULT_SLOTS),
             max_time: None,
         }
     }
@@ -72,7 +67,7 @@ impl Connect4Tablebase {
 
     /// The same, with transposition tables of `slots` entries (8 bytes each).
     pub fn with_table_slots(self, slots: usize) -> Connect4Tablebase {
-        Connect4Tablebase { slots, ..self }
+        Connect4Tablebase { searchers: SearcherPool::new(self.geometry(), slots), ..self }
     }
 
     /// The board.
@@ -109,12 +104,7 @@ impl Connect4Tablebase {
 
     /// The value of a position whose game is not over, by search.
     fn search(&self, position: &Position) -> Result<Value, ProbeError> {
-        let idle = || self.searchers.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut searcher = idle().pop().unwrap_or_else(|| Searcher::new(self.geometry(), self.slots));
-        searcher.set_time_limit(self.max_time);
-        let value = searcher.value(position);
-        idle().push(searcher);
-        value.map_err(|e| ProbeError::Unavailable(e.to_string()))
+        self.searchers.value(position, self.max_time).map_err(|e| ProbeError::Unavailable(e.to_string()))
     }
 }
 

@@ -16,6 +16,7 @@
 use super::board::{Geometry, Position};
 use crate::value::Value;
 use std::fmt;
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 /// Why a search gave no answer.
@@ -384,6 +385,32 @@ impl Searcher {
     #[inline]
     fn key(&self, node: &Node) -> u64 {
         (node.current + node.mask).min(node.mirror_current + node.mirror_mask)
+    }
+}
+
+/// Searchers of one board shared by threads: a search takes an idle one (or makes one), so
+/// that threads never share a transposition table, and puts it back, so that later searches
+/// find the positions searched before.
+pub struct SearcherPool {
+    g: Geometry,
+    slots: usize,
+    idle: Mutex<Vec<Searcher>>,
+}
+
+impl SearcherPool {
+    /// Searchers for board `g` with transposition tables of `slots` entries each.
+    pub fn new(g: Geometry, slots: usize) -> SearcherPool {
+        SearcherPool { g, slots, idle: Mutex::new(Vec::new()) }
+    }
+
+    /// The value of `position`, stopped after `max_time` seconds if given.
+    pub fn value(&self, position: &Position, max_time: Option<f64>) -> Result<Value, SearchError> {
+        let idle = || self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut searcher = idle().pop().unwrap_or_else(|| Searcher::new(self.g, self.slots));
+        searcher.set_time_limit(max_time);
+        let value = searcher.value(position);
+        idle().push(searcher);
+        value
     }
 }
 
