@@ -23,8 +23,8 @@ pub struct Connect4 {
     plies: Vec<PlyIndex>,
     /// The last ply of an opening book; `None` for every ply.
     book: Option<u32>,
-    /// Searchers for the book's last ply; each keeps its transposition table from position to
-    /// position.
+    /// Searchers for the book's last ply and for `probe` beyond the tables; each keeps its
+    /// transposition table from position to position.
     searchers: SearcherPool,
 }
 
@@ -62,17 +62,10 @@ impl Connect4 {
         })
     }
 
-    /// The last ply of the opening book, for a book.
-    pub fn book_plies(&self) -> Option<u32> {
-        self.book
-    }
-
-    /// The value of a position of the book's last ply, by search.
-    fn search(&self, position: &Position) -> Value {
-        match self.searchers.value(position, None) {
-            Ok(value) => value,
-            Err(SearchError::TimeLimit { .. }) => unreachable!("the book's searches have no time limit"),
-        }
+    /// The value of a position by search, stopped after `max_time` seconds if given: for the
+    /// book's last ply, and for `probe` beyond the tables.
+    pub fn search(&self, position: &Position, max_time: Option<f64>) -> Result<Value, SearchError> {
+        self.searchers.value(position, max_time)
     }
 
     /// The board.
@@ -185,7 +178,11 @@ impl LayeredGame for Connect4 {
         let g = &self.geometry;
         if self.book == Some(ply) {
             // The book's last ply: the position's own value, as one pseudo-move.
-            f(Step::Done(self.search(position)));
+            let value = match self.search(position, None) {
+                Ok(value) => value,
+                Err(SearchError::TimeLimit { .. }) => unreachable!("the book's searches have no time limit"),
+            };
+            f(Step::Done(value));
         } else if position.is_won_by_previous(g) {
             // lost: no moves
         } else if position.ply == g.cells() {

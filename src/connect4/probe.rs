@@ -3,7 +3,6 @@
 
 use super::board::{Geometry, Position, parse_moves};
 use super::catalogue::Connect4;
-use super::search::{DEFAULT_SLOTS, SearcherPool};
 use crate::layered::{Layered, LayeredGame, SolvedLayer};
 use crate::probe::{LazyTables, Outcome, Probe, ProbeError};
 use crate::table::Check;
@@ -40,8 +39,6 @@ pub struct Connect4Tablebase {
     dir: PathBuf,
     tables: Layered<Connect4>,
     plies: LazyTables<SolvedLayer>,
-    /// Searchers for the plies without tables, each with its transposition table.
-    searchers: SearcherPool,
     /// Seconds one search may take.
     max_time: Option<f64>,
 }
@@ -51,23 +48,12 @@ impl Connect4Tablebase {
     pub fn open(dir: impl Into<PathBuf>, geometry: Geometry) -> Connect4Tablebase {
         let tables = Connect4::tables(geometry);
         let plies = LazyTables::new(tables.0.layers() as usize);
-        Connect4Tablebase {
-            dir: dir.into(),
-            tables,
-            plies,
-            searchers: SearcherPool::new(geometry, DEFAULT_SLOTS),
-            max_time: None,
-        }
+        Connect4Tablebase { dir: dir.into(), tables, plies, max_time: None }
     }
 
     /// The same, with each search stopped after `seconds` (an error, exit 1).
     pub fn with_max_time(self, seconds: Option<f64>) -> Connect4Tablebase {
         Connect4Tablebase { max_time: seconds, ..self }
-    }
-
-    /// The same, with transposition tables of `slots` entries (8 bytes each).
-    pub fn with_table_slots(self, slots: usize) -> Connect4Tablebase {
-        Connect4Tablebase { searchers: SearcherPool::new(self.geometry(), slots), ..self }
     }
 
     /// The board.
@@ -104,7 +90,7 @@ impl Connect4Tablebase {
 
     /// The value of a position whose game is not over, by search.
     fn search(&self, position: &Position) -> Result<Value, ProbeError> {
-        self.searchers.value(position, self.max_time).map_err(|e| ProbeError::Unavailable(e.to_string()))
+        self.tables.0.search(position, self.max_time).map_err(|e| ProbeError::Unavailable(e.to_string()))
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::SolveError;
 use crate::progress::Progress;
-use crate::table::{FileSpec, Header, write_table, write_table_resumable};
+use crate::table::{FileSpec, Header, write_table_checkpointed};
 use crate::value::Value;
 
 /// Positions of one layer, every move of which leads out of it: into the next layer, solved
@@ -52,12 +52,8 @@ pub fn solve_layered<S: LayeredSet>(
     progress: &Progress,
     checkpoints: bool,
 ) -> Result<Header, SolveError> {
-    let entry = |cursor: &mut S::Cursor, index| {
+    write_table_checkpointed(spec, set.size(), progress, checkpoints, S::Cursor::default, |cursor, index| {
         let value = layered_value(set, cursor, index)?;
         Ok((value, set.weight(cursor, index)?))
-    };
-    match checkpoints {
-        true => write_table_resumable(spec, set.size(), progress, S::Cursor::default, entry),
-        false => write_table(spec, set.size(), progress, S::Cursor::default, entry),
-    }
+    })
 }

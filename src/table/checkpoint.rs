@@ -69,11 +69,7 @@ impl Checkpoints {
         };
         let pending = match resumed {
             Some(pending) => pending,
-            None => {
-                done.iter_mut().for_each(|d| *d = None);
-                kept.truncate(identity.len());
-                Pending::create(path)?
-            }
+            None => Pending::create(path)?,
         };
         // Only the whole records, so that new ones follow them directly.
         let fresh = temporary_path(&at);

@@ -40,4 +40,4 @@ pub use header::{
 pub use set::{CheckedWords, SetFile, Words, write_set};
 pub use status::Status;
 pub use upgrade::{set_aside, upgrade};
-pub use values::{Distances, TableFile, write_table, write_table_resumable};
+pub use values::{Distances, TableFile, write_table, write_table_checkpointed};

@@ -217,43 +217,31 @@ pub fn write_table<S, E>(
 where
     E: From<TableError> + Send,
 {
-    write_table_in_chunks(spec, index_size, progress, None, init, entry)
+    write_table_checkpointed(spec, index_size, progress, false, init, entry)
 }
 
-/// Entries per checkpoint of [`write_table_resumable`]: a minute or so of searching.
+/// Entries per checkpoint of [`write_table_checkpointed`]: a minute or so of searching.
 const CHECKPOINT_CHUNK: u64 = 1 << 12;
 
-/// [`write_table`] for entries that are slow to compute (a search each): chunk by chunk, each
-/// recorded as done once its bytes are on disk, so that a run cut short goes on from the
-/// chunks it wrote. The same bytes either way.
-pub fn write_table_resumable<S, E>(
+/// [`write_table`], and with `checkpoints` for entries that are slow to compute (a search each):
+/// chunk by chunk, each recorded as done once its bytes are on disk, so that a run cut short
+/// goes on from the chunks it wrote. The same bytes either way.
+pub fn write_table_checkpointed<S, E>(
     spec: &FileSpec,
     index_size: u64,
     progress: &Progress,
+    checkpoints: bool,
     init: impl Fn() -> S + Sync,
     entry: impl Fn(&mut S, u64) -> Result<(Value, u64), E> + Sync,
 ) -> Result<Header, E>
 where
     E: From<TableError> + Send,
 {
-    write_table_in_chunks(spec, index_size, progress, Some(CHECKPOINT_CHUNK), init, entry)
-}
-
-fn write_table_in_chunks<S, E>(
-    spec: &FileSpec,
-    index_size: u64,
-    progress: &Progress,
-    checkpoint_chunk: Option<u64>,
-    init: impl Fn() -> S + Sync,
-    entry: impl Fn(&mut S, u64) -> Result<(Value, u64), E> + Sync,
-) -> Result<Header, E>
-where
-    E: From<TableError> + Send,
-{
-    let chunk_len = checkpoint_chunk.unwrap_or(CHUNK);
-    let (pending, checkpoints) = match checkpoint_chunk {
-        None => (Pending::create(&spec.path)?, None),
-        Some(chunk) => {
+    let chunk_len = if checkpoints { CHECKPOINT_CHUNK } else { CHUNK };
+    let (pending, checkpoints) = match checkpoints {
+        false => (Pending::create(&spec.path)?, None),
+        true => {
+            let chunk = chunk_len;
             let (pending, checkpoints, done) = Checkpoints::open(&spec.path, index_size, chunk)?;
             if done > 0 {
                 progress.message(&format!(
@@ -426,10 +414,11 @@ mod tests {
         let size = 10 * CHECKPOINT_CHUNK + 123;
         let write = |name: &str, entry: &(dyn Fn(u64) -> Result<Value, TableError> + Sync)| {
             let spec = FileSpec::table(dir.join(name), "test", "t".into());
-            write_table_resumable::<_, TableError>(
+            write_table_checkpointed::<_, TableError>(
                 &spec,
                 size,
                 &Progress::hidden(),
+                true,
                 || (),
                 |_, i| Ok((entry(i)?, 1)),
             )
@@ -500,10 +489,11 @@ mod tests {
         std::fs::write(&temporary, &copies.0).unwrap();
         std::fs::write(&checkpoints, &copies.1).unwrap();
         let spec = FileSpec::table(path.clone(), "test", "t".into());
-        write_table_resumable::<_, TableError>(
+        write_table_checkpointed::<_, TableError>(
             &spec,
             size - 1,
             &Progress::hidden(),
+            true,
             || (),
             |_, i| count(i).map(|v| (v, 1)),
         )
