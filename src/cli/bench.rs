@@ -292,6 +292,9 @@ pub struct Connect4SearchArgs {
     /// searched from an empty table, as a separate process would).
     #[arg(long)]
     keep_table: bool,
+    /// The transposition table's size, in MB.
+    #[arg(long, default_value_t = tablebase::connect4::DEFAULT_TABLE_BYTES >> 20)]
+    table_mb: usize,
     /// Test set files: a position (columns played) and its score per line; score `s` from the
     /// side to move, a win on the winner's own `k`-th stone scoring `(W*H+1)/2 + 1 - k`.
     #[arg(required = true)]
@@ -301,12 +304,12 @@ pub struct Connect4SearchArgs {
 /// Searches every position of each test set and compares its value and distance with the
 /// set's score: mean and longest time, positions searched per second. Exit 3 on a mismatch.
 pub fn connect4_search(args: &Connect4SearchArgs) -> Result<(), Error> {
-    use tablebase::connect4::{DEFAULT_SLOTS, Searcher, parse_moves, value_of_score};
+    use tablebase::connect4::{Searcher, parse_moves, value_of_score};
     let g = args.size;
     let mut out = std::io::stdout().lock();
     writeln!(out, "set\tpositions\texact\tmean ms\tmax ms\tmean nodes\tnodes/s").map_err(Error::Output)?;
     let mut wrong = 0;
-    let mut searcher = Searcher::new(g, DEFAULT_SLOTS);
+    let mut searcher = Searcher::new(g, args.table_mb << 20);
     for path in &args.files {
         let text =
             std::fs::read_to_string(path).map_err(|source| Error::File { path: path.clone(), source })?;
@@ -370,6 +373,9 @@ pub struct Connect4BookArgs {
     /// Seed of the runs' starting points.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The transposition table's size, in MB.
+    #[arg(long, default_value_t = tablebase::connect4::DEFAULT_TABLE_BYTES >> 20)]
+    table_mb: usize,
 }
 
 /// Searches runs of consecutive reachable positions of one ply, each run with the
@@ -377,7 +383,7 @@ pub struct Connect4BookArgs {
 /// extrapolates the CPU time of the whole ply.
 pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
     use tablebase::LayeredGame;
-    use tablebase::connect4::{DEFAULT_SLOTS, Searcher};
+    use tablebase::connect4::Searcher;
     let g = args.size;
     if args.ply >= g.cells() {
         return Err(Error::Usage(format!(
@@ -396,11 +402,15 @@ pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
     writeln!(out, "run\tfirst index\tpositions\tmean ms\tmax ms\tnodes/s").map_err(Error::Output)?;
     let (mut total, mut searched) = (0.0f64, 0u64);
     for run in 0..args.runs {
-        let mut searcher = Searcher::new(g, DEFAULT_SLOTS);
-        let mut index = rng.below(set.capacity());
-        let (first, mut seconds, mut longest, mut count) = (index, 0.0f64, 0.0f64, 0u64);
+        let mut searcher = Searcher::new(g, args.table_mb << 20);
+        // From a random index onwards, wrapping round at the end of the index range.
+        let first = rng.below(set.capacity());
+        let (mut seconds, mut longest, mut count) = (0.0f64, 0.0f64, 0u64);
         let mut walker = Default::default();
-        while count < args.count as u64 && index < set.capacity() {
+        let mut indices = (first..set.capacity()).chain(0..first);
+        while count < args.count as u64
+            && let Some(index) = indices.next()
+        {
             if set.contains(index) {
                 let position = game.position(args.ply, &mut walker, index);
                 let start = Instant::now();
@@ -408,7 +418,6 @@ pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
                 let took = start.elapsed().as_secs_f64();
                 (seconds, longest, count) = (seconds + took, longest.max(took), count + 1);
             }
-            index += 1;
         }
         writeln!(
             out,

@@ -112,6 +112,15 @@ impl Geometry {
     /// The empty cells that would complete four in a row for `stones`, filled or not below.
     #[inline]
     pub fn winning_cells(&self, stones: u64) -> u64 {
+        self.completing_cells(stones) & self.board()
+    }
+
+    /// The cells that would complete four in a row for `stones`, with no mask: besides the
+    /// board's cells (stones or not) they may include the spare bits above the columns. For hot
+    /// loops that mask the result with cells of their own (the empty ones) anyway, so that the
+    /// board's mask is not rebuilt at each call.
+    #[inline(always)]
+    pub fn completing_cells(&self, stones: u64) -> u64 {
         let h = self.height;
         let mut cells = (stones << 1) & (stones << 2) & (stones << 3);
         for shift in [h, h + 1, h + 2] {
@@ -122,7 +131,7 @@ impl Geometry {
             cells |= pair & (stones << shift);
             cells |= pair & (stones >> (3 * shift));
         }
-        cells & self.board()
+        cells
     }
 
     /// Every cell of the board.

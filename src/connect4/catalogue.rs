@@ -3,11 +3,12 @@
 
 use super::board::{Geometry, Position};
 use super::index::{MAX_WIDTH, PlyIndex, Walker};
-use super::search::{DEFAULT_SLOTS, SearchError, SearcherPool};
+use super::search::{DEFAULT_TABLE_BYTES, SearchError, SearcherPool};
 use crate::layered::{Layered, LayeredGame, Step};
 use crate::table::{Check, Counts, Header, TableError};
 use crate::value::Value;
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// The game in file headers.
 pub const GAME: &str = "connect4";
@@ -20,7 +21,9 @@ const INDEX_SINCE_VERSION: u32 = 2;
 /// opening book of the first plies whose last ply is solved by search.
 pub struct Connect4 {
     geometry: Geometry,
-    plies: Vec<PlyIndex>,
+    /// Built at the first use: a probe that only searches (7x6 without a book) never needs
+    /// them, and building the 7x6 rank tables costs more than its whole answer.
+    plies: OnceLock<Vec<PlyIndex>>,
     /// The last ply of an opening book; `None` for every ply.
     book: Option<u32>,
     /// Searchers for the book's last ply and for `probe` beyond the tables; each keeps its
@@ -33,9 +36,9 @@ impl Connect4 {
     pub fn new(geometry: Geometry) -> Connect4 {
         Connect4 {
             geometry,
-            plies: (0..=geometry.cells()).map(|ply| PlyIndex::new(geometry, ply)).collect(),
+            plies: OnceLock::new(),
             book: None,
-            searchers: SearcherPool::new(geometry, DEFAULT_SLOTS),
+            searchers: SearcherPool::new(geometry, DEFAULT_TABLE_BYTES),
         }
     }
 
@@ -75,7 +78,9 @@ impl Connect4 {
 
     /// The index of ply `ply`.
     pub fn ply(&self, ply: u32) -> &PlyIndex {
-        &self.plies[ply as usize]
+        let geometry = self.geometry;
+        &self.plies.get_or_init(|| (0..=geometry.cells()).map(|ply| PlyIndex::new(geometry, ply)).collect())
+            [ply as usize]
     }
 
     /// The value of the empty board and the positions of all plies (not for a book), from the

@@ -11,4 +11,4 @@ pub use board::{Geometry, MovesError, Position, SizeError, TABULATED_CELLS, pars
 pub use catalogue::{Connect4, GAME};
 pub use index::{MAX_WIDTH, PlyIndex, Walker};
 pub use probe::{Column, Connect4Tablebase, Game, diagram};
-pub use search::{DEFAULT_SLOTS, SearchError, Searcher, SearcherPool, value_of_score};
+pub use search::{DEFAULT_TABLE_BYTES, SearchError, Searcher, SearcherPool, value_of_score};

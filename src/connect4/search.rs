@@ -10,7 +10,8 @@
 //! - bitboards (the board module's layout), with only the moves that do not hand the opponent a
 //!   win at once, and an immediate loss where the opponent has two winning cells to play;
 //! - a transposition table of bounds keyed by the position or its mirror image, whichever is
-//!   smaller, so that mirror positions share entries;
+//!   smaller, so that mirror positions share entries; 32-bit entries on 7x6, since the search
+//!   waits on the table's cache misses more than on anything else;
 //! - moves ordered by the winning cells they create for the mover, centre columns first.
 
 use super::board::{Geometry, Position};
@@ -44,79 +45,108 @@ impl fmt::Display for SearchError {
 
 impl std::error::Error for SearchError {}
 
-/// A transposition table: one 64-bit entry per slot, holding a bound on the score and enough of
-/// the position's key to tell it from any other that shares the slot. A new entry replaces the
-/// old one.
+/// A transposition table: one entry per slot, holding a bound on the score and the part of the
+/// position's key that its slot does not already tell. A new entry replaces the old one.
+///
+/// The slot and the stored part come from `key * ODD mod 2^key_bits`, a bijection on keys:
+/// its high bits choose the slot (multiplicative hashing) and its low bits are stored, so the
+/// pair is the whole key and two positions never mistake each other's bounds. On 7x6 (49-bit
+/// keys, 2^24 slots) the stored part is 25 bits and the bound 7, so an entry is 32 bits and the
+/// table holds twice the entries of a 64-bit table in the same memory.
 struct Bounds {
-    entries: Vec<u64>,
-    /// Keys of at most 56 bits (7x6: 49) are stored whole beside the bound, in a power-of-two
-    /// table slotted by a multiplicative hash (`64 - shift` bits of it); wider keys are divided
-    /// by a table size that need not be a power of two, and the quotient is stored (the slot is
-    /// the remainder, so the pair is the whole key).
-    shift: Option<u32>,
+    entries: Entries,
+    key_mask: u64,
+    /// `key_bits - slot_bits`: how far the hashed key is shifted to give the slot, and the
+    /// number of its low bits stored.
+    stored_bits: u32,
+    bound_bits: u32,
 }
 
-/// A bound as stored: the score plus 64, shifted, and whether it is a lower bound; never 0, so
-/// that 0 marks an empty slot.
-const LOWER: u64 = 1;
-const SCORE_OFFSET: i32 = 64;
+enum Entries {
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+const ODD: u64 = 0x9e37_79b9_7f4a_7c15;
 
 impl Bounds {
-    /// A table of about `slots` entries for keys of `key_bits` bits.
-    fn new(slots: usize, key_bits: u32) -> Bounds {
-        let slots = slots.max(256);
-        let table = if key_bits <= 56 {
-            let bits = usize::BITS - 1 - slots.leading_zeros(); // the largest power of two <= slots
-            Bounds { entries: vec![0; 1 << bits], shift: Some(64 - bits) }
-        } else {
-            Bounds { entries: vec![0; slots], shift: None }
+    /// A table of at most `bytes` bytes (at least 256 slots) for keys of `key_bits` bits and
+    /// scores of magnitude at most `max_score`.
+    fn new(bytes: usize, key_bits: u32, max_score: i32) -> Bounds {
+        // A bound is `(score + max_score + 1) << 1 | is_lower`: never 0, which marks an empty slot.
+        let bound_bits = u32::BITS - (4 * max_score as u32 + 3).leading_zeros();
+        let slot_bits_for = |entry_bytes: usize| {
+            let slots = (bytes / entry_bytes).max(256);
+            (usize::BITS - 1 - slots.leading_zeros()).min(key_bits)
         };
-        advise_huge_pages(&table.entries);
-        table
+        let narrow_slot_bits = slot_bits_for(4);
+        let (entries, slot_bits) = if key_bits - narrow_slot_bits + bound_bits <= 32 {
+            (Entries::Narrow(vec![0; 1 << narrow_slot_bits]), narrow_slot_bits)
+        } else {
+            let slot_bits = slot_bits_for(8);
+            (Entries::Wide(vec![0; 1 << slot_bits]), slot_bits)
+        };
+        match &entries {
+            Entries::Narrow(entries) => advise_huge_pages(entries),
+            Entries::Wide(entries) => advise_huge_pages(entries),
+        }
+        let key_mask = if key_bits == 64 { u64::MAX } else { (1 << key_bits) - 1 };
+        Bounds { entries, key_mask, stored_bits: key_bits - slot_bits, bound_bits }
     }
 
+    /// The slot of `key` and the part of it stored there.
     #[inline]
     fn slot(&self, key: u64) -> (usize, u64) {
-        match self.shift {
-            Some(shift) => ((key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize, key),
-            None => {
-                let slots = self.entries.len() as u64;
-                ((key % slots) as usize, key / slots)
-            }
-        }
+        let hashed = key.wrapping_mul(ODD) & self.key_mask;
+        let stored = hashed & ((1u64 << self.stored_bits) - 1);
+        ((hashed >> self.stored_bits) as usize, stored)
     }
 
     /// Starts loading the slot of `key` into the cache.
     #[inline]
     fn prefetch(&self, key: u64) {
-        crate::prefetch::prefetch(&self.entries[self.slot(key).0]);
+        let slot = self.slot(key).0;
+        match &self.entries {
+            Entries::Narrow(entries) => crate::prefetch::prefetch(&entries[slot]),
+            Entries::Wide(entries) => crate::prefetch::prefetch(&entries[slot]),
+        }
     }
 
-    /// The bound stored for `key`: `(score, is_lower)`.
+    /// The bound stored for `key`: `(score, is_lower)`, with `max_score` as given to `new`.
     #[inline]
-    fn get(&self, key: u64) -> Option<(i32, bool)> {
-        let (slot, quotient) = self.slot(key);
-        let entry = self.entries[slot];
-        (entry != 0 && entry >> 8 == quotient)
-            .then(|| (((entry & 0xff) >> 1) as i32 - SCORE_OFFSET, entry & LOWER != 0))
+    fn get(&self, key: u64, max_score: i32) -> Option<(i32, bool)> {
+        let (slot, stored) = self.slot(key);
+        let entry = match &self.entries {
+            Entries::Narrow(entries) => u64::from(entries[slot]),
+            Entries::Wide(entries) => entries[slot],
+        };
+        let bound = entry & ((1 << self.bound_bits) - 1);
+        (bound != 0 && entry >> self.bound_bits == stored)
+            .then(|| ((bound >> 1) as i32 - max_score - 1, bound & 1 != 0))
     }
 
     #[inline]
-    fn put(&mut self, key: u64, score: i32, is_lower: bool) {
-        let (slot, quotient) = self.slot(key);
-        let data = (((score + SCORE_OFFSET) as u64) << 1) | u64::from(is_lower);
-        self.entries[slot] = (quotient << 8) | data;
+    fn put(&mut self, key: u64, max_score: i32, score: i32, is_lower: bool) {
+        let (slot, stored) = self.slot(key);
+        let entry = (stored << self.bound_bits) | ((score + max_score + 1) as u64) << 1 | u64::from(is_lower);
+        match &mut self.entries {
+            Entries::Narrow(entries) => entries[slot] = entry as u32,
+            Entries::Wide(entries) => entries[slot] = entry,
+        }
     }
 
     fn clear(&mut self) {
-        self.entries.fill(0);
+        match &mut self.entries {
+            Entries::Narrow(entries) => entries.fill(0),
+            Entries::Wide(entries) => entries.fill(0),
+        }
     }
 }
 
 /// Asks the kernel to back `entries` with huge pages where it can: every lookup lands on a
 /// random slot, and with 4 KB pages each one would also miss the TLB. Only advice: nothing
 /// changes where the kernel does not follow it.
-fn advise_huge_pages(entries: &[u64]) {
+fn advise_huge_pages<T>(entries: &[T]) {
     const HUGE_PAGE: usize = 2 << 20;
     let start = entries.as_ptr() as usize;
     let end = start + std::mem::size_of_val(entries);
@@ -131,7 +161,7 @@ fn advise_huge_pages(entries: &[u64]) {
 
 /// A position with its mirror image, kept side by side so that the symmetric key costs no
 /// mirroring at each node.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Node {
     current: u64,
     mask: u64,
@@ -179,19 +209,19 @@ pub fn value_of_score(g: &Geometry, ply: u32, score: i32) -> Value {
     }
 }
 
-/// Slots of the transposition table by default: 2^23 (64 MB).
-pub const DEFAULT_SLOTS: usize = 1 << 23;
+/// The transposition table's size by default: 64 MB (2^24 entries on 7x6).
+pub const DEFAULT_TABLE_BYTES: usize = 64 << 20;
 
 impl Searcher {
-    /// A searcher for board `g` with a transposition table of `slots` entries (8 bytes each).
-    pub fn new(g: Geometry, slots: usize) -> Searcher {
+    /// A searcher for board `g` with a transposition table of at most `table_bytes` bytes.
+    pub fn new(g: Geometry, table_bytes: usize) -> Searcher {
         let w = g.width;
         let mut order: Vec<u32> = (0..w).collect();
         // Centre first, then outwards (left before right at equal distance).
         order.sort_by_key(|&c| ((2 * c as i32 - (w as i32 - 1)).abs(), c));
         Searcher {
             g,
-            table: Bounds::new(slots, w * (g.height + 1)),
+            table: Bounds::new(table_bytes, w * (g.height + 1), max_score(&g)),
             order,
             bottom: (0..w).map(|c| g.bottom(c)).collect(),
             mirror_bottom: (0..w).map(|c| g.bottom(w - 1 - c)).collect(),
@@ -283,7 +313,7 @@ impl Searcher {
         let theirs = node.ply as i32 - own;
         let empty = self.board & !node.mask;
         let playable = (node.mask + self.bottom_row) & self.board;
-        let threats = self.g.winning_cells(node.current ^ node.mask) & empty;
+        let threats = self.g.completing_cells(node.current ^ node.mask) & empty;
         let forced = playable & threats;
         let mut moves = playable;
         if forced != 0 {
@@ -312,7 +342,7 @@ impl Searcher {
         }
         let mut highest = self.max_score - (own + 2);
         let key = self.key(node);
-        if let Some((bound, is_lower)) = self.table.get(key) {
+        if let Some((bound, is_lower)) = self.table.get(key, self.max_score) {
             if is_lower {
                 if alpha < bound {
                     alpha = bound;
@@ -333,19 +363,16 @@ impl Searcher {
 
         // Moves by the winning cells they make for the mover, centre first among equals.
         let mut ordered = [(0u32, 0u32); 16];
-        let mut children = [Node::default(); 16];
         let mut count = 0;
         for &column in &self.order {
             let cell = moves & self.g.column(column);
             if cell == 0 {
                 continue;
             }
-            let child = self.play(node, column);
             // The child's entry is wanted soon: start loading it (the table is far larger than
             // the caches, so each lookup is a miss).
-            self.table.prefetch(self.key(&child));
-            children[column as usize] = child;
-            let made = (self.g.winning_cells(node.current | cell) & empty & !cell).count_ones();
+            self.table.prefetch(self.key(&self.play(node, column)));
+            let made = (self.g.completing_cells(node.current | cell) & empty & !cell).count_ones();
             let mut at = count;
             while at > 0 && ordered[at - 1].0 < made {
                 ordered[at] = ordered[at - 1];
@@ -355,16 +382,16 @@ impl Searcher {
             count += 1;
         }
         for &(_, column) in &ordered[..count] {
-            let score = -self.negamax(&children[column as usize], -beta, -alpha)?;
+            let score = -self.negamax(&self.play(node, column), -beta, -alpha)?;
             if score >= beta {
-                self.table.put(key, score, true);
+                self.table.put(key, self.max_score, score, true);
                 return Ok(score);
             }
             if score > alpha {
                 alpha = score;
             }
         }
-        self.table.put(key, alpha, false);
+        self.table.put(key, self.max_score, alpha, false);
         Ok(alpha)
     }
 
@@ -393,20 +420,20 @@ impl Searcher {
 /// find the positions searched before.
 pub struct SearcherPool {
     g: Geometry,
-    slots: usize,
+    table_bytes: usize,
     idle: Mutex<Vec<Searcher>>,
 }
 
 impl SearcherPool {
-    /// Searchers for board `g` with transposition tables of `slots` entries each.
-    pub fn new(g: Geometry, slots: usize) -> SearcherPool {
-        SearcherPool { g, slots, idle: Mutex::new(Vec::new()) }
+    /// Searchers for board `g` with transposition tables of at most `table_bytes` bytes each.
+    pub fn new(g: Geometry, table_bytes: usize) -> SearcherPool {
+        SearcherPool { g, table_bytes, idle: Mutex::new(Vec::new()) }
     }
 
     /// The value of `position`, stopped after `max_time` seconds if given.
     pub fn value(&self, position: &Position, max_time: Option<f64>) -> Result<Value, SearchError> {
         let idle = || self.idle.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut searcher = idle().pop().unwrap_or_else(|| Searcher::new(self.g, self.slots));
+        let mut searcher = idle().pop().unwrap_or_else(|| Searcher::new(self.g, self.table_bytes));
         searcher.set_time_limit(max_time);
         let value = searcher.value(position);
         idle().push(searcher);
@@ -455,14 +482,49 @@ mod tests {
     fn agrees_with_minimax_on_every_4x4_position_of_some_plies() {
         let g = Geometry::new(4, 4).unwrap();
         let mut memo = HashMap::new();
-        // A small table, so that entries are replaced and keys share slots.
-        let mut searcher = Searcher::new(g, 1009);
+        // A small table (256 slots), so that entries are replaced and keys share slots.
+        let mut searcher = Searcher::new(g, 1024);
         for ply in [2, 5, 7, 10, 13] {
             let all = positions(&g, ply);
             for (moves, p) in &all {
                 assert_eq!(searcher.value(p).unwrap(), minimax(&g, p, &mut memo), "{moves}");
             }
             assert!(all.len() > 10, "ply {ply}: {}", all.len());
+        }
+    }
+
+    /// Both entry widths: a bound read back is the last one stored for that very key, never
+    /// another key's, however many keys share a slot.
+    #[test]
+    fn the_table_gives_back_only_a_keys_own_last_bound() {
+        // 5x4 keys in narrow entries; 64-bit keys (8x7) in wide ones.
+        for (key_bits, max_score, wide) in [(25, 11, false), (64, 29, true)] {
+            let mut table = Bounds::new(1 << 12, key_bits, max_score);
+            assert_eq!(matches!(table.entries, Entries::Wide(_)), wide);
+            let slots = match &table.entries {
+                Entries::Narrow(e) => e.len(),
+                Entries::Wide(e) => e.len(),
+            };
+            let mut rng = crate::rng::SplitMix64::new(key_bits.into());
+            let mask = if key_bits == 64 { u64::MAX } else { (1 << key_bits) - 1 };
+            let mut last = HashMap::new();
+            let mut found = 0;
+            for round in 0..20 * slots {
+                // Few distinct keys at first (found again), then many (slots overwritten).
+                let key = if round < slots { rng.next_u64() % 64 } else { rng.next_u64() & mask };
+                if let Some(bound) = table.get(key, max_score) {
+                    assert_eq!(Some(&bound), last.get(&key), "key {key:#x}");
+                    found += 1;
+                }
+                let score = (rng.next_u64() % (2 * max_score as u64 + 1)) as i32 - max_score;
+                let is_lower = rng.next_u64() & 1 == 1;
+                table.put(key, max_score, score, is_lower);
+                last.insert(key, (score, is_lower));
+                assert_eq!(table.get(key, max_score), Some((score, is_lower)));
+            }
+            assert!(found > slots / 2, "{found} bounds found again");
+            table.clear();
+            assert!(last.keys().all(|&key| table.get(key, max_score).is_none()));
         }
     }
 
