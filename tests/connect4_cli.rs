@@ -287,6 +287,25 @@ fn probe_7x6_by_search_gives_pons_scores() {
     assert!(!dir.exists(), "probing by search writes nothing");
 }
 
+/// `play` on 7x6 without a book: late in the game the perfect player answers by search and wins
+/// (the position is lost for the person by 4 plies); from the empty board the search limit stops
+/// the game with exit 1 rather than leaving the person waiting without a word.
+#[test]
+fn play_7x6_by_search() {
+    let dir = std::env::temp_dir().join(format!("tablebase-c4-play-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let from = "2252576253462244111563365343671351441";
+    let args = ["play", "connect4", "--size", "7x6", "--dir", d, "--side", "second", "--seed", "3"];
+    let out = tablebase(&[&args[..], &["--from", from]].concat(), "6\n7\n6\n7\n6\n7\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("The perfect player wins (X)"), "{text}");
+    let out = tablebase(&[&args[..], &["--max-time", "0.2"]].concat(), "4\n");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("needs more than the 0.2 s allowed (--max-time)"), "{stderr}");
+}
+
 /// An opening book holds the same files as full tables for its plies: a 5x4 book of plies 0 to
 /// 8 (ply 8 solved by search) is byte for byte the full tables' plies 0 to 8.
 #[test]

@@ -282,6 +282,10 @@ enum PlayGame {
         /// The side you play.
         #[arg(long, value_enum, default_value = "first")]
         side: Connect4Side,
+        /// Stop a search (a position beyond the tables of a board too large to tabulate, such
+        /// as 7x6 past its opening book) after S seconds: the game stops with exit 1.
+        #[arg(long, value_name = "S", value_parser = parse_seconds, default_value = "60")]
+        max_time: f64,
         #[command(flatten)]
         play: PlayArgs,
     },
@@ -419,8 +423,9 @@ pub fn run(cli: Cli) -> Result<(), Error> {
                     let game = MorrisTablebase::open(&tables.dir, tables.stones);
                     play::play(&game, &title, &start, side as usize, args.seed(), stdin, &mut stdout)
                 }
-                PlayGame::Connect4 { tables, from, side, play: args } => {
-                    let game = Connect4Tablebase::open(&tables.dir, tables.size);
+                PlayGame::Connect4 { tables, from, side, max_time, play: args } => {
+                    let game =
+                        Connect4Tablebase::open(&tables.dir, tables.size).with_max_time(Some(max_time));
                     let title = format!("Connect Four {}", tables.size);
                     play::play(&game, &title, &from, side as usize, args.seed(), stdin, &mut stdout)
                 }
