@@ -60,6 +60,8 @@ struct Bounds {
     /// number of its low bits stored.
     stored_bits: u32,
     bound_bits: u32,
+    /// Added to a score to store it: `max_score + 1`, so that a stored bound is never 0.
+    score_offset: i32,
 }
 
 enum Entries {
@@ -91,7 +93,13 @@ impl Bounds {
             Entries::Wide(entries) => advise_huge_pages(entries),
         }
         let key_mask = if key_bits == 64 { u64::MAX } else { (1 << key_bits) - 1 };
-        Bounds { entries, key_mask, stored_bits: key_bits - slot_bits, bound_bits }
+        Bounds {
+            entries,
+            key_mask,
+            stored_bits: key_bits - slot_bits,
+            bound_bits,
+            score_offset: max_score + 1,
+        }
     }
 
     /// The slot of `key` and the part of it stored there.
@@ -112,9 +120,9 @@ impl Bounds {
         }
     }
 
-    /// The bound stored for `key`: `(score, is_lower)`, with `max_score` as given to `new`.
+    /// The bound stored for `key`: `(score, is_lower)`.
     #[inline]
-    fn get(&self, key: u64, max_score: i32) -> Option<(i32, bool)> {
+    fn get(&self, key: u64) -> Option<(i32, bool)> {
         let (slot, stored) = self.slot(key);
         let entry = match &self.entries {
             Entries::Narrow(entries) => u64::from(entries[slot]),
@@ -122,13 +130,14 @@ impl Bounds {
         };
         let bound = entry & ((1 << self.bound_bits) - 1);
         (bound != 0 && entry >> self.bound_bits == stored)
-            .then(|| ((bound >> 1) as i32 - max_score - 1, bound & 1 != 0))
+            .then(|| ((bound >> 1) as i32 - self.score_offset, bound & 1 != 0))
     }
 
     #[inline]
-    fn put(&mut self, key: u64, max_score: i32, score: i32, is_lower: bool) {
+    fn put(&mut self, key: u64, score: i32, is_lower: bool) {
         let (slot, stored) = self.slot(key);
-        let entry = (stored << self.bound_bits) | ((score + max_score + 1) as u64) << 1 | u64::from(is_lower);
+        let entry =
+            (stored << self.bound_bits) | ((score + self.score_offset) as u64) << 1 | u64::from(is_lower);
         match &mut self.entries {
             Entries::Narrow(entries) => entries[slot] = entry as u32,
             Entries::Wide(entries) => entries[slot] = entry,
@@ -342,7 +351,7 @@ impl Searcher {
         }
         let mut highest = self.max_score - (own + 2);
         let key = self.key(node);
-        if let Some((bound, is_lower)) = self.table.get(key, self.max_score) {
+        if let Some((bound, is_lower)) = self.table.get(key) {
             if is_lower {
                 if alpha < bound {
                     alpha = bound;
@@ -384,14 +393,14 @@ impl Searcher {
         for &(_, column) in &ordered[..count] {
             let score = -self.negamax(&self.play(node, column), -beta, -alpha)?;
             if score >= beta {
-                self.table.put(key, self.max_score, score, true);
+                self.table.put(key, score, true);
                 return Ok(score);
             }
             if score > alpha {
                 alpha = score;
             }
         }
-        self.table.put(key, self.max_score, alpha, false);
+        self.table.put(key, alpha, false);
         Ok(alpha)
     }
 
@@ -512,19 +521,19 @@ mod tests {
             for round in 0..20 * slots {
                 // Few distinct keys at first (found again), then many (slots overwritten).
                 let key = if round < slots { rng.next_u64() % 64 } else { rng.next_u64() & mask };
-                if let Some(bound) = table.get(key, max_score) {
+                if let Some(bound) = table.get(key) {
                     assert_eq!(Some(&bound), last.get(&key), "key {key:#x}");
                     found += 1;
                 }
                 let score = (rng.next_u64() % (2 * max_score as u64 + 1)) as i32 - max_score;
                 let is_lower = rng.next_u64() & 1 == 1;
-                table.put(key, max_score, score, is_lower);
+                table.put(key, score, is_lower);
                 last.insert(key, (score, is_lower));
-                assert_eq!(table.get(key, max_score), Some((score, is_lower)));
+                assert_eq!(table.get(key), Some((score, is_lower)));
             }
             assert!(found > slots / 2, "{found} bounds found again");
             table.clear();
-            assert!(last.keys().all(|&key| table.get(key, max_score).is_none()));
+            assert!(last.keys().all(|&key| table.get(key).is_none()));
         }
     }
 
