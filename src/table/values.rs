@@ -220,8 +220,10 @@ where
     write_table_checkpointed(spec, index_size, progress, false, init, entry)
 }
 
-/// Entries per checkpoint of [`write_table_checkpointed`]: a minute or so of searching.
-const CHECKPOINT_CHUNK: u64 = 1 << 12;
+/// Entries per checkpoint of [`write_table_checkpointed`]: small, since each thread loses the
+/// chunk it is in when a run is cut short. On 7x6 ply 8 (the book's last ply) a chunk holds a
+/// few hundred reachable positions at most, a few minutes of searching.
+const CHECKPOINT_CHUNK: u64 = 1 << 9;
 
 /// [`write_table`], and with `checkpoints` for entries that are slow to compute (a search each):
 /// chunk by chunk, each recorded as done once its bytes are on disk, so that a run cut short
