@@ -280,6 +280,21 @@ pub fn connect4_forward(args: &Connect4ForwardArgs) -> Result<(), Error> {
     if mismatches > 0 { Err(Error::VerifyFailed) } else { Ok(()) }
 }
 
+/// The size of a search benchmark's transposition table.
+#[derive(Args)]
+pub struct SearchTableArgs {
+    /// The transposition table's size, in MB (1 to 16384).
+    #[arg(long, default_value_t = (tablebase::connect4::DEFAULT_TABLE_BYTES >> 20) as u64,
+          value_parser = clap::value_parser!(u64).range(1..=16384))]
+    table_mb: u64,
+}
+
+impl SearchTableArgs {
+    fn bytes(&self) -> usize {
+        (self.table_mb as usize) << 20
+    }
+}
+
 #[derive(Args)]
 pub struct Connect4SearchArgs {
     /// Board size, columns x rows.
@@ -292,10 +307,8 @@ pub struct Connect4SearchArgs {
     /// searched from an empty table, as a separate process would).
     #[arg(long)]
     keep_table: bool,
-    /// The transposition table's size, in MB (1 to 16384).
-    #[arg(long, default_value_t = (tablebase::connect4::DEFAULT_TABLE_BYTES >> 20) as u64,
-          value_parser = clap::value_parser!(u64).range(1..=16384))]
-    table_mb: u64,
+    #[command(flatten)]
+    table: SearchTableArgs,
     /// Test set files: a position (columns played) and its score per line; score `s` from the
     /// side to move, a win on the winner's own `k`-th stone scoring `(W*H+1)/2 + 1 - k`.
     #[arg(required = true)]
@@ -310,7 +323,7 @@ pub fn connect4_search(args: &Connect4SearchArgs) -> Result<(), Error> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "set\tpositions\texact\tmean ms\tmax ms\tmean nodes\tnodes/s").map_err(Error::Output)?;
     let mut wrong = 0;
-    let mut searcher = Searcher::new(g, (args.table_mb as usize) << 20);
+    let mut searcher = Searcher::new(g, args.table.bytes());
     for path in &args.files {
         let text =
             std::fs::read_to_string(path).map_err(|source| Error::File { path: path.clone(), source })?;
@@ -374,10 +387,8 @@ pub struct Connect4BookArgs {
     /// Seed of the runs' starting points.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The transposition table's size, in MB (1 to 16384).
-    #[arg(long, default_value_t = (tablebase::connect4::DEFAULT_TABLE_BYTES >> 20) as u64,
-          value_parser = clap::value_parser!(u64).range(1..=16384))]
-    table_mb: u64,
+    #[command(flatten)]
+    table: SearchTableArgs,
 }
 
 /// Searches runs of consecutive reachable positions of one ply, each run with the
@@ -404,7 +415,7 @@ pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
     writeln!(out, "run\tfirst index\tpositions\tmean ms\tmax ms\tnodes/s").map_err(Error::Output)?;
     let (mut total, mut searched) = (0.0f64, 0u64);
     for run in 0..args.runs {
-        let mut searcher = Searcher::new(g, (args.table_mb as usize) << 20);
+        let mut searcher = Searcher::new(g, args.table.bytes());
         // From a random index onwards, wrapping round at the end of the index range.
         let first = rng.below(set.capacity());
         let (mut seconds, mut longest, mut count) = (0.0f64, 0.0f64, 0u64);

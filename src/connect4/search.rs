@@ -515,12 +515,11 @@ mod tests {
                 Entries::Wide(e) => e.len(),
             };
             let mut rng = crate::rng::SplitMix64::new(key_bits.into());
-            let mask = if key_bits == 64 { u64::MAX } else { (1 << key_bits) - 1 };
             let mut last = HashMap::new();
             let mut found = 0;
             for round in 0..20 * slots {
                 // Few distinct keys at first (found again), then many (slots overwritten).
-                let key = if round < slots { rng.next_u64() % 64 } else { rng.next_u64() & mask };
+                let key = if round < slots { rng.next_u64() % 64 } else { rng.next_u64() & table.key_mask };
                 if let Some(bound) = table.get(key) {
                     assert_eq!(Some(&bound), last.get(&key), "key {key:#x}");
                     found += 1;
