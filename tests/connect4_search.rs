@@ -1,6 +1,8 @@
 //! The search solver against the tables: on boards small enough to tabulate, it gives every
 //! position of a ply the value and distance stored in that ply's table.
 
+mod common;
+
 use tablebase::connect4::{Connect4, Geometry, Searcher};
 use tablebase::table::Check;
 use tablebase::{LayeredGame, Progress, Value};
@@ -36,5 +38,39 @@ fn search_agrees_with_the_5x4_and_6x4_tables() {
             assert!(compared > 0, "{g} ply {ply}");
         }
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `verify` of an opening book proves each stored value of its searched last ply (two searches
+/// around the stored score), and finds a wrong one under valid checksums, with the position's
+/// real value.
+#[test]
+fn verify_proves_a_books_searched_ply_and_finds_a_wrong_value() {
+    let dir = std::env::temp_dir().join(format!("tablebase-c4-book-verify-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let g = Geometry::new(5, 4).unwrap();
+    let book = Connect4::book(g, 8);
+    tablebase::generate(&book, &dir, &Progress::hidden()).unwrap();
+    let reports = common::verified(&book, &dir, false);
+    assert_eq!(reports.len(), 9);
+    assert!(reports.iter().all(|r| r.consistent == Some(true)), "{reports:?}");
+
+    // A win in 5 (its byte is the distance plus one) claimed as a win in 7.
+    let table = dir.join("connect4-5x4-ply08.tbl");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let victim = bytes[256..].iter().position(|&b| b == 6).unwrap();
+    bytes[256 + victim] = 8;
+    common::reseal(&mut bytes);
+    std::fs::write(&table, &bytes).unwrap();
+    let reports = common::verified(&book, &dir, false);
+    let last = &reports[8];
+    assert_eq!(last.consistent, Some(false));
+    assert!(
+        last.problems.iter().any(|p| p.contains("stored win 7 but its moves give win 5")),
+        "{:?}",
+        last.problems
+    );
+    assert!(reports[..8].iter().all(|r| r.consistent.is_some()));
+    assert!(common::verified(&book, &dir, true).iter().all(|r| r.consistent.is_none()));
     std::fs::remove_dir_all(&dir).unwrap();
 }

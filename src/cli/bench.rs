@@ -412,10 +412,14 @@ pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
     let members = set.len();
     let mut rng = SplitMix64::new(args.seed);
     let mut out = std::io::stdout().lock();
-    writeln!(out, "run\tfirst index\tpositions\tmean ms\tmax ms\tnodes/s").map_err(Error::Output)?;
-    let (mut total, mut searched) = (0.0f64, 0u64);
+    writeln!(out, "run\tfirst index\tpositions\tmean ms\tmax ms\tnodes/s\tverify mean ms")
+        .map_err(Error::Output)?;
+    let (mut total, mut searched, mut total_confirm) = (0.0f64, 0u64, 0.0f64);
     for run in 0..args.runs {
         let mut searcher = Searcher::new(g, args.table.bytes());
+        // What verify does with each value: its own table, kept from position to position.
+        let mut prover = Searcher::new(g, args.table.bytes());
+        let mut confirming = 0.0f64;
         // From a random index onwards, wrapping round at the end of the index range.
         let first = rng.below(set.capacity());
         let (mut seconds, mut longest, mut count) = (0.0f64, 0.0f64, 0u64);
@@ -427,28 +431,36 @@ pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
             if set.contains(index) {
                 let position = game.position(args.ply, &mut walker, index);
                 let start = Instant::now();
-                searcher.value(&position).map_err(|e| Error::Runtime(e.to_string()))?;
+                let value = searcher.value(&position).map_err(|e| Error::Runtime(e.to_string()))?;
                 let took = start.elapsed().as_secs_f64();
                 (seconds, longest, count) = (seconds + took, longest.max(took), count + 1);
+                let start = Instant::now();
+                let proved = prover.confirms(&position, value).map_err(|e| Error::Runtime(e.to_string()))?;
+                confirming += start.elapsed().as_secs_f64();
+                if !proved {
+                    return Err(Error::Runtime(format!("index {index}: {value} found but not confirmed")));
+                }
             }
         }
         writeln!(
             out,
-            "{run}\t{first}\t{count}\t{:.3}\t{:.1}\t{:.0}",
+            "{run}\t{first}\t{count}\t{:.3}\t{:.1}\t{:.0}\t{:.3}",
             1e3 * seconds / count.max(1) as f64,
             1e3 * longest,
-            searcher.nodes() as f64 / seconds.max(1e-9)
+            searcher.nodes() as f64 / seconds.max(1e-9),
+            1e3 * confirming / count.max(1) as f64
         )
         .map_err(Error::Output)?;
-        (total, searched) = (total + seconds, searched + count);
+        (total, searched, total_confirm) = (total + seconds, searched + count, total_confirm + confirming);
     }
-    let mean = total / searched.max(1) as f64;
+    let (mean, mean_confirm) = (total / searched.max(1) as f64, total_confirm / searched.max(1) as f64);
     writeln!(
         out,
-        "ply {}: {members} reachable positions up to mirror images; mean {:.3} ms a position; the ply takes about {:.1} CPU-hours",
+        "ply {}: {members} reachable positions up to mirror images; mean {:.3} ms a position; the ply takes about {:.1} CPU-hours to build and {:.1} to verify",
         args.ply,
         1e3 * mean,
-        mean * members as f64 / 3600.0
+        mean * members as f64 / 3600.0,
+        mean_confirm * members as f64 / 3600.0
     )
     .map_err(Error::Output)
 }

@@ -218,6 +218,21 @@ pub fn value_of_score(g: &Geometry, ply: u32, score: i32) -> Value {
     }
 }
 
+/// The score of `value` for the side to move at `ply`, the inverse of [`value_of_score`]; `None`
+/// for a value no score gives (a distance of the wrong parity or out of range).
+fn score_of_value(g: &Geometry, ply: u32, value: Value) -> Option<i32> {
+    let own = i64::from(ply / 2);
+    let theirs = i64::from(ply) - own;
+    let max = i64::from(max_score(g));
+    let score = match value {
+        Value::Draw => 0,
+        Value::Win(plies) => max - own - (i64::from(plies) + 1) / 2,
+        Value::Loss(plies) => i64::from(plies) / 2 - max + theirs,
+    };
+    let score = i32::try_from(score).ok().filter(|s| s.abs() < max_score(g))?;
+    (value_of_score(g, ply, score) == value).then_some(score)
+}
+
 /// The transposition table's size by default: 64 MB (2^24 entries on 7x6).
 pub const DEFAULT_TABLE_BYTES: usize = 64 << 20;
 
@@ -271,15 +286,35 @@ impl Searcher {
         Ok(value_of_score(&g, position.ply, score))
     }
 
-    /// The exact score of a position whose game is not over.
-    fn score(&mut self, position: &Position) -> Result<i32, SearchError> {
-        let node = Node {
+    /// Whether `value` is the value of `position`, proved by two null-window searches, one on
+    /// each side of its score (no faster win and no longer defence), where [`Searcher::value`]
+    /// bisects the whole range of scores: what `verify` needs of a value found before. On 7x6
+    /// ply 8 it takes about 0.7 of the time of finding the value (docs/BENCHMARKS.md).
+    pub fn confirms(&mut self, position: &Position, value: Value) -> Result<bool, SearchError> {
+        let g = self.g;
+        if position.is_won_by_previous(&g) || position.ply == g.cells() || position.can_win_at_once(&g) {
+            return Ok(self.value(position)? == value);
+        }
+        let Some(score) = score_of_value(&g, position.ply, value) else {
+            return Ok(false);
+        };
+        let node = self.node(position);
+        Ok(self.negamax(&node, score - 1, score)? >= score && self.negamax(&node, score, score + 1)? <= score)
+    }
+
+    fn node(&self, position: &Position) -> Node {
+        Node {
             current: position.current,
             mask: position.mask,
             mirror_current: self.g.mirror(position.current),
             mirror_mask: self.g.mirror(position.mask),
             ply: position.ply,
-        };
+        }
+    }
+
+    /// The exact score of a position whose game is not over.
+    fn score(&mut self, position: &Position) -> Result<i32, SearchError> {
+        let node = self.node(position);
         let own = (node.ply / 2) as i32;
         let theirs = node.ply as i32 - own;
         if position.can_win_at_once(&self.g) {
@@ -441,12 +476,25 @@ impl SearcherPool {
 
     /// The value of `position`, stopped after `max_time` seconds if given.
     pub fn value(&self, position: &Position, max_time: Option<f64>) -> Result<Value, SearchError> {
+        self.with_searcher(max_time, |searcher| searcher.value(position))
+    }
+
+    /// Whether `value` is the value of `position` ([`Searcher::confirms`]).
+    pub fn confirms(&self, position: &Position, value: Value) -> Result<bool, SearchError> {
+        self.with_searcher(None, |searcher| searcher.confirms(position, value))
+    }
+
+    fn with_searcher<T>(
+        &self,
+        max_time: Option<f64>,
+        search: impl FnOnce(&mut Searcher) -> Result<T, SearchError>,
+    ) -> Result<T, SearchError> {
         let idle = || self.idle.lock().unwrap_or_else(PoisonError::into_inner);
         let mut searcher = idle().pop().unwrap_or_else(|| Searcher::new(self.g, self.table_bytes));
         searcher.set_time_limit(max_time);
-        let value = searcher.value(position);
+        let answer = search(&mut searcher);
         idle().push(searcher);
-        value
+        answer
     }
 }
 
@@ -500,6 +548,32 @@ mod tests {
             }
             assert!(all.len() > 10, "ply {ply}: {}", all.len());
         }
+    }
+
+    /// A value is confirmed exactly when it is the position's value: every wrong value of the
+    /// same or the other outcome is refused, including those one move faster or slower.
+    #[test]
+    fn confirms_only_the_exact_value() {
+        let g = Geometry::new(4, 4).unwrap();
+        let mut memo = HashMap::new();
+        let mut searcher = Searcher::new(g, 1024);
+        let (mut confirmed, mut refused) = (0, 0);
+        for ply in [3, 6, 9, 12] {
+            for (moves, p) in positions(&g, ply) {
+                let exact = minimax(&g, &p, &mut memo);
+                assert!(searcher.confirms(&p, exact).unwrap(), "{moves}: {exact:?}");
+                confirmed += 1;
+                let d = exact.distance().unwrap_or(0);
+                let wrong = [Value::Draw, Value::Win(d + 2), Value::Win(d.saturating_sub(2) | 1)]
+                    .into_iter()
+                    .chain([Value::Loss(d + 2), Value::Loss(d.saturating_sub(2) & !1), Value::Win(d + 1)]);
+                for value in wrong.filter(|&v| v != exact) {
+                    assert!(!searcher.confirms(&p, value).unwrap(), "{moves}: {value:?} for {exact:?}");
+                    refused += 1;
+                }
+            }
+        }
+        assert!(confirmed > 100 && refused > 500, "{confirmed} {refused}");
     }
 
     /// Both entry widths: a bound read back is the last one stored for that very key, never

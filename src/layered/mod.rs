@@ -81,6 +81,12 @@ pub trait LayeredGame: Sync {
     fn checkpointed(&self, _layer: u32) -> bool {
         false
     }
+    /// Whether `stored` is the value of `position` in a checkpointed layer (one solved by
+    /// search), proved more cheaply than by solving it again; `false` where the game cannot
+    /// tell, and then `verify` solves it again and compares.
+    fn confirms(&self, _layer: u32, _position: &Self::Position, _stored: Value) -> bool {
+        false
+    }
     /// The indices of the start positions, in layer 0.
     fn start(&self) -> Vec<u64>;
     /// The position with index `index` of `layer`. Within one walker, indices come in increasing

@@ -109,4 +109,12 @@ impl<G: LayeredGame> LayeredSet for LayerSet<'_, G> {
         let position = self.locate(cursor, dense)?;
         Ok(self.game.weight(self.layer, &position))
     }
+
+    fn confirms(&self, cursor: &mut LayerCursor<G>, dense: u64, stored: Value) -> Result<bool, SolveError> {
+        if !self.game.checkpointed(self.layer) {
+            return Ok(false);
+        }
+        let position = self.locate(cursor, dense)?;
+        Ok(self.game.confirms(self.layer, &position, stored))
+    }
 }

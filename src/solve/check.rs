@@ -47,7 +47,7 @@ fn check<C>(
     range: Range<u64>,
     progress: &Progress,
     init: impl Fn() -> C + Sync,
-    recompute: impl Fn(&mut C, u64) -> Result<Value, SolveError> + Sync,
+    recompute: impl Fn(&mut C, u64, Value) -> Result<Value, SolveError> + Sync,
     stored: impl Fn(u64) -> Result<Value, SolveError> + Sync,
 ) -> Result<Consistency, SolveError> {
     progress.phase("forward check", range.end - range.start);
@@ -56,8 +56,8 @@ fn check<C>(
             let mut cursor = init();
             let mut found = Consistency::default();
             for index in range.clone() {
-                let recomputed = recompute(&mut cursor, index)?;
                 let have = stored(index)?;
+                let recomputed = recompute(&mut cursor, index, have)?;
                 if have != recomputed {
                     found.mismatches += 1;
                     if found.examples.len() < EXAMPLES {
@@ -86,7 +86,7 @@ pub fn check_cyclic(
     stored: impl Fn(u64) -> Result<Value, SolveError> + Sync,
     progress: &Progress,
 ) -> Result<Consistency, SolveError> {
-    let recompute = |_: &mut (), index: u64| {
+    let recompute = |_: &mut (), index: u64, _stored: Value| {
         let mut best: Option<Value> = None;
         let mut failed = None;
         set.for_each_successor(index, |s| {
@@ -110,17 +110,17 @@ pub fn check_cyclic(
     check(range, progress, || (), recompute, &stored)
 }
 
-/// Recomputes every value of a layered set from the values its moves give.
+/// Recomputes every value of a layered set from the values its moves give, or, in a layer
+/// solved by search, proves the stored one where the set can ([`LayeredSet::confirms`]).
 pub fn check_layered<S: LayeredSet>(
     set: &S,
     stored: impl Fn(u64) -> Result<Value, SolveError> + Sync,
     progress: &Progress,
 ) -> Result<Consistency, SolveError> {
-    check(
-        0..set.size(),
-        progress,
-        S::Cursor::default,
-        |cursor, index| layered_value(set, cursor, index),
-        stored,
-    )
+    let recompute =
+        |cursor: &mut S::Cursor, index: u64, have: Value| match set.confirms(cursor, index, have)? {
+            true => Ok(have),
+            false => layered_value(set, cursor, index),
+        };
+    check(0..set.size(), progress, S::Cursor::default, recompute, stored)
 }

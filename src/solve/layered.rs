@@ -28,6 +28,14 @@ pub trait LayeredSet: Sync {
     /// How many positions entry `index` stands for, as the references count them (2 for an
     /// entry that also stands for a different mirror image).
     fn weight(&self, cursor: &mut Self::Cursor, index: u64) -> Result<u64, SolveError>;
+
+    /// Whether `stored` is proved to be the value of entry `index` without computing that value
+    /// again: a layer solved by search can prove a stored value with two narrow searches, for
+    /// less than the search that found it. `false` (the default) means not proved:
+    /// the check then computes the value and compares.
+    fn confirms(&self, _cursor: &mut Self::Cursor, _index: u64, _stored: Value) -> Result<bool, SolveError> {
+        Ok(false)
+    }
 }
 
 /// The value of entry `index`: the best its moves give, `loss 0` without moves.

@@ -275,6 +275,11 @@ where
             for (offset, byte) in bytes.iter_mut().enumerate() {
                 let index = first + offset as u64;
                 let (value, weight) = entry(&mut state, index)?;
+                if checkpoints.is_some() {
+                    // Each entry is a search: counted one by one, so that a log without a
+                    // terminal still gets its line a minute within a chunk of minutes.
+                    progress.advance(1);
+                }
                 counts.add_weighted(value, weight);
                 *byte = match encode_value(value) {
                     Some(code) => code,
@@ -284,10 +289,10 @@ where
                     }
                 };
             }
-            if let Some(checkpoints) = &checkpoints {
-                checkpoints.record(chunk, &(counts, overflow.clone()), bytes)?;
+            match &checkpoints {
+                Some(checkpoints) => checkpoints.record(chunk, &(counts, overflow.clone()), bytes)?,
+                None => progress.advance(bytes.len() as u64),
             }
-            progress.advance(bytes.len() as u64);
             Ok((counts, overflow))
         })
         .collect::<Result<_, E>>()?;
