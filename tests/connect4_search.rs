@@ -74,3 +74,72 @@ fn verify_proves_a_books_searched_ply_and_finds_a_wrong_value() {
     assert!(common::verified(&book, &dir, true).iter().all(|r| r.consistent.is_none()));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `verify --resume` checks a book's searched ply in parts of `PART_LEN` entries and records
+/// each part found consistent, so that a verify cut short goes on from them: a part with a
+/// wrong value is not recorded, and a part the journal holds is not searched again.
+#[test]
+fn verify_resume_goes_on_from_the_parts_of_a_searched_ply() {
+    use tablebase::catalogue::{JOURNAL_NAME, Journal, TableOutcome};
+    use tablebase::solve::PART_LEN;
+    let dir = std::env::temp_dir().join(format!("tablebase-c4-book-parts-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let g = Geometry::new(5, 4).unwrap();
+    let book = Connect4::book(g, 8);
+    tablebase::generate(&book, &dir, &Progress::hidden()).unwrap();
+    let verify = || {
+        let mut journal = Journal::open(&book, &dir).unwrap();
+        let mut last = None;
+        tablebase::verify(&book, &dir, false, Some(&mut journal), &Progress::hidden(), |outcome| {
+            match outcome {
+                TableOutcome::Checked(report) => last = Some(report),
+                other => return Err(format!("{other:?}")),
+            }
+            Ok(())
+        })
+        .unwrap();
+        let last = last.unwrap();
+        assert_eq!(last.table, "ply 8");
+        (last.consistent, std::fs::read_to_string(dir.join(JOURNAL_NAME)).unwrap())
+    };
+
+    let table = dir.join("connect4-5x4-ply08.tbl");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let entries = u64::from_le_bytes(bytes[64..72].try_into().unwrap());
+    let parts = entries.div_ceil(PART_LEN);
+    assert!(parts >= 3, "{entries} entries");
+    // A win in 5 claimed as a win in 7, in a part after the first.
+    let victim = PART_LEN as usize + bytes[256 + PART_LEN as usize..].iter().position(|&b| b == 6).unwrap();
+    let victim_part = victim as u64 / PART_LEN;
+    bytes[256 + victim] = 8;
+    common::reseal(&mut bytes);
+    std::fs::write(&table, &bytes).unwrap();
+
+    // Plies 0 to 7 are recorded whole (but ply 7 if the wrong value is one it reads as a best
+    // move), ply 8 part by part, all but the wrong part.
+    let (consistent, lines) = verify();
+    assert_eq!(consistent, Some(false));
+    let mut recorded: Vec<u64> = lines
+        .lines()
+        .filter_map(|l| l.rsplit_once("\tply 8 part ").map(|(_, part)| part.parse().unwrap()))
+        .collect();
+    recorded.sort(); // recorded by the threads as they finish
+    assert_eq!(recorded, (0..parts).filter(|&p| p != victim_part).collect::<Vec<_>>());
+    assert!(!lines.lines().any(|l| l.ends_with("\tply 8")));
+
+    // Again over the same files: only the wrong part is searched, found wrong again, and
+    // nothing new is recorded.
+    let (consistent, again) = verify();
+    assert_eq!(consistent, Some(false));
+    assert_eq!(again, lines);
+
+    // A line that vouches for the wrong part, as a verify of other bytes could have left: the
+    // journal is trusted, so ply 8 now passes, and is recorded whole. (What keeps such a line
+    // from lying is the fingerprint of the files in every line.)
+    let scope = lines.lines().next().unwrap().rsplit_once('\t').unwrap().0.to_string();
+    std::fs::write(dir.join(JOURNAL_NAME), format!("{lines}{scope}\tply 8 part {victim_part}\n")).unwrap();
+    let (consistent, lines) = verify();
+    assert_eq!(consistent, Some(true));
+    assert!(lines.lines().last().unwrap().ends_with("\tply 8"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -4,7 +4,7 @@
 
 use super::{Build, BuildError, Catalogue, Needs, Reference};
 use crate::progress::Progress;
-use crate::solve::Consistency;
+use crate::solve::{CheckedParts, Consistency};
 use crate::table::{Counts, FileSpec};
 use std::fmt;
 use std::path::Path;
@@ -141,11 +141,12 @@ impl<A: Catalogue, B: Catalogue> Catalogue for Chain<A, B> {
         &self,
         dir: &Path,
         key: Self::Key,
+        parts: Option<&dyn CheckedParts>,
         progress: &Progress,
     ) -> Result<Option<Consistency>, BuildError> {
         match key {
-            Link::First(k) => self.first.check(dir, k, progress),
-            Link::Second(k) => self.second().check(dir, k, progress),
+            Link::First(k) => self.first.check(dir, k, parts, progress),
+            Link::Second(k) => self.second().check(dir, k, parts, progress),
         }
     }
 

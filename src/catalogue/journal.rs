@@ -10,11 +10,13 @@
 //! A line cut short by a kill does not parse and is ignored.
 
 use super::Catalogue;
+use crate::solve::CheckedParts;
 use crate::table::TableError;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 /// The journal's file name in the table directory.
 pub const JOURNAL_NAME: &str = "verify.journal";
@@ -82,6 +84,34 @@ impl Journal {
             .map_err(|source| TableError::Io { path: self.path.clone(), source })?;
         self.done.insert(table.to_string());
         Ok(())
+    }
+}
+
+/// The parts of one table's check in the journal ([`CheckedParts`]), a line each: `TABLE part K`.
+/// Only a table checked in parts (an opening book's searched ply) asks for them.
+pub struct TableParts<'a> {
+    journal: Mutex<&'a mut Journal>,
+    table: &'a str,
+}
+
+impl<'a> TableParts<'a> {
+    /// The parts of `table` in `journal`.
+    pub fn new(journal: &'a mut Journal, table: &'a str) -> TableParts<'a> {
+        TableParts { journal: Mutex::new(journal), table }
+    }
+
+    fn journal(&self) -> std::sync::MutexGuard<'_, &'a mut Journal> {
+        self.journal.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl CheckedParts for TableParts<'_> {
+    fn holds(&self, part: u64) -> bool {
+        self.journal().holds(&format!("{} part {part}", self.table))
+    }
+
+    fn record(&self, part: u64) -> Result<(), TableError> {
+        self.journal().record(&format!("{} part {part}", self.table))
     }
 }
 

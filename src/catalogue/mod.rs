@@ -18,12 +18,12 @@ mod verify;
 pub use chain::{Chain, Link};
 pub use generate::{Build, JobReport, generate};
 pub use info::{InfoRow, info};
-pub use journal::{JOURNAL_NAME, Journal};
+pub use journal::{JOURNAL_NAME, Journal, TableParts};
 pub use plot::{ChartError, plot, write_chart};
 pub use verify::{TableOutcome, TableReport, verify};
 
 use crate::progress::Progress;
-use crate::solve::{Consistency, SolveError};
+use crate::solve::{CheckedParts, Consistency, SolveError};
 use crate::table::{Counts, FileSpec, TableError};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -96,11 +96,14 @@ pub trait Catalogue: Sync {
     /// Runs `job`, writing its files; returns a few words on what it made, for the log.
     fn build(&self, dir: &Path, job: Self::Job, build: &Build) -> Result<String, BuildError>;
     /// Recomputes every value of `key` from its successors; `None` when a table it depends on
-    /// is missing or unusable (reported on its own).
+    /// is missing or unusable (reported on its own). A table that takes hours to check (an
+    /// opening book's searched ply) may skip the `parts` found consistent before and record
+    /// new ones; the others check the whole table.
     fn check(
         &self,
         dir: &Path,
         key: Self::Key,
+        parts: Option<&dyn CheckedParts>,
         progress: &Progress,
     ) -> Result<Option<Consistency>, BuildError>;
     /// The position with index `index` of `key`, in the game's notation, for reports.

@@ -1,8 +1,9 @@
 //! `verify`, once for every game: headers, checksums, reference counts and every value
 //! recomputed, for every table asked about, carrying on past missing and damaged ones.
 
-use super::{Catalogue, Journal};
+use super::{Catalogue, Journal, TableParts};
 use crate::progress::Progress;
+use crate::solve::CheckedParts;
 use crate::table::{Counts, Status, TableError, check_file};
 use std::path::{Path, PathBuf};
 
@@ -271,7 +272,11 @@ pub fn verify<C: Catalogue, E>(
         if from_journal {
             consistent = Some(true);
         } else if !quick && checksum_ok {
-            match catalogue.check(dir, key, progress) {
+            let found = {
+                let parts = journal.as_deref_mut().map(|journal| TableParts::new(journal, &table));
+                catalogue.check(dir, key, parts.as_ref().map(|p| p as &dyn CheckedParts), progress)
+            };
+            match found {
                 Ok(Some(found)) => {
                     consistent = Some(found.is_consistent());
                     if found.set_mismatches > 0 {

@@ -4,7 +4,7 @@ use super::forward::{expand, start_set};
 use super::{BitSet, LayerSet, LayeredGame, SolvedLayer};
 use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference};
 use crate::progress::Progress;
-use crate::solve::{Consistency, check_layered, solve_layered};
+use crate::solve::{CheckedParts, Consistency, check_layered, solve_layered};
 use crate::table::{Check, Counts, FileSpec, SetFile, Status, TableError, TableFile, Words, write_set};
 use std::fmt;
 use std::path::Path;
@@ -224,7 +224,15 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
         }
     }
 
-    fn check(&self, dir: &Path, key: Layer, progress: &Progress) -> Result<Option<Consistency>, BuildError> {
+    /// A checkpointed layer (solved by search) is checked in parts, so that its hours of
+    /// searches go on from the `parts` found consistent before.
+    fn check(
+        &self,
+        dir: &Path,
+        key: Layer,
+        parts: Option<&dyn CheckedParts>,
+        progress: &Progress,
+    ) -> Result<Option<Consistency>, BuildError> {
         let solved = self.open_layer(dir, key.layer, |_| Check::Header)?;
         let next = if key.layer + 1 < self.0.layers() {
             match self.open_layer(dir, key.layer + 1, |_| Check::Header) {
@@ -248,7 +256,8 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
             return Ok(Some(found)); // values over the wrong positions say nothing more
         }
         let stored = |dense: u64| solved.table.value(dense).map_err(crate::solve::SolveError::from);
-        check_layered(&layer_set, stored, progress)
+        let parts = parts.filter(|_| self.0.checkpointed(key.layer));
+        check_layered(&layer_set, parts, stored, progress)
             .map(Some)
             .map_err(BuildError::solve(format!("{} {key}", self.0.name())))
     }

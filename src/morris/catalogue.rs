@@ -10,7 +10,7 @@ use super::rules::{for_each_move, for_each_unslide};
 use crate::catalogue::{Build, BuildError, Catalogue, Chain, Needs, Reference};
 use crate::layered::Layered;
 use crate::progress::Progress;
-use crate::solve::{Consistency, CyclicSet, SolveError, Successor, check_cyclic, solve_cyclic};
+use crate::solve::{CheckedParts, Consistency, CyclicSet, SolveError, Successor, check_cyclic, solve_cyclic};
 use crate::table::{Check, FileSpec, Status, TableError, TableFile, write_table};
 use crate::value::Value;
 use std::collections::BTreeSet;
@@ -350,6 +350,7 @@ impl Catalogue for MovingPhase {
         &self,
         dir: &Path,
         class: Class,
+        _parts: Option<&dyn CheckedParts>,
         progress: &Progress,
     ) -> Result<Option<Consistency>, BuildError> {
         let pair = class.pair();

@@ -3,8 +3,9 @@
 
 use super::cyclic::{CyclicSet, Successor};
 use super::layered::{LayeredSet, layered_value};
-use super::{SolveError, chunks};
+use super::{CHUNK, SolveError};
 use crate::progress::Progress;
+use crate::table::TableError;
 use crate::value::Value;
 use rayon::prelude::*;
 use std::ops::Range;
@@ -43,16 +44,46 @@ impl Consistency {
 
 const EXAMPLES: usize = 8;
 
+/// Entries per part of a check done in parts ([`CheckedParts`]): a few minutes of searching on
+/// 7x6, so that a verify cut short loses little.
+pub const PART_LEN: u64 = 512;
+
+/// Parts of a long check found consistent before, and the record of new ones: a check of hours
+/// (the searched ply of an opening book) goes on where a verify cut short stopped. Part `k` is
+/// entries `k * PART_LEN ..` of the checked range.
+pub trait CheckedParts: Sync {
+    /// Whether part `part` was found consistent before, over the same files.
+    fn holds(&self, part: u64) -> bool;
+    /// Records part `part` as found consistent.
+    fn record(&self, part: u64) -> Result<(), TableError>;
+}
+
 fn check<C>(
     range: Range<u64>,
+    parts: Option<&dyn CheckedParts>,
     progress: &Progress,
     init: impl Fn() -> C + Sync,
     recompute: impl Fn(&mut C, u64, Value) -> Result<Value, SolveError> + Sync,
     stored: impl Fn(u64) -> Result<Value, SolveError> + Sync,
 ) -> Result<Consistency, SolveError> {
     progress.phase("forward check", range.end - range.start);
-    let found: Vec<Consistency> = chunks(range)
-        .map(|range| {
+    let unit = if parts.is_some() { PART_LEN } else { CHUNK };
+    let (start, end) = (range.start, range.end);
+    let units = (end - start).div_ceil(unit);
+    if let Some(parts) = parts {
+        let held = (0..units).filter(|&part| parts.holds(part)).count();
+        if held > 0 {
+            progress.message(&format!("resuming: {held} of {units} parts found consistent before"));
+        }
+    }
+    let found: Vec<Consistency> = (0..units)
+        .into_par_iter()
+        .map(|part| {
+            let range = start + part * unit..(start + (part + 1) * unit).min(end);
+            if parts.is_some_and(|p| p.holds(part)) {
+                progress.advance(range.end - range.start);
+                return Ok(Consistency::default());
+            }
             let mut cursor = init();
             let mut found = Consistency::default();
             for index in range.clone() {
@@ -66,6 +97,11 @@ fn check<C>(
                 }
             }
             progress.advance(range.end - range.start);
+            if let Some(parts) = parts
+                && found.mismatches == 0
+            {
+                parts.record(part)?;
+            }
             Ok(found)
         })
         .collect::<Result<_, SolveError>>()?;
@@ -107,13 +143,15 @@ pub fn check_cyclic(
             None => Ok(best.unwrap_or(Value::Loss(0))),
         }
     };
-    check(range, progress, || (), recompute, &stored)
+    check(range, None, progress, || (), recompute, &stored)
 }
 
 /// Recomputes every value of a layered set from the values its moves give, or, in a layer
-/// solved by search, proves the stored one where the set can ([`LayeredSet::confirms`]).
+/// solved by search, proves the stored one where the set can ([`LayeredSet::confirms`]). With
+/// `parts`, only the parts not found consistent before, recording each part found consistent.
 pub fn check_layered<S: LayeredSet>(
     set: &S,
+    parts: Option<&dyn CheckedParts>,
     stored: impl Fn(u64) -> Result<Value, SolveError> + Sync,
     progress: &Progress,
 ) -> Result<Consistency, SolveError> {
@@ -122,5 +160,5 @@ pub fn check_layered<S: LayeredSet>(
             true => Ok(have),
             false => layered_value(set, cursor, index),
         };
-    check(0..set.size(), progress, S::Cursor::default, recompute, stored)
+    check(0..set.size(), parts, progress, S::Cursor::default, recompute, stored)
 }

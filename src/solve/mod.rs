@@ -15,7 +15,7 @@ mod check;
 mod cyclic;
 mod layered;
 
-pub use check::{Consistency, Mismatch, check_cyclic, check_layered};
+pub use check::{CheckedParts, Consistency, Mismatch, PART_LEN, check_cyclic, check_layered};
 pub use cyclic::{CyclicSet, Solution, Successor, solve_cyclic};
 pub use layered::{LayeredSet, layered_value, solve_layered};
 
@@ -79,7 +79,7 @@ impl From<TableError> for SolveError {
 }
 
 /// Positions per unit of parallel work.
-const CHUNK: u64 = 1 << 14;
+pub(crate) const CHUNK: u64 = 1 << 14;
 
 fn chunks(range: std::ops::Range<u64>) -> impl rayon::iter::ParallelIterator<Item = std::ops::Range<u64>> {
     use rayon::prelude::*;
