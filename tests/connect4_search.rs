@@ -41,27 +41,40 @@ fn search_agrees_with_the_5x4_and_6x4_tables() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A fresh 5x4 opening book of plies 0 to 8 (ply 8 searched) in a new directory named `name`.
+fn book_5x4(name: &str) -> (std::path::PathBuf, tablebase::layered::Layered<Connect4>) {
+    let dir = std::env::temp_dir().join(format!("tablebase-c4-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let book = Connect4::book(Geometry::new(5, 4).unwrap(), 8);
+    tablebase::generate(&book, &dir, &Progress::hidden()).unwrap();
+    (dir, book)
+}
+
+/// Claims a win in 7 for the first win in 5 of the book's ply 8 at entry `from` or later (a
+/// value's byte is its distance plus one), under valid checksums; returns that entry and the
+/// table's number of entries.
+fn claim_a_slower_win(dir: &std::path::Path, from: usize) -> (usize, u64) {
+    let table = dir.join("connect4-5x4-ply08.tbl");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let entries = u64::from_le_bytes(bytes[64..72].try_into().unwrap());
+    let victim = from + bytes[256 + from..].iter().position(|&b| b == 6).unwrap();
+    bytes[256 + victim] = 8;
+    common::reseal(&mut bytes);
+    std::fs::write(&table, &bytes).unwrap();
+    (victim, entries)
+}
+
 /// `verify` of an opening book proves each stored value of its searched last ply (two searches
 /// around the stored score), and finds a wrong one under valid checksums, with the position's
 /// real value.
 #[test]
 fn verify_proves_a_books_searched_ply_and_finds_a_wrong_value() {
-    let dir = std::env::temp_dir().join(format!("tablebase-c4-book-verify-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let g = Geometry::new(5, 4).unwrap();
-    let book = Connect4::book(g, 8);
-    tablebase::generate(&book, &dir, &Progress::hidden()).unwrap();
+    let (dir, book) = book_5x4("book-verify");
     let reports = common::verified(&book, &dir, false);
     assert_eq!(reports.len(), 9);
     assert!(reports.iter().all(|r| r.consistent == Some(true)), "{reports:?}");
 
-    // A win in 5 (its byte is the distance plus one) claimed as a win in 7.
-    let table = dir.join("connect4-5x4-ply08.tbl");
-    let mut bytes = std::fs::read(&table).unwrap();
-    let victim = bytes[256..].iter().position(|&b| b == 6).unwrap();
-    bytes[256 + victim] = 8;
-    common::reseal(&mut bytes);
-    std::fs::write(&table, &bytes).unwrap();
+    claim_a_slower_win(&dir, 0);
     let reports = common::verified(&book, &dir, false);
     let last = &reports[8];
     assert_eq!(last.consistent, Some(false));
@@ -82,11 +95,7 @@ fn verify_proves_a_books_searched_ply_and_finds_a_wrong_value() {
 fn verify_resume_goes_on_from_the_parts_of_a_searched_ply() {
     use tablebase::catalogue::{JOURNAL_NAME, Journal, TableOutcome};
     use tablebase::solve::PART_LEN;
-    let dir = std::env::temp_dir().join(format!("tablebase-c4-book-parts-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let g = Geometry::new(5, 4).unwrap();
-    let book = Connect4::book(g, 8);
-    tablebase::generate(&book, &dir, &Progress::hidden()).unwrap();
+    let (dir, book) = book_5x4("book-parts");
     let verify = || {
         let mut journal = Journal::open(&book, &dir).unwrap();
         let mut last = None;
@@ -103,17 +112,11 @@ fn verify_resume_goes_on_from_the_parts_of_a_searched_ply() {
         (last.consistent, std::fs::read_to_string(dir.join(JOURNAL_NAME)).unwrap())
     };
 
-    let table = dir.join("connect4-5x4-ply08.tbl");
-    let mut bytes = std::fs::read(&table).unwrap();
-    let entries = u64::from_le_bytes(bytes[64..72].try_into().unwrap());
+    // A wrong value in a part after the first.
+    let (victim, entries) = claim_a_slower_win(&dir, PART_LEN as usize);
     let parts = entries.div_ceil(PART_LEN);
     assert!(parts >= 3, "{entries} entries");
-    // A win in 5 claimed as a win in 7, in a part after the first.
-    let victim = PART_LEN as usize + bytes[256 + PART_LEN as usize..].iter().position(|&b| b == 6).unwrap();
     let victim_part = victim as u64 / PART_LEN;
-    bytes[256 + victim] = 8;
-    common::reseal(&mut bytes);
-    std::fs::write(&table, &bytes).unwrap();
 
     // Plies 0 to 7 are recorded whole (but ply 7 if the wrong value is one it reads as a best
     // move), ply 8 part by part, all but the wrong part.
