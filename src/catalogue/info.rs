@@ -2,7 +2,7 @@
 //! headers only.
 
 use super::Catalogue;
-use crate::table::{Counts, Status};
+use crate::table::{Counts, Status, checkpoint_progress};
 use std::path::Path;
 
 /// One table as `info` lists it.
@@ -20,6 +20,9 @@ pub struct InfoRow {
     pub status: Status,
     /// The part of the catalogue it belongs to ([`Catalogue::section`]).
     pub section: String,
+    /// For a partial table written in checkpointed chunks (an opening book's searched ply): the
+    /// chunks recorded and the chunks in all.
+    pub chunks: Option<(usize, usize)>,
 }
 
 impl InfoRow {
@@ -67,6 +70,9 @@ impl InfoRow {
                 format!("{:>13} {:>13} {:>13} {:>5} {:>5}", c.win, c.loss, c.draw, c.max_win, c.max_loss)
             }
             Status::Damaged(why) => why.clone(),
+            Status::Partial => {
+                self.chunks.map_or(String::new(), |(done, all)| format!("{done} of {all} chunks written"))
+            }
             _ => String::new(),
         };
         format!(
@@ -106,6 +112,9 @@ pub fn info<C: Catalogue>(catalogue: &C, dir: &Path) -> Vec<InfoRow> {
                 table: key.to_string(),
                 index_size: catalogue.index_size(key),
                 positions,
+                chunks: matches!(status, Status::Partial)
+                    .then(|| checkpoint_progress(&catalogue.table(dir, key).path))
+                    .flatten(),
                 status,
             }
         })

@@ -102,6 +102,30 @@ impl Drop for Checkpoints {
     }
 }
 
+/// How far the table at `path` got while being written in checkpointed chunks: the chunks
+/// recorded and the chunks in all, as a rerun would resume them; `None` without checkpoints.
+/// Reads only: for `info`, while a build may be running.
+pub fn checkpoint_progress(path: &Path) -> Option<(usize, usize)> {
+    let bytes = read_all(&checkpoint_path(path)).ok()??;
+    let u64_at = |at: usize| Some(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?));
+    let (index_size, chunk) = (u64_at(8)?, u64_at(16)?);
+    let identity = identity_record(index_size, chunk);
+    if !bytes.starts_with(&identity) || chunk == 0 {
+        return None;
+    }
+    let chunks = usize::try_from(index_size.div_ceil(chunk)).ok()?;
+    let mut done = vec![false; chunks];
+    let mut rest = &bytes[identity.len()..];
+    while let Some((record, (chunk, _))) = parse_record(rest) {
+        if chunk >= chunks || done[chunk] {
+            break;
+        }
+        done[chunk] = true;
+        rest = &rest[record..];
+    }
+    Some((done.iter().filter(|&&d| d).count(), chunks))
+}
+
 fn read_all(path: &Path) -> io::Result<Option<Vec<u8>>> {
     match File::open(path) {
         Ok(mut file) => {
@@ -184,6 +208,29 @@ fn sync_mapped(bytes: &[u8]) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn progress_counts_the_whole_records_only() {
+        let dir = std::env::temp_dir().join(format!("tablebase-checkpoint-progress-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.tbl");
+        assert_eq!(checkpoint_progress(&path), None);
+        let counts = Counts { win: 1, loss: 0, draw: 0, max_win: 1, max_loss: 0 };
+        let mut bytes = identity_record(1000, 256);
+        for chunk in [2, 0] {
+            bytes.extend_from_slice(&encode_record(chunk, &(counts, Vec::new())));
+        }
+        fs::write(checkpoint_path(&path), &bytes).unwrap();
+        assert_eq!(checkpoint_progress(&path), Some((2, 4)));
+        // A record cut short by a kill counts for nothing.
+        bytes.extend_from_slice(&encode_record(3, &(counts, Vec::new()))[..20]);
+        fs::write(checkpoint_path(&path), &bytes).unwrap();
+        assert_eq!(checkpoint_progress(&path), Some((2, 4)));
+        fs::write(checkpoint_path(&path), &bytes[..10]).unwrap();
+        assert_eq!(checkpoint_progress(&path), None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn records_round_trip_and_a_cut_or_changed_one_is_refused() {

@@ -32,6 +32,7 @@ pub fn set_file_len(capacity: u64) -> u64 {
     let data = set::set_data_len(capacity);
     HEADER_SIZE as u64 + data + blocks::checksum_area_len(data)
 }
+pub use checkpoint::checkpoint_progress;
 pub use error::TableError;
 pub use header::{
     Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, OLDEST_READABLE_VERSION,
