@@ -4,7 +4,7 @@ use super::forward::{expand, start_set};
 use super::{BitSet, LayerSet, LayeredGame, SolvedLayer};
 use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference};
 use crate::progress::Progress;
-use crate::solve::{CheckedParts, Consistency, check_layered, solve_layered};
+use crate::solve::{CheckedParts, Consistency, Unrecorded, check_layered, solve_layered};
 use crate::table::{Check, Counts, FileSpec, SetFile, Status, TableError, TableFile, Words, write_set};
 use std::fmt;
 use std::path::Path;
@@ -256,7 +256,10 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
             return Ok(Some(found)); // values over the wrong positions say nothing more
         }
         let stored = |dense: u64| solved.table.value(dense).map_err(crate::solve::SolveError::from);
-        let parts = parts.filter(|_| self.0.checkpointed(key.layer));
+        let parts = match self.0.checkpointed(key.layer) {
+            true => Some(parts.unwrap_or(&Unrecorded)),
+            false => None,
+        };
         check_layered(&layer_set, parts, stored, progress)
             .map(Some)
             .map_err(BuildError::solve(format!("{} {key}", self.0.name())))
