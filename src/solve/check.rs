@@ -3,7 +3,7 @@
 
 use super::cyclic::{CyclicSet, Successor};
 use super::layered::{LayeredSet, layered_value};
-use super::{CHUNK, SolveError};
+use super::{CHUNK, SolveError, chunks};
 use crate::progress::Progress;
 use crate::table::TableError;
 use crate::value::Value;
@@ -82,19 +82,21 @@ fn check<C>(
 ) -> Result<Consistency, SolveError> {
     progress.phase("forward check", range.end - range.start);
     let unit = if parts.is_some() { PART_LEN } else { CHUNK };
-    let (start, end) = (range.start, range.end);
-    let units = (end - start).div_ceil(unit);
-    if let Some(parts) = parts {
-        let held = (0..units).filter(|&part| parts.holds(part)).count();
-        if held > 0 {
-            progress.message(&format!("resuming: {held} of {units} parts found consistent before"));
-        }
+    let start = range.start;
+    let units = (range.end - start).div_ceil(unit);
+    // Asked once: the journal's answers do not change while this check records new parts.
+    let held: Vec<bool> = match parts {
+        Some(parts) => (0..units).map(|part| parts.holds(part)).collect(),
+        None => Vec::new(),
+    };
+    let resumed = held.iter().filter(|&&h| h).count();
+    if resumed > 0 {
+        progress.message(&format!("resuming: {resumed} of {units} parts found consistent before"));
     }
-    let found: Vec<Consistency> = (0..units)
-        .into_par_iter()
-        .map(|part| {
-            let range = start + part * unit..(start + (part + 1) * unit).min(end);
-            if parts.is_some_and(|p| p.holds(part)) {
+    let found: Vec<Consistency> = chunks(range, unit)
+        .map(|range| {
+            let part = (range.start - start) / unit;
+            if held.get(part as usize) == Some(&true) {
                 progress.advance(range.end - range.start);
                 return Ok(Consistency::default());
             }

@@ -8,7 +8,7 @@
 //! What remains undecided is a draw. Every step is idempotent or commutative within a level, so
 //! the result does not depend on thread scheduling: reruns give identical tables.
 
-use super::{SolveError, chunks};
+use super::{CHUNK, SolveError, chunks};
 use crate::progress::Progress;
 use crate::value::Value;
 use rayon::prelude::*;
@@ -184,7 +184,7 @@ impl<S: CyclicSet> Solver<'_, S> {
     /// Counts each position's distinct successors inside the set and folds the moves that leave
     /// it: the shortest exit win is planned; without inside successors the exits decide.
     fn first_pass(&self, progress: &Progress) -> Result<(), SolveError> {
-        chunks(0..self.set.size()).try_for_each_init(SmallSet::new, |inside, range| {
+        chunks(0..self.set.size(), CHUNK).try_for_each_init(SmallSet::new, |inside, range| {
             for index in range.clone() {
                 inside.clear();
                 let mut exits = Exits::default();
@@ -221,7 +221,7 @@ impl<S: CyclicSet> Solver<'_, S> {
     fn settle_level(&self, distance: u32, progress: &Progress) -> Result<u64, SolveError> {
         let target = code(distance);
         let settled = AtomicU64::new(0);
-        chunks(0..self.set.size()).try_for_each_init(SmallSet::new, |predecessors, range| {
+        chunks(0..self.set.size(), CHUNK).try_for_each_init(SmallSet::new, |predecessors, range| {
             let mut found = 0u64;
             for index in range.clone() {
                 let c = self.codes[index as usize].load(Relaxed);

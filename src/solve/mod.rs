@@ -79,12 +79,16 @@ impl From<TableError> for SolveError {
 }
 
 /// Positions per unit of parallel work.
-pub(crate) const CHUNK: u64 = 1 << 14;
+const CHUNK: u64 = 1 << 14;
 
-fn chunks(range: std::ops::Range<u64>) -> impl rayon::iter::ParallelIterator<Item = std::ops::Range<u64>> {
+/// `range` in consecutive pieces of `len` (the last one shorter), for parallel work.
+fn chunks(
+    range: std::ops::Range<u64>,
+    len: u64,
+) -> impl rayon::iter::ParallelIterator<Item = std::ops::Range<u64>> {
     use rayon::prelude::*;
     let (start, end) = (range.start, range.end);
-    (0..(end - start).div_ceil(CHUNK))
+    (0..(end - start).div_ceil(len))
         .into_par_iter()
-        .map(move |c| start + c * CHUNK..(start + (c + 1) * CHUNK).min(end))
+        .map(move |c| start + c * len..(start + (c + 1) * len).min(end))
 }

@@ -54,15 +54,10 @@ impl Checkpoints {
         let mut kept = identity.clone();
         let resumed = match (Pending::open_existing(path)?, read_all(&at).map_err(io)?) {
             (Some(pending), Some(bytes)) if bytes.starts_with(&identity) => {
-                let mut rest = &bytes[identity.len()..];
-                while let Some((record, (chunk, result))) = parse_record(rest) {
-                    if chunk >= chunks || done[chunk].is_some() {
-                        break;
-                    }
-                    kept.extend_from_slice(&rest[..record]);
-                    done[chunk] = Some(result);
-                    rest = &rest[record..];
-                }
+                let records = &bytes[identity.len()..];
+                let (whole, len) = whole_records(records, chunks);
+                kept.extend_from_slice(&records[..len]);
+                done = whole;
                 Some(pending)
             }
             _ => None,
@@ -114,16 +109,24 @@ pub fn checkpoint_progress(path: &Path) -> Option<(usize, usize)> {
         return None;
     }
     let chunks = usize::try_from(index_size.div_ceil(chunk)).ok()?;
-    let mut done = vec![false; chunks];
-    let mut rest = &bytes[identity.len()..];
-    while let Some((record, (chunk, _))) = parse_record(rest) {
-        if chunk >= chunks || done[chunk] {
+    let (done, _) = whole_records(&bytes[identity.len()..], chunks);
+    Some((done.iter().filter(|d| d.is_some()).count(), chunks))
+}
+
+/// The chunk records at the start of `records` (after the identity record) that a run resumes
+/// from, by chunk out of `chunks`, and how many bytes they take: they end at the first record
+/// cut short, damaged, out of range or repeated.
+fn whole_records(records: &[u8], chunks: usize) -> (Vec<Option<ChunkResult>>, usize) {
+    let mut done: Vec<Option<ChunkResult>> = vec![None; chunks];
+    let mut len = 0;
+    while let Some((record, (chunk, result))) = parse_record(&records[len..]) {
+        if chunk >= chunks || done[chunk].is_some() {
             break;
         }
-        done[chunk] = true;
-        rest = &rest[record..];
+        done[chunk] = Some(result);
+        len += record;
     }
-    Some((done.iter().filter(|&&d| d).count(), chunks))
+    (done, len)
 }
 
 fn read_all(path: &Path) -> io::Result<Option<Vec<u8>>> {
