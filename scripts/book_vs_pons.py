@@ -84,6 +84,11 @@ def main():
         [args.tablebase, "probe", "connect4", "--size", "7x6", "--dir", args.dir, "--brief", "-"],
         input=text, capture_output=True, text=True, check=True,
     ).stdout.split("\n")
+    # Each program answers a line per position and ends with a newline; fewer answers would
+    # leave positions unchecked.
+    for name, answers in (("c4solver", pons), ("tablebase", ours)):
+        if len(answers) != len(lines) + 1:
+            sys.exit(f"{name} answered {len(answers) - 1} lines for {len(lines)} positions")
     for line, theirs, mine in zip(lines, pons, ours):
         fields = theirs.split()
         if fields[0] != line:
