@@ -307,7 +307,9 @@ fn play_7x6_by_search() {
 }
 
 /// An opening book holds the same files as full tables for its plies: a 5x4 book of plies 0 to
-/// 8 (ply 8 solved by search) is byte for byte the full tables' plies 0 to 8.
+/// 8 (ply 8 solved by search) is byte for byte the full tables' plies 0 to 8. Its directory is
+/// read as a book, not as full tables with plies missing: probe answers later positions by
+/// search, as the full tables do, and info and verify cover plies 0 to 8.
 #[test]
 fn a_book_is_the_full_tables_first_plies() {
     let base = std::env::temp_dir().join(format!("tablebase-c4-book-{}", std::process::id()));
@@ -332,6 +334,23 @@ fn a_book_is_the_full_tables_first_plies() {
             "{name}"
         );
     }
+    let past_the_book = "123451234\n135135242\n1234512345\n2121343455\n531531424\n313131525\n";
+    let probe = |dir: &str| {
+        tablebase(&["probe", "connect4", "--size", "5x4", "--brief", "--dir", dir, "-"], past_the_book)
+    };
+    let (from_full, from_book) = (probe(f), probe(b));
+    assert!(from_book.status.success(), "{}", String::from_utf8_lossy(&from_book.stderr));
+    assert_eq!(String::from_utf8(from_book.stdout).unwrap(), String::from_utf8(from_full.stdout).unwrap());
+    let verified = tablebase(&["verify", "connect4", "--size", "5x4", "--json", "--dir", b], "");
+    assert_eq!(verified.status.code(), Some(0), "{}", String::from_utf8_lossy(&verified.stderr));
+    let report = String::from_utf8(verified.stdout).unwrap();
+    assert_eq!(report.lines().count(), 9, "{report}");
+    assert!(report.lines().all(|l| l.contains(r#""consistent": true"#)), "{report}");
+    assert!(report.lines().last().unwrap().contains(r#""table": "ply 8""#), "{report}");
+    let info = tablebase(&["info", "connect4", "--size", "5x4", "--json", "--dir", b], "");
+    let info = String::from_utf8(info.stdout).unwrap();
+    assert_eq!(info.lines().count(), 9, "{info}");
+    assert!(info.lines().all(|l| l.contains(r#""status": "complete""#)), "{info}");
     let too_many =
         tablebase(&["generate", "connect4", "--size", "5x4", "--book-plies", "21", "--dir", b], "");
     assert_eq!(too_many.status.code(), Some(2));

@@ -436,21 +436,17 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     }
 }
 
-/// The tables `info` and `verify` cover: every ply of a board the project tabulates, the
-/// opening book on disk of a larger one.
+/// The tables `info` and `verify` cover: the opening book on disk, or else every ply of a
+/// board the project tabulates.
 fn connect4_tables(args: &Connect4Args) -> Result<Layered<Connect4>, Error> {
     let g = args.size;
-    if g.tabulated() {
-        return Ok(Connect4::tables(g));
-    }
-    match Connect4::book_on_disk(g, &args.dir) {
-        Some(last) => Ok(Connect4::book(g, last)),
-        None => Err(Error::Runtime(format!(
+    Connect4::on_disk(g, &args.dir).ok_or_else(|| {
+        Error::Runtime(format!(
             "{}: no opening book of the {g} board (a board this large has a book of its first plies, not full tables): run tablebase generate connect4 --size {g} --book-plies N --dir {}",
             args.dir.display(),
             args.dir.display()
-        ))),
-    }
+        ))
+    })
 }
 
 fn generate(catalogue: &impl Catalogue, dir: &Path, threads: &Threads) -> Result<(), Error> {

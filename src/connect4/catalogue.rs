@@ -54,15 +54,31 @@ impl Connect4 {
         Layered(Connect4 { book: Some(last_ply), ..Connect4::new(geometry) })
     }
 
-    /// The last ply of the opening book on disk in `dir` (the last ply with a set or table file,
-    /// finished or not), `None` when there is none.
+    /// The last ply of the opening book on disk in `dir`, `None` when `dir` holds none.
+    ///
+    /// On a board too large to tabulate, any set or table file (finished or not) is a book's,
+    /// and the last ply with one is its last. On a tabulated board a book holds the same files
+    /// as the full tables' first plies, so it is told apart by what a full build never leaves:
+    /// it writes every ply's set before any table, so a table (finished or not) of a ply with no
+    /// file after it is a book's last ply.
     pub fn book_on_disk(geometry: Geometry, dir: &Path) -> Option<u32> {
         let tables = Connect4::tables(geometry);
-        (0..=geometry.cells()).rev().find(|&ply| {
-            [tables.set_spec(dir, ply).path, tables.table_spec(dir, ply).path]
-                .iter()
-                .any(|path| path.exists() || crate::table::temporary_path(path).exists())
-        })
+        let exists = |path: std::path::PathBuf| path.exists() || crate::table::temporary_path(&path).exists();
+        let last = (0..=geometry.cells()).rev().find(|&ply| {
+            exists(tables.set_spec(dir, ply).path) || exists(tables.table_spec(dir, ply).path)
+        })?;
+        let is_book =
+            !geometry.tabulated() || (last < geometry.cells() && exists(tables.table_spec(dir, last).path));
+        is_book.then_some(last)
+    }
+
+    /// The tables in `dir`: the opening book there ([`Connect4::book_on_disk`]), or else every
+    /// ply of a board the project tabulates; `None` for a larger board without a book.
+    pub fn on_disk(geometry: Geometry, dir: &Path) -> Option<Layered<Connect4>> {
+        match Connect4::book_on_disk(geometry, dir) {
+            Some(last) => Some(Connect4::book(geometry, last)),
+            None => geometry.tabulated().then(|| Connect4::tables(geometry)),
+        }
     }
 
     /// The value of a position by search, stopped after `max_time` seconds if given: for the

@@ -33,12 +33,14 @@ impl fmt::Display for Column {
 }
 
 /// The tables of one board in a directory, each ply opened on first use. On a board too large
-/// to tabulate ([`Geometry::tabulated`]), a position of a ply without a table is solved by
-/// search.
+/// to tabulate ([`Geometry::tabulated`]), or when the directory holds an opening book
+/// ([`Connect4::book_on_disk`]), a position of a ply without a table is solved by search.
 pub struct Connect4Tablebase {
     dir: PathBuf,
     tables: Layered<Connect4>,
     plies: LazyTables<SolvedLayer>,
+    /// Whether a ply without a table is searched rather than reported as not generated.
+    searches_past_tables: bool,
     /// Seconds one search may take.
     max_time: Option<f64>,
 }
@@ -46,9 +48,11 @@ pub struct Connect4Tablebase {
 impl Connect4Tablebase {
     /// The tables of board `geometry` in `dir`. Nothing is read until a position needs it.
     pub fn open(dir: impl Into<PathBuf>, geometry: Geometry) -> Connect4Tablebase {
+        let dir = dir.into();
         let tables = Connect4::tables(geometry);
         let plies = LazyTables::new(tables.0.layers() as usize);
-        Connect4Tablebase { dir: dir.into(), tables, plies, max_time: None }
+        let searches_past_tables = !geometry.tabulated() || Connect4::book_on_disk(geometry, &dir).is_some();
+        Connect4Tablebase { dir, tables, plies, searches_past_tables, max_time: None }
     }
 
     /// The same, with each search stopped after `seconds` (an error, exit 1).
@@ -80,7 +84,9 @@ impl Connect4Tablebase {
         }
         let layer = match self.ply(position.ply) {
             Ok(layer) => layer,
-            Err(ProbeError::NotGenerated { .. }) if !g.tabulated() => return self.search(position),
+            Err(ProbeError::NotGenerated { .. }) if self.searches_past_tables => {
+                return self.search(position);
+            }
             Err(e) => return Err(e),
         };
         let index = game.ply(position.ply).canonical_index(position);
