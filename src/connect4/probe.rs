@@ -39,8 +39,6 @@ pub struct Connect4Tablebase {
     dir: PathBuf,
     tables: Layered<Connect4>,
     plies: LazyTables<SolvedLayer>,
-    /// Whether a ply without a table is searched rather than reported as not generated.
-    searches_past_tables: bool,
     /// Seconds one search may take.
     max_time: Option<f64>,
 }
@@ -48,11 +46,9 @@ pub struct Connect4Tablebase {
 impl Connect4Tablebase {
     /// The tables of board `geometry` in `dir`. Nothing is read until a position needs it.
     pub fn open(dir: impl Into<PathBuf>, geometry: Geometry) -> Connect4Tablebase {
-        let dir = dir.into();
         let tables = Connect4::tables(geometry);
         let plies = LazyTables::new(tables.0.layers() as usize);
-        let searches_past_tables = !geometry.tabulated() || Connect4::book_on_disk(geometry, &dir).is_some();
-        Connect4Tablebase { dir, tables, plies, searches_past_tables, max_time: None }
+        Connect4Tablebase { dir: dir.into(), tables, plies, max_time: None }
     }
 
     /// The same, with each search stopped after `seconds` (an error, exit 1).
@@ -84,7 +80,7 @@ impl Connect4Tablebase {
         }
         let layer = match self.ply(position.ply) {
             Ok(layer) => layer,
-            Err(ProbeError::NotGenerated { .. }) if self.searches_past_tables => {
+            Err(ProbeError::NotGenerated { .. }) if self.searches_past_tables() => {
                 return self.search(position);
             }
             Err(e) => return Err(e),
@@ -92,6 +88,13 @@ impl Connect4Tablebase {
         let index = game.ply(position.ply).canonical_index(position);
         // Every legal position of a ply is in its set: one that is not means a damaged set.
         layer.value_at(index)?.ok_or_else(|| layer.set.damaged(index).into())
+    }
+
+    /// Whether a ply without a table is searched rather than reported as not generated: asked
+    /// of the directory when a table is missing, so that a book built while `serve` runs counts.
+    fn searches_past_tables(&self) -> bool {
+        let g = self.geometry();
+        !g.tabulated() || Connect4::book_on_disk(g, &self.dir).is_some()
     }
 
     /// The value of a position whose game is not over, by search.
