@@ -3,7 +3,7 @@
 
 mod cli;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use clap::error::ErrorKind;
 use cli::error::{Error, one_line};
 use cli::{Cli, run};
@@ -15,12 +15,15 @@ fn main() {
         Err(e)
             if matches!(
                 e.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
             ) =>
         {
             e.exit()
+        }
+        Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // clap would print the whole help here; a usage error is one line, like the others.
+            eprintln!("tablebase: {}", missing_subcommand());
+            std::process::exit(2);
         }
         Err(e) => {
             // One line, as for every other usage error; --help has the details.
@@ -44,5 +47,27 @@ fn main() {
             eprintln!("tablebase: {}", one_line(&error));
             std::process::exit(error.exit_code());
         }
+    }
+}
+
+/// What to name after `tablebase [COMMAND ...]` when nothing more is given: the subcommands of
+/// the deepest command the arguments name.
+fn missing_subcommand() -> String {
+    let mut command = Cli::command();
+    let mut path = vec!["tablebase".to_string()];
+    for arg in std::env::args().skip(1) {
+        let Some(next) = command.find_subcommand(&arg).cloned() else { break };
+        path.push(arg);
+        command = next;
+    }
+    let names: Vec<&str> = command
+        .get_subcommands()
+        .map(|c| c.get_name())
+        .filter(|name| *name != "help")
+        .collect();
+    let (path, names) = (path.join(" "), names.join(", "));
+    match path.split_once(' ') {
+        None => format!("missing a command: {names} (see '{path} --help')"),
+        Some((_, given)) => format!("missing a command after '{given}': {names} (see '{path} --help')"),
     }
 }

@@ -1,5 +1,7 @@
 //! The command line as users and scripts see it: output, JSON and exit codes (SPEC sections 1, 5).
 
+mod common;
+
 use std::process::{Command, Output};
 use tablebase::reference::morris_class_size;
 
@@ -13,7 +15,7 @@ fn stdout_lines(output: &Output) -> Vec<String> {
 
 #[test]
 fn info_morris_json_lists_all_49_classes_with_reference_sizes() {
-    let dir = std::env::temp_dir().join("tablebase-cli-info-empty");
+    let dir = common::scratch("cli-info-empty");
     let output = tablebase(&["info", "morris", "--json", "--dir", dir.to_str().unwrap()]);
     assert!(output.status.success());
     let lines = stdout_lines(&output);

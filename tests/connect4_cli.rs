@@ -18,8 +18,7 @@ fn json_lines(output: &Output) -> Vec<serde_json::Value> {
 
 #[test]
 fn four_by_four_end_to_end() {
-    let dir = std::env::temp_dir().join(format!("tablebase-c4-cli-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch("c4-cli");
     let d = dir.to_str().unwrap();
     let before = tablebase(&["info", "connect4", "--size", "4x4", "--dir", d, "--json"], "");
     let lines = json_lines(&before);
@@ -128,8 +127,7 @@ fn four_by_four_end_to_end() {
 /// else is wrong) and lists a wrong value with an example position (exit 3).
 #[test]
 fn verify_carries_on_past_a_missing_ply_and_lists_mismatches() {
-    let dir = std::env::temp_dir().join(format!("tablebase-c4-verify-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch("c4-verify");
     let d = dir.to_str().unwrap();
     assert!(tablebase(&["generate", "connect4", "--size", "4x4", "--dir", d], "").status.success());
     let table = dir.join("connect4-4x4-ply10.tbl");
@@ -176,8 +174,7 @@ fn verify_carries_on_past_a_missing_ply_and_lists_mismatches() {
 /// table once any file has changed, and never records a table found wrong.
 #[test]
 fn verify_resume_reuses_only_consistent_tables_over_the_same_files() {
-    let dir = std::env::temp_dir().join(format!("tablebase-c4-resume-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch("c4-resume");
     let d = dir.to_str().unwrap();
     assert!(tablebase(&["generate", "connect4", "--size", "4x4", "--dir", d], "").status.success());
     let resume = ["verify", "connect4", "--size", "4x4", "--dir", d, "--resume"];
@@ -240,7 +237,7 @@ fn pons_answer(played: usize, score: i32) -> String {
 /// would take long.
 #[test]
 fn probe_7x6_by_search_gives_pons_scores() {
-    let dir = std::env::temp_dir().join(format!("tablebase-c4-7x6-{}", std::process::id()));
+    let dir = common::scratch("c4-7x6");
     let d = dir.to_str().unwrap();
     let sets = [
         ("Test_L3_R1", 200),
@@ -292,7 +289,7 @@ fn probe_7x6_by_search_gives_pons_scores() {
     assert!(stderr.contains("needs more than the 0.2 s allowed (--max-time)"), "{stderr}");
     let bad = tablebase(&["probe", "connect4", "--size", "7x6", "--max-time", "0", "4"], "");
     assert_eq!(bad.status.code(), Some(2));
-    assert!(!dir.exists(), "probing by search writes nothing");
+    assert_eq!(std::fs::read_dir(&*dir).unwrap().count(), 0, "probing by search writes nothing");
 }
 
 /// `play` on 7x6 without a book: late in the game the perfect player answers by search and wins
@@ -300,7 +297,7 @@ fn probe_7x6_by_search_gives_pons_scores() {
 /// the game with exit 1 rather than leaving the person waiting without a word.
 #[test]
 fn play_7x6_by_search() {
-    let dir = std::env::temp_dir().join(format!("tablebase-c4-play-{}", std::process::id()));
+    let dir = common::scratch("c4-play");
     let d = dir.to_str().unwrap();
     let from = "2252576253462244111563365343671351441";
     let args = ["play", "connect4", "--size", "7x6", "--dir", d, "--side", "second", "--seed", "3"];
@@ -320,8 +317,7 @@ fn play_7x6_by_search() {
 /// search, as the full tables do, and info and verify cover plies 0 to 8.
 #[test]
 fn a_book_is_the_full_tables_first_plies() {
-    let base = std::env::temp_dir().join(format!("tablebase-c4-book-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&base);
+    let base = common::scratch("c4-book");
     let (full, book) = (base.join("full"), base.join("book"));
     let (f, b) = (full.to_str().unwrap(), book.to_str().unwrap());
     assert!(tablebase(&["generate", "connect4", "--size", "5x4", "--dir", f], "").status.success());
@@ -369,7 +365,7 @@ fn a_book_is_the_full_tables_first_plies() {
 /// what it needs and what there is, and nothing is written.
 #[test]
 fn boards_too_large_for_the_machine_are_refused_before_any_work() {
-    let dir = std::env::temp_dir().join(format!("tablebase-c4-too-large-{}", std::process::id()));
+    let dir = common::scratch("c4-too-large");
     let d = dir.to_str().unwrap();
     for size in ["7x6", "8x7"] {
         let out = tablebase(&["generate", "connect4", "--size", size, "--dir", d], "");

@@ -27,8 +27,7 @@ fn compare_ply(dir: &std::path::Path, g: Geometry, ply: u32, searcher: &mut Sear
 
 #[test]
 fn search_agrees_with_the_5x4_and_6x4_tables() {
-    let dir = std::env::temp_dir().join(format!("tablebase-c4-search-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch("c4-search");
     for (w, h, plies) in [(5, 4, vec![0, 1, 2, 3, 4, 5, 6, 9, 12, 15, 18]), (6, 4, vec![5, 11, 17, 22])] {
         let g = Geometry::new(w, h).unwrap();
         tablebase::generate(&Connect4::tables(g), &dir, &Progress::hidden()).unwrap();
@@ -42,9 +41,8 @@ fn search_agrees_with_the_5x4_and_6x4_tables() {
 }
 
 /// A fresh 5x4 opening book of plies 0 to 8 (ply 8 searched) in a new directory named `name`.
-fn book_5x4(name: &str) -> (std::path::PathBuf, tablebase::layered::Layered<Connect4>) {
-    let dir = std::env::temp_dir().join(format!("tablebase-c4-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+fn book_5x4(name: &str) -> (common::Scratch, tablebase::layered::Layered<Connect4>) {
+    let dir = common::scratch(&format!("c4-{name}"));
     let book = Connect4::book(Geometry::new(5, 4).unwrap(), 8);
     tablebase::generate(&book, &dir, &Progress::hidden()).unwrap();
     (dir, book)

@@ -3,8 +3,9 @@
 
 mod common;
 
+use common::scratch;
+
 use std::fs;
-use std::path::PathBuf;
 use tablebase::connect4::{Connect4, Geometry};
 use tablebase::layered::SolvedLayer;
 use tablebase::reference::connect4_board;
@@ -26,11 +27,6 @@ fn stored(ply: &SolvedLayer, g: Geometry, p: &tablebase::connect4::Position) -> 
     ply.value_at(index).unwrap()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tablebase-c4-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    dir
-}
 
 fn check_board(width: u32, height: u32) {
     let g = Geometry::new(width, height).unwrap();

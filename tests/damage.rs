@@ -6,8 +6,10 @@
 
 mod common;
 
+use common::scratch;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 use tablebase::morris::{Position, PositionText, for_each_move};
 use tablebase::rng::SplitMix64;
@@ -16,11 +18,6 @@ fn tablebase(args: &[&str], stdin: &str) -> Output {
     common::tablebase_with_input(env!("CARGO_BIN_EXE_tablebase"), args, stdin)
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tablebase-damage-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    dir
-}
 
 /// Positions met in random games of the 3-stone game, placement and moving phase.
 fn morris_positions(rng: &mut SplitMix64, count: usize) -> String {

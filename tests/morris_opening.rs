@@ -5,17 +5,14 @@
 
 mod common;
 
+use common::scratch;
+
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tablebase::layered::LayeredGame;
 use tablebase::morris::{Color, MorrisTablebase, MovingPhase, Opening, Position, canonical, for_each_move};
 use tablebase::{Probe, Progress, Value};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tablebase-opening-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
 
 fn generate(dir: &Path, stones: u32) {
     tablebase::generate(&MovingPhase::for_stones(stones), dir, &Progress::hidden()).unwrap();
@@ -53,7 +50,7 @@ fn minimax(p: &Position, moving: &MorrisTablebase, memo: &mut HashMap<Key, Value
 fn check_game(stones: u32) {
     let dir = scratch(&format!("k{stones}"));
     generate(&dir, stones);
-    let tables = MorrisTablebase::open(&dir, stones as u8);
+    let tables = MorrisTablebase::open(&*dir, stones as u8);
     let mut memo = HashMap::new();
     let start = minimax(&Position::start(stones as u8), &tables, &mut memo);
     assert_eq!(tables.value(&Position::start(stones as u8)).unwrap(), start, "K = {stones}: the start");

@@ -3,7 +3,6 @@
 
 mod common;
 
-use std::fs;
 use std::path::PathBuf;
 use std::process::Output;
 use std::sync::OnceLock;
@@ -17,8 +16,7 @@ use tablebase::probe::ProbeError;
 fn tables_dir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("tablebase-probe-test-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
+        let dir = common::shared_scratch("probe-test");
         tablebase::generate(&MovingPhase::new(Class::parse("4-4")), &dir, &Progress::hidden()).unwrap();
         dir
     })

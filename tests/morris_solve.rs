@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::scratch;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -12,12 +14,6 @@ use tablebase::morris::{Class, MovingPhase, SolvedClass};
 use tablebase::reference::{morris_class_size, morris_class_wdl};
 use tablebase::table::{Check, HEADER_SIZE, checksum};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tablebase-test-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn tablebase(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tablebase")).args(args).output().expect("the binary runs")
@@ -272,7 +268,7 @@ fn a_full_disk_is_a_clear_error_and_a_rerun_completes() {
         eprintln!("skipped: mounting a tmpfs needs root");
         return;
     }
-    let guard = Mounted(dir.clone());
+    let guard = Mounted(dir.to_path_buf());
     let tables = dir.join("t");
     let t = tables.to_str().unwrap();
     let small = tablebase(&["generate", "morris", "--up-to", "4-4", "--dir", t]);

@@ -1,6 +1,8 @@
 //! The tic-tac-toe example, a whole game written only against the public traits, is generated,
 //! verified and probed by the same generic code as the real games.
 
+mod common;
+
 #[allow(dead_code)]
 #[path = "../examples/tictactoe.rs"]
 mod tictactoe;
@@ -9,8 +11,7 @@ use tablebase::Value;
 
 #[test]
 fn tic_tac_toe_is_a_draw_with_5478_positions_765_up_to_symmetry() {
-    let dir = std::env::temp_dir().join(format!("tablebase-tictactoe-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch("tictactoe");
     let summary = tictactoe::solve(&dir).unwrap();
     assert_eq!(summary.start, Value::Draw);
     assert_eq!(summary.positions, 5478);

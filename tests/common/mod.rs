@@ -181,3 +181,55 @@ pub fn verified(
     .unwrap();
     reports
 }
+
+/// A directory of one test's own, removed when dropped: at the end of the test, and also when
+/// the test fails, since a failing assertion unwinds through it.
+pub struct Scratch(tempfile::TempDir);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.path().as_os_str()
+    }
+}
+
+/// A new empty directory named after the test, under the system's temporary directory.
+pub fn scratch(name: &str) -> Scratch {
+    let dir = tempfile::Builder::new().prefix(&format!("tablebase-{name}-")).tempdir();
+    Scratch(dir.expect("a temporary directory"))
+}
+
+/// A directory shared by every test of one test binary (tables generated once), removed when the
+/// binary exits. A static is never dropped, so the removal is left to `atexit`, which runs also
+/// after failed tests: the harness reports them and leaves through `exit`.
+pub fn shared_scratch(name: &str) -> std::path::PathBuf {
+    use std::sync::Mutex;
+    static SHARED: Mutex<Vec<std::path::PathBuf>> = Mutex::new(Vec::new());
+    extern "C" fn remove_shared() {
+        let dirs = SHARED.lock().map(|d| d.clone()).unwrap_or_default();
+        for dir in dirs {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+    let dir = tempfile::Builder::new().prefix(&format!("tablebase-{name}-")).tempdir();
+    let dir = dir.expect("a temporary directory").keep();
+    let mut shared = SHARED.lock().unwrap();
+    if shared.is_empty() {
+        // SAFETY: registers a plain function with no arguments, once per process.
+        unsafe { libc::atexit(remove_shared) };
+    }
+    shared.push(dir.clone());
+    dir
+}

@@ -1,0 +1,141 @@
+//! The documents say what the program does: every command of docs/CLI.md's synopsis exists with
+//! exactly the flags its `--help` lists, every command of the program is in the synopsis, and
+//! every flag README shows is one the program takes.
+
+use std::collections::BTreeSet;
+use std::process::{Command, Output};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_tablebase");
+
+fn tablebase(args: &[&str]) -> Output {
+    Command::new(BINARY).args(args).output().expect("the binary runs")
+}
+
+fn document(name: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).unwrap()
+}
+
+/// The lines of the first fenced block after `heading`.
+fn first_block_after(text: &str, heading: &str) -> Vec<String> {
+    let after = &text[text.find(heading).unwrap_or_else(|| panic!("no heading {heading:?}"))..];
+    let lines = after.lines().skip_while(|l| !l.starts_with("```")).skip(1);
+    lines.take_while(|l| !l.starts_with("```")).map(str::to_string).collect()
+}
+
+/// A synopsis line's command words (`probe connect4`) and its flags, comment left out.
+fn command_and_flags(line: &str) -> (Vec<String>, BTreeSet<String>) {
+    let line = line.split(" # ").next().unwrap();
+    let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+    let command = words
+        .iter()
+        .take_while(|w| w.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+        .map(|w| w.to_string())
+        .collect();
+    (command, flags_in(line))
+}
+
+fn flags_in(text: &str) -> BTreeSet<String> {
+    let mut flags = BTreeSet::new();
+    for (at, _) in text.match_indices("--") {
+        let name: String =
+            text[at + 2..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '-').collect();
+        if !name.is_empty() {
+            flags.insert(format!("--{name}"));
+        }
+    }
+    flags
+}
+
+/// The flags a command's `--help` lists as its options (not those its descriptions mention).
+fn help_flags(command: &[String]) -> BTreeSet<String> {
+    let mut args: Vec<&str> = command.iter().map(String::as_str).collect();
+    args.push("--help");
+    let out = tablebase(&args);
+    assert!(out.status.success(), "{args:?}");
+    let help = String::from_utf8(out.stdout).unwrap();
+    let mut flags = BTreeSet::new();
+    for line in help.lines() {
+        let line = line.trim_start();
+        let line = line.strip_prefix("-h, ").or_else(|| line.strip_prefix("-V, ")).unwrap_or(line);
+        if line.starts_with("--") {
+            flags.extend(flags_in(line.split_whitespace().next().unwrap()));
+        }
+    }
+    flags.remove("--help");
+    flags.remove("--version");
+    flags
+}
+
+/// The subcommands a command's `--help` lists.
+fn subcommands(command: &[String]) -> Vec<String> {
+    let mut args: Vec<&str> = command.iter().map(String::as_str).collect();
+    args.push("--help");
+    let help = String::from_utf8(tablebase(&args).stdout).unwrap();
+    let Some(list) = help.split("Commands:\n").nth(1) else { return Vec::new() };
+    list.lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_synopsis_of_docs_cli_is_the_program() {
+    let synopsis = first_block_after(&document("docs/CLI.md"), "## Commands");
+    let mut documented = Vec::new();
+    for line in synopsis.iter().filter(|l| l.starts_with("tablebase ")) {
+        let (command, flags) = command_and_flags(line);
+        assert_eq!(help_flags(&command), flags, "docs/CLI.md: {line}");
+        documented.push(command);
+    }
+    let mut programmed = Vec::new();
+    for command in subcommands(&[]) {
+        let games = subcommands(std::slice::from_ref(&command));
+        if games.is_empty() {
+            programmed.push(vec![command.clone()]);
+        }
+        for game in games {
+            programmed.push(vec![command.clone(), game]);
+        }
+    }
+    documented.sort();
+    programmed.sort();
+    assert_eq!(documented, programmed, "the commands of docs/CLI.md's synopsis");
+}
+
+#[test]
+fn every_flag_readme_shows_is_taken_by_its_command() {
+    let readme = document("README.md");
+    let commands = subcommands(&[]);
+    let mut seen = 0;
+    let pieces = readme.lines().flat_map(|l| l.split("&&")).flat_map(|l| l.split(" | "));
+    for line in pieces {
+        let Some(at) = line.find("tablebase ") else { continue };
+        let line = &line[at..];
+        let (words, flags) = command_and_flags(line);
+        // Prose that names the program is not a command line.
+        let Some(first) = words.first().filter(|w| commands.contains(w)) else { continue };
+        let mut command = vec![first.clone()];
+        if let Some(game) = words.get(1).filter(|g| subcommands(&command).contains(g)) {
+            command.push(game.clone());
+        }
+        let taken = help_flags(&command);
+        let unknown: Vec<&String> = flags.difference(&taken).collect();
+        assert!(unknown.is_empty(), "README: {line}: {unknown:?} not among {taken:?}");
+        seen += 1;
+    }
+    assert!(seen >= 10, "README shows commands ({seen} found)");
+}
+
+#[test]
+fn a_missing_subcommand_is_one_line_and_exit_2() {
+    for args in [&[][..], &["probe"], &["generate"], &["bench"]] {
+        let out = tablebase(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("tablebase: "), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty());
+    }
+}
