@@ -3,8 +3,8 @@
 
 mod cli;
 
-use clap::{CommandFactory, Parser};
 use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 use cli::error::{Error, one_line};
 use cli::{Cli, run};
 use std::io::ErrorKind as IoErrorKind;
@@ -12,14 +12,7 @@ use std::io::ErrorKind as IoErrorKind;
 fn main() {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e)
-            if matches!(
-                e.kind(),
-                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
-            ) =>
-        {
-            e.exit()
-        }
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => e.exit(),
         Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             // clap would print the whole help here; a usage error is one line, like the others.
             eprintln!("tablebase: {}", missing_subcommand());
@@ -60,11 +53,8 @@ fn missing_subcommand() -> String {
         path.push(arg);
         command = next;
     }
-    let names: Vec<&str> = command
-        .get_subcommands()
-        .map(|c| c.get_name())
-        .filter(|name| *name != "help")
-        .collect();
+    let names: Vec<&str> =
+        command.get_subcommands().map(|c| c.get_name()).filter(|name| *name != "help").collect();
     let (path, names) = (path.join(" "), names.join(", "));
     match path.split_once(' ') {
         None => format!("missing a command: {names} (see '{path} --help')"),

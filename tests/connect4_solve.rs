@@ -27,7 +27,6 @@ fn stored(ply: &SolvedLayer, g: Geometry, p: &tablebase::connect4::Position) -> 
     ply.value_at(index).unwrap()
 }
 
-
 fn check_board(width: u32, height: u32) {
     let g = Geometry::new(width, height).unwrap();
     let dir = scratch(&g.to_string());

@@ -18,7 +18,6 @@ fn tablebase(args: &[&str], stdin: &str) -> Output {
     common::tablebase_with_input(env!("CARGO_BIN_EXE_tablebase"), args, stdin)
 }
 
-
 /// Positions met in random games of the 3-stone game, placement and moving phase.
 fn morris_positions(rng: &mut SplitMix64, count: usize) -> String {
     let mut lines = String::new();

@@ -13,7 +13,6 @@ use tablebase::layered::LayeredGame;
 use tablebase::morris::{Color, MorrisTablebase, MovingPhase, Opening, Position, canonical, for_each_move};
 use tablebase::{Probe, Progress, Value};
 
-
 fn generate(dir: &Path, stones: u32) {
     tablebase::generate(&MovingPhase::for_stones(stones), dir, &Progress::hidden()).unwrap();
     let opening = Opening::new(stones).with_classes(dir, tablebase::table::Check::Checksum).unwrap();

@@ -14,7 +14,6 @@ use tablebase::morris::{Class, MovingPhase, SolvedClass};
 use tablebase::reference::{morris_class_size, morris_class_wdl};
 use tablebase::table::{Check, HEADER_SIZE, checksum};
 
-
 fn tablebase(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tablebase")).args(args).output().expect("the binary runs")
 }

@@ -47,7 +47,8 @@ fn clone_root() -> common::Scratch {
     let root = common::scratch("readme");
     copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tables"), &root.join("tables"));
     std::fs::create_dir_all(root.join("target/release")).unwrap();
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_tablebase"), root.join("target/release/tablebase")).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_tablebase"), root.join("target/release/tablebase"))
+        .unwrap();
     let stand_in = root.join("stand-in");
     std::fs::create_dir_all(&stand_in).unwrap();
     let cargo = stand_in.join("cargo");
@@ -99,7 +100,11 @@ fn every_command_of_readme_runs_as_written() {
             continue;
         }
         if command.trim_start().starts_with("tablebase serve") {
-            serve_answers(&root, &script.replace("set -e", &format!("set -e; export PATH={path:?}")), &command);
+            serve_answers(
+                &root,
+                &script.replace("set -e", &format!("set -e; export PATH={path:?}")),
+                &command,
+            );
             ran += 1;
             continue;
         }
