@@ -10,16 +10,16 @@
 //! use tablebase::connect4::{Connect4, Connect4Tablebase, Geometry};
 //! use tablebase::{Probe, Progress, Value, generate};
 //!
-//! let dir = std::env::temp_dir().join(format!("tablebase-doc-{}", std::process::id()));
+//! let scratch = tempfile::tempdir()?; // removed when dropped
+//! let dir = scratch.path();
 //! let board = Geometry::new(4, 4)?;
-//! generate(&Connect4::tables(board), &dir, &Progress::hidden())?;
+//! generate(&Connect4::tables(board), dir, &Progress::hidden())?;
 //!
-//! let tables = Connect4Tablebase::open(&dir, board);
+//! let tables = Connect4Tablebase::open(dir, board);
 //! let empty = tables.parse("")?;
 //! assert_eq!(tables.value(&empty)?, Value::Draw);
 //! let after = tables.parse("1212121")?; // four in column 1: the side to move has lost
 //! assert_eq!(tables.value(&after)?, Value::Loss(0));
-//! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
