@@ -42,13 +42,13 @@ pub struct MorrisBenchArgs {
     #[arg(long, value_delimiter = ',')]
     classes: Vec<String>,
     /// Positions per run for index and un-index.
-    #[arg(long, default_value_t = 2_000_000)]
+    #[arg(long, default_value_t = 2_000_000, value_parser = at_least_one)]
     samples: usize,
     /// Positions per run for move and un-move generation.
-    #[arg(long, default_value_t = 200_000)]
+    #[arg(long, default_value_t = 200_000, value_parser = at_least_one)]
     move_samples: usize,
     /// Runs per figure; the median is reported.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = at_least_one)]
     runs: usize,
 }
 
@@ -58,6 +58,16 @@ fn parse_class(text: &str) -> Result<(u32, u32), Error> {
     let (a, b): (u32, u32) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
     let range = MIN_STONES..=MAX_STONES;
     if range.contains(&a) && range.contains(&b) { Ok((a, b)) } else { Err(bad()) }
+}
+
+/// A count of runs, samples or positions: a benchmark of none measures nothing, and one of more
+/// than this would hold more positions in memory than a machine has.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    const MOST: usize = 100_000_000;
+    match text.parse::<usize>() {
+        Ok(n) if (1..=MOST).contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number from 1 to {MOST}")),
+    }
 }
 
 /// Median over `runs` of `items / seconds` for one call of `work`.
@@ -175,10 +185,10 @@ pub struct ProbeBenchArgs {
     #[arg(long, default_value = "tables")]
     dir: std::path::PathBuf,
     /// Positions per run.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = at_least_one)]
     count: usize,
     /// Runs per figure; the median is reported.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = at_least_one)]
     runs: usize,
     /// Also write the positions, one per line, to this file (for timing `probe --brief -`).
     #[arg(long)]
@@ -301,7 +311,7 @@ pub struct Connect4SearchArgs {
     #[arg(long, default_value = "7x6", value_parser = |text: &str| Geometry::parse(text).map_err(|e| e.to_string()))]
     size: Geometry,
     /// Positions per file, from its start (default: all).
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one)]
     count: Option<usize>,
     /// Keep the transposition table from one position to the next (default: each position is
     /// searched from an empty table, as a separate process would).
@@ -379,10 +389,10 @@ pub struct Connect4BookArgs {
     #[arg(long)]
     ply: u32,
     /// Runs of consecutive reachable positions, each from a random one.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = at_least_one)]
     runs: usize,
     /// Positions per run.
-    #[arg(long, default_value_t = 250)]
+    #[arg(long, default_value_t = 250, value_parser = at_least_one)]
     count: usize,
     /// Seed of the runs' starting points.
     #[arg(long, default_value_t = 1)]

@@ -197,10 +197,17 @@ struct ProbeArgs {
     max_time: Option<f64>,
 }
 
+/// The longest `--max-time`: a year. Longer is no limit in practice, and past about 1e19 seconds
+/// no clock can represent the deadline.
+const MOST_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
 fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s > 0.0 && s.is_finite() => Ok(s),
-        _ => Err(format!("bad time '{}': expected seconds, a number above 0", quote(text))),
+    match text.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= MOST_SECONDS => Ok(s),
+        _ => Err(format!(
+            "bad time '{}': expected seconds, a number above 0 and at most {MOST_SECONDS} (a year)",
+            quote(text)
+        )),
     }
 }
 

@@ -258,9 +258,14 @@ impl Searcher {
     }
 
     /// Stops every later search after `seconds` from now with [`SearchError::TimeLimit`];
-    /// `None` lifts the limit.
+    /// `None` lifts the limit, and so does a limit too far away to be a point in time (or not a
+    /// number): no search would reach it.
     pub fn set_time_limit(&mut self, seconds: Option<f64>) {
-        self.deadline = seconds.map(|s| (Instant::now() + std::time::Duration::from_secs_f64(s), s));
+        let limit = seconds.and_then(|s| {
+            let span = std::time::Duration::try_from_secs_f64(s.max(0.0)).ok()?;
+            Some((Instant::now().checked_add(span)?, s))
+        });
+        self.deadline = limit;
     }
 
     /// Positions searched so far.
