@@ -77,9 +77,9 @@ struct MorrisArgs {
     /// Directory of the tables.
     #[arg(long, default_value = "tables")]
     dir: PathBuf,
-    /// Stones each side starts with (3..9).
-    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u8).range(3..=9))]
-    stones: u8,
+    /// Stones each side starts with (3..9; default 9, Nine Men's Morris).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=9))]
+    stones: Option<u8>,
 }
 
 /// Only the moving-phase classes needed for one class.
@@ -91,6 +91,11 @@ struct UpTo {
 }
 
 impl MorrisArgs {
+    /// The stones per side of the game: `--stones`, or the full game's 9.
+    fn stones(&self) -> u8 {
+        self.stones.unwrap_or(9)
+    }
+
     /// The classes `--up-to` names (no opening), or every table of the game with `--stones`:
     /// its classes and, with `opening`, its placement layers.
     fn tables(&self, up_to: &UpTo, opening: bool) -> Result<MorrisTables, Error> {
@@ -100,7 +105,17 @@ impl MorrisArgs {
             })?),
             None => None,
         };
-        Ok(morris_tables(u32::from(self.stones), up_to, opening))
+        // The K-stone game has no class with more than K stones a side: asking for both is a
+        // contradiction, not a request for the larger classes.
+        if let (Some(class), Some(k)) = (up_to, self.stones)
+            && class.mover.max(class.other) > u32::from(k)
+        {
+            return Err(Error::Usage(format!(
+                "--up-to {class} and --stones {k} contradict each other: the {k}-stone game has \
+                 classes up to {k}-{k} (without --stones, --up-to {class} names the classes of the 9-stone game)"
+            )));
+        }
+        Ok(morris_tables(u32::from(self.stones()), up_to, opening))
     }
 }
 
@@ -381,7 +396,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         },
         Command::Probe { game } => match game {
             ProbeGame::Morris { tables, output, positions } => {
-                probe(&MorrisTablebase::open(&tables.dir, tables.stones), &positions, &output)
+                probe(&MorrisTablebase::open(&tables.dir, tables.stones()), &positions, &output)
             }
             ProbeGame::Connect4 { tables, output, positions } => {
                 let tablebase =
@@ -422,12 +437,12 @@ pub fn run(cli: Cli) -> Result<(), Error> {
             let (stdin, mut stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
             match game {
                 PlayGame::Morris { tables, from, side, play: args } => {
-                    let start = from.unwrap_or_else(|| format!("W: B: w {0} {0}", tables.stones));
-                    let title = match tables.stones {
+                    let start = from.unwrap_or_else(|| format!("W: B: w {0} {0}", tables.stones()));
+                    let title = match tables.stones() {
                         9 => "Nine Men's Morris".to_string(),
                         k => format!("Morris with {k} stones each"),
                     };
-                    let game = MorrisTablebase::open(&tables.dir, tables.stones);
+                    let game = MorrisTablebase::open(&tables.dir, tables.stones());
                     play::play(&game, &title, &start, side as usize, args.seed(), stdin, &mut stdout)
                 }
                 PlayGame::Connect4 { tables, from, side, max_time, play: args } => {
