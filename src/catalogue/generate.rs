@@ -154,13 +154,11 @@ fn lock_directory(dir: &Path) -> Result<std::fs::File, BuildError> {
     use std::io::{Read, Seek, Write};
     let path = dir.join(LOCK_FILE);
     let failed = |source| BuildError::Directory { path: path.clone(), source };
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)
-        .map_err(failed)?;
+    let mut file = crate::table::open_regular(
+        std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false),
+        &path,
+    )
+    .map_err(failed)?;
     match file.try_lock() {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => {

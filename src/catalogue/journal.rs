@@ -39,7 +39,7 @@ impl Journal {
     /// catalogue lists.
     pub fn open<C: Catalogue>(catalogue: &C, dir: &Path) -> Result<Journal, TableError> {
         let path = dir.join(JOURNAL_NAME);
-        let io = |source| TableError::Io { path: path.clone(), source };
+        let io = |doing: &'static str| failed(&path, doing);
         let mut fingerprint = crc32fast::Hasher::new();
         for key in catalogue.keys() {
             for spec in catalogue.set(dir, key).into_iter().chain([catalogue.table(dir, key)]) {
@@ -48,12 +48,12 @@ impl Journal {
         }
         let scope = format!("{}\t{:08x}", catalogue.name(), fingerprint.finalize());
         let mut text = String::new();
-        match File::open(&path) {
+        match crate::table::open_to_read(&path) {
             Ok(mut file) => {
-                file.read_to_string(&mut text).map_err(io)?;
+                file.read_to_string(&mut text).map_err(io("cannot read it"))?;
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(io(e)),
+            Err(e) => return Err(io("cannot open it to read")(e)),
         }
         let done = text
             .lines()
@@ -62,9 +62,11 @@ impl Journal {
                 (rest == scope && !table.is_empty()).then(|| table.to_string())
             })
             .collect();
-        let mut file = OpenOptions::new().create(true).append(true).open(&path).map_err(io)?;
+        let mut file = crate::table::open_regular(OpenOptions::new().create(true).append(true), &path)
+            .map_err(io("cannot open it to append"))?;
         if !text.is_empty() && !text.ends_with('\n') {
-            file.write_all(b"\n").map_err(io)?; // end a line cut short, so the next one is whole
+            // End a line cut short, so the next one is whole.
+            file.write_all(b"\n").map_err(io("cannot end its last line"))?;
         }
         Ok(Journal { path, file, scope, done })
     }
@@ -81,9 +83,18 @@ impl Journal {
         self.file
             .write_all(line.as_bytes())
             .and_then(|()| self.file.sync_data())
-            .map_err(|source| TableError::Io { path: self.path.clone(), source })?;
+            .map_err(failed(&self.path, "cannot append a record"))?;
         self.done.insert(table.to_string());
         Ok(())
+    }
+}
+
+/// An I/O error of the journal, with what was being done: `DIR/verify.journal: cannot append a
+/// record: No space left on device`.
+fn failed<'a>(path: &'a Path, doing: &'static str) -> impl FnOnce(std::io::Error) -> TableError + 'a {
+    move |source| TableError::Io {
+        path: path.to_path_buf(),
+        source: std::io::Error::new(source.kind(), format!("{doing}: {source}")),
     }
 }
 
@@ -118,7 +129,7 @@ impl CheckedParts for TableParts<'_> {
 /// CRC-32 of a file's header (without its own checksum) and length; 0 for a file that cannot be
 /// read.
 fn file_fingerprint(path: &Path) -> u32 {
-    let Ok(mut file) = File::open(path) else { return 0 };
+    let Ok(mut file) = crate::table::open_to_read(path) else { return 0 };
     let Ok(len) = file.metadata().map(|m| m.len()) else { return 0 };
     let mut header = Vec::with_capacity(HEADER_BYTES);
     if (&mut file).take(HEADER_BYTES as u64).read_to_end(&mut header).is_err() {

@@ -27,12 +27,7 @@ impl Pending {
     /// Creates (or truncates) the temporary file of `path`.
     pub fn create(path: &Path) -> Result<Pending, TableError> {
         let temporary = temporary_path(path);
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&temporary)
+        let file = super::open_regular(OpenOptions::new().read(true).write(true).create(true).truncate(true), &temporary)
             .map_err(|source| TableError::Io { path: temporary.clone(), source })?;
         Ok(Pending { file, temporary, path: path.to_path_buf(), committed: false })
     }
@@ -41,7 +36,7 @@ impl Pending {
     /// there is none.
     pub fn open_existing(path: &Path) -> Result<Option<Pending>, TableError> {
         let temporary = temporary_path(path);
-        match OpenOptions::new().read(true).write(true).open(&temporary) {
+        match super::open_regular(OpenOptions::new().read(true).write(true), &temporary) {
             Ok(file) => Ok(Some(Pending { file, temporary, path: path.to_path_buf(), committed: false })),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(source) => Err(TableError::Io { path: temporary, source }),

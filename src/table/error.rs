@@ -162,7 +162,9 @@ impl fmt::Display for TableError {
         let path = self.path().display();
         match self {
             TableError::Missing { .. } => write!(f, "{path}: table not generated"),
-            TableError::Io { .. } => write!(f, "{path}: I/O error"),
+            // The system's words are the whole story of an I/O error, so they are part of its
+            // message wherever it is shown (a status, a verify report, a probe answer).
+            TableError::Io { source, .. } => write!(f, "{path}: {source}"),
             TableError::NotATable { .. } => write!(f, "{path}: not a tablebase table file"),
             TableError::Version { found, .. } => {
                 write!(f, "{path}: table format version {found}, this program reads version {FORMAT_VERSION}")
@@ -201,14 +203,9 @@ impl fmt::Display for TableError {
     }
 }
 
-impl std::error::Error for TableError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            TableError::Io { source, .. } => Some(source),
-            _ => None,
-        }
-    }
-}
+/// No variant has a cause of its own to chain: an I/O error's message already holds the
+/// system's words (so that `source` would repeat them).
+impl std::error::Error for TableError {}
 
 /// Bytes for people: `12.3 MB`.
 pub(crate) fn megabytes(bytes: u64) -> String {

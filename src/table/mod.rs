@@ -13,6 +13,8 @@ mod blocks;
 mod checkpoint;
 mod error;
 mod header;
+mod regular;
+pub(crate) use regular::{open_regular, open_to_read};
 mod set;
 mod status;
 mod upgrade;
