@@ -5,7 +5,7 @@ mod cli;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
-use cli::error::{Error, one_line};
+use cli::error::{self, Error, one_line};
 use cli::{Cli, run};
 use std::io::ErrorKind as IoErrorKind;
 
@@ -33,8 +33,9 @@ fn main() {
     };
     match run(cli) {
         Ok(()) => {}
-        // A reader that stops early (`| head`) is not a failure of ours.
-        Err(Error::Output(e)) if e.kind() == IoErrorKind::BrokenPipe => {}
+        // A reader that stopped early (`| head`): nothing to say to it, but the work was not
+        // all done, so not success either.
+        Err(Error::Output(e)) if e.kind() == IoErrorKind::BrokenPipe => std::process::exit(error::CUT_SHORT),
         Err(Error::Reported(code)) => std::process::exit(code),
         Err(error) => {
             eprintln!("tablebase: {}", one_line(&error));

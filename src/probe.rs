@@ -364,8 +364,8 @@ fn answer_piece<G: Probe>(game: &G, bytes: &[u8], format: Format, with_line: boo
 pub enum BatchError {
     /// Reading the input failed.
     Input(std::io::Error),
-    /// Writing the output failed.
-    Output(std::io::Error),
+    /// Writing the output failed, with the exit code of the lines answered before.
+    Output(std::io::Error, i32),
 }
 
 /// Answers a batch of positions, one per input line, in parallel, writing answers in input order
@@ -408,9 +408,9 @@ pub fn answer_lines<G: Probe>(
         for piece in answers {
             if !piece.errors.is_empty() {
                 // Keep the order of answers and errors when both go to a terminal.
-                out.flush().map_err(BatchError::Output)?;
+                out.flush().map_err(|e| BatchError::Output(e, code))?;
             }
-            out.write_all(piece.answers.as_bytes()).map_err(BatchError::Output)?;
+            out.write_all(piece.answers.as_bytes()).map_err(|e| BatchError::Output(e, code))?;
             for (k, e) in piece.errors {
                 eprintln!("tablebase: line {}: {e}", first_line + k);
                 code = worse(code, e.exit_code());
@@ -418,7 +418,7 @@ pub fn answer_lines<G: Probe>(
             first_line += piece.lines;
         }
         // Another program may be waiting for these answers before it writes more questions.
-        out.flush().map_err(BatchError::Output)?;
+        out.flush().map_err(|e| BatchError::Output(e, code))?;
         pending.drain(..cut);
     }
     Ok(code)

@@ -93,15 +93,9 @@ pub fn info<C: Catalogue>(catalogue: &C, dir: &Path) -> Vec<InfoRow> {
         .keys()
         .into_iter()
         .map(|key| {
-            let status = match (Status::of(&catalogue.table(dir, key)), catalogue.set(dir, key)) {
-                // A layer's table is usable only with the set that numbers its entries.
-                (Status::Complete(header), Some(set)) => match Status::of(&set) {
-                    Status::Complete(_) => Status::Complete(header),
-                    Status::Damaged(why) => Status::Damaged(format!("{}: {why}", set.path.display())),
-                    other => Status::Damaged(format!("{}: {}", set.path.display(), other.word())),
-                },
-                (status, _) => status,
-            };
+            // A layer's table is usable only with the set that numbers its entries.
+            let files: Vec<_> = catalogue.set(dir, key).into_iter().chain([catalogue.table(dir, key)]).collect();
+            let (status, _) = Status::of_files(&files);
             let positions = match &status {
                 Status::Complete(h) => Some(h.counts.positions()),
                 _ => catalogue.reference(key).positions,

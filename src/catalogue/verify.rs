@@ -126,6 +126,8 @@ pub enum TableOutcome {
         table: String,
         /// The file that is missing.
         path: PathBuf,
+        /// Whether a run of `generate` started it (status `partial`) rather than none (`missing`).
+        partial: bool,
     },
     /// The file is complete but written by an older format version: `generate` upgrades it.
     Outdated {
@@ -155,7 +157,9 @@ impl TableOutcome {
     pub fn json(&self) -> String {
         let (game, table, status, checksum) = match self {
             TableOutcome::Checked(report) => return report.json(),
-            TableOutcome::Missing { game, table, .. } => (game, table, "missing", "null"),
+            TableOutcome::Missing { game, table, partial, .. } => {
+                (game, table, if *partial { "partial" } else { "missing" }, "null")
+            }
             TableOutcome::Outdated { game, table, .. } => (game, table, "outdated", "null"),
             TableOutcome::Unusable { game, table, .. } => (game, table, "damaged", "\"bad\""),
         };
@@ -168,7 +172,8 @@ impl TableOutcome {
     pub fn text(&self) -> String {
         match self {
             TableOutcome::Checked(report) => report.text(),
-            TableOutcome::Missing { table, .. } => format!("{table:<16} missing"),
+            TableOutcome::Missing { table, partial: false, .. } => format!("{table:<16} missing"),
+            TableOutcome::Missing { table, partial: true, .. } => format!("{table:<16} partial"),
             TableOutcome::Outdated { table, version, .. } => {
                 format!("{table:<16} format version {version}: run generate to upgrade it")
             }
@@ -201,31 +206,20 @@ pub fn verify<C: Catalogue, E>(
     let name = catalogue.name();
     for key in catalogue.keys() {
         let files: Vec<_> = catalogue.set(dir, key).into_iter().chain([catalogue.table(dir, key)]).collect();
-        let mut unusable = None;
-        let mut missing = None;
-        let mut outdated = None;
-        for spec in &files {
-            match Status::of(spec) {
-                Status::Complete(_) => {}
-                Status::NeedsUpgrade(header) => {
-                    outdated = outdated.or(Some((spec.path.clone(), header.version)))
-                }
-                Status::Missing | Status::Partial => missing = missing.or(Some(spec.path.clone())),
-                Status::Damaged(why) => {
-                    unusable = unusable.or(Some(format!("{}: damaged table: {why}", spec.path.display())))
-                }
+        let (game, table) = (catalogue.game(), key.to_string());
+        let (status, decides) = Status::of_files(&files);
+        let path = files[decides].path.clone();
+        let not_checked = match status {
+            Status::Complete(_) => None,
+            Status::Damaged(why) => Some(TableOutcome::Unusable { game, table, why }),
+            Status::NeedsUpgrade(header) => {
+                Some(TableOutcome::Outdated { game, table, path, version: header.version })
             }
-        }
-        if let Some(why) = unusable {
-            report(TableOutcome::Unusable { game: catalogue.game(), table: key.to_string(), why })?;
-            continue;
-        }
-        if let Some((path, version)) = outdated.filter(|_| missing.is_none()) {
-            report(TableOutcome::Outdated { game: catalogue.game(), table: key.to_string(), path, version })?;
-            continue;
-        }
-        if let Some(path) = missing {
-            report(TableOutcome::Missing { game: catalogue.game(), table: key.to_string(), path })?;
+            Status::Missing => Some(TableOutcome::Missing { game, table, path, partial: false }),
+            Status::Partial => Some(TableOutcome::Missing { game, table, path, partial: true }),
+        };
+        if let Some(outcome) = not_checked {
+            report(outcome)?;
             continue;
         }
         progress.task(&format!("verify {name} {key}"));

@@ -5,6 +5,10 @@ use std::io;
 use tablebase::catalogue::ChartError;
 use tablebase::{BuildError, TableError};
 
+/// The exit status of a command whose output was cut short (a closed pipe) before it found
+/// anything wrong: a shell's status for a process stopped by SIGPIPE (128 + 13).
+pub const CUT_SHORT: i32 = 141;
+
 #[derive(Debug)]
 pub enum Error {
     /// A bad flag, a malformed or illegal position: exit 2.

@@ -486,7 +486,7 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
         true => Some(Journal::open(catalogue, dir).map_err(Error::Table)?),
         false => None,
     };
-    tablebase::verify(catalogue, dir, args.quick, journal.as_mut(), &progress, |outcome| {
+    let checked = tablebase::verify(catalogue, dir, args.quick, journal.as_mut(), &progress, |outcome| {
         match &outcome {
             TableOutcome::Checked(report) => report.problems.iter().for_each(|p| eprintln!("tablebase: {p}")),
             TableOutcome::Missing { table, path, .. } => {
@@ -502,7 +502,12 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
         failed |= outcome.failed();
         let line = if args.json { outcome.json() } else { outcome.text() };
         writeln!(out, "{line}").map_err(Error::Output)
-    })?;
+    });
+    if let Err(Error::Output(e)) = checked {
+        let found = if failed { 3 } else if missing.is_empty() { 0 } else { 1 };
+        return Err(cut_short(e, found));
+    }
+    checked?;
     if failed {
         return Err(Error::VerifyFailed);
     }
@@ -608,7 +613,7 @@ fn probe<G: Draw>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<
         [dash] if dash == "-" => answer_lines(game, std::io::stdin().lock(), &mut out, format, line)
             .map_err(|e| match e {
                 BatchError::Input(e) => Error::Input(e),
-                BatchError::Output(e) => Error::Output(e),
+                BatchError::Output(e, found) => cut_short(e, found),
             })?,
         _ => {
             let mut code = 0;
@@ -616,12 +621,12 @@ fn probe<G: Draw>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<
                 match answer(game, text, format, line) {
                     Ok(answer) => {
                         if format == Format::Text && n > 0 {
-                            writeln!(out).map_err(Error::Output)?;
+                            writeln!(out).map_err(|e| cut_short(e, code))?;
                         }
-                        writeln!(out, "{answer}").map_err(Error::Output)?
+                        writeln!(out, "{answer}").map_err(|e| cut_short(e, code))?
                     }
                     Err(e) => {
-                        out.flush().map_err(Error::Output)?;
+                        out.flush().map_err(|e| cut_short(e, code))?;
                         eprintln!("tablebase: '{}': {e}", quote(text));
                         code = worse(code, e.exit_code());
                     }
@@ -630,9 +635,20 @@ fn probe<G: Draw>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<
             code
         }
     };
-    out.flush().map_err(Error::Output)?;
+    out.flush().map_err(|e| cut_short(e, code))?;
     match code {
         0 => Ok(()),
         code => Err(Error::Reported(code)),
+    }
+}
+
+/// Output cut short by a reader that stopped (`| head`): the exit status of what was found so
+/// far, or where nothing was wrong yet the 141 of a process stopped by SIGPIPE. Never 0: the
+/// work was not all done, and a failure found before must not turn into success.
+fn cut_short(e: std::io::Error, found: i32) -> Error {
+    match (e.kind(), found) {
+        (std::io::ErrorKind::BrokenPipe, 0) => Error::Reported(error::CUT_SHORT),
+        (std::io::ErrorKind::BrokenPipe, found) => Error::Reported(found),
+        _ => Error::Output(e),
     }
 }

@@ -40,7 +40,8 @@ pub fn play<G: Play>(
         &format!("{title}: you play {you}, the perfect player plays {engine}; {} moves first.", names[0]),
     )?;
     say(out, &format!("Type {}; or hint, undo, quit.", game.move_hint()))?;
-    let mut lines = input.lines();
+    // Lines as bytes: a line that is not UTF-8 is a bad move to answer, not the end of the game.
+    let mut lines = input.split(b'\n');
     let mut redraw = true;
     loop {
         let position = game_now.position().clone();
@@ -74,6 +75,11 @@ pub fn play<G: Play>(
             return say(out, "\nEnd of input: the game stops here.");
         };
         let line = line.map_err(Error::Input)?;
+        let Ok(line) = String::from_utf8(line) else {
+            say(out, &format!("That is not text (not UTF-8). Type {}; or hint, undo, quit.", game.move_hint()))?;
+            redraw = false;
+            continue;
+        };
         match line.trim() {
             "" => redraw = false,
             "quit" | "exit" | "q" => return say(out, "Game abandoned."),

@@ -42,9 +42,37 @@ impl Status {
                 Status::NeedsUpgrade(header)
             }
             Ok(meta) if meta.len() == expected => Status::Complete(header),
-            Ok(meta) => Status::Damaged(format!("{} bytes, the header implies {expected}", meta.len())),
-            Err(e) => Status::Damaged(e.to_string()),
+            Ok(meta) => Status::Damaged(
+                TableError::Length { path: path.clone(), expected, found: meta.len() }.to_string(),
+            ),
+            Err(e) => Status::Damaged(TableError::Io { path: path.clone(), source: e }.to_string()),
         }
+    }
+
+    /// The state of a table made of several files (a layer's set, then its values): the worst
+    /// of theirs, in the order damaged, missing, partial, outdated, complete; and the file that
+    /// decides it (for a complete table, the last: the values, whose header has the counts).
+    /// `info` and `verify` both say this, so that one table has one status.
+    pub fn of_files(specs: &[FileSpec]) -> (Status, usize) {
+        let rank = |status: &Status| match status {
+            Status::Damaged(_) => 0,
+            Status::Missing => 1,
+            Status::Partial => 2,
+            Status::NeedsUpgrade(_) => 3,
+            Status::Complete(_) => 4,
+        };
+        let mut worst: Option<(Status, usize)> = None;
+        for (k, spec) in specs.iter().enumerate() {
+            let status = Status::of(spec);
+            let replaces = |(w, _): &(Status, usize)| match (rank(&status), rank(w)) {
+                (4, 4) => true, // the last complete file's header: the values'
+                (now, before) => now < before,
+            };
+            if worst.as_ref().is_none_or(replaces) {
+                worst = Some((status, k));
+            }
+        }
+        worst.unwrap_or((Status::Missing, 0))
     }
 
     /// Whether the file is complete.
