@@ -1,19 +1,21 @@
-//! Progress on standard error: an indicatif bar on a terminal, plain log lines otherwise (at
-//! least one a minute, so an overnight log shows progress). Work is counted per chunk, never
-//! per position.
+//! Progress on standard error: an indicatif bar on a terminal, plain log lines otherwise (one
+//! when a phase starts, then one every 30 seconds with how far it got, so an overnight log shows
+//! progress). Work is counted per chunk, never per position.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-const LOG_EVERY: Duration = Duration::from_secs(30);
+/// How often a log line reports progress within a phase.
+pub const LOG_EVERY: Duration = Duration::from_secs(30);
 
 enum Output {
     Hidden,
     Bar(ProgressBar),
-    Log,
+    /// Log lines into the writer (standard error), one every `every` at most.
+    Log { to: Mutex<Box<dyn Write + Send>>, every: Duration },
 }
 
 /// Progress of a long run, shared by the threads working on it.
@@ -40,9 +42,14 @@ impl Progress {
             );
             Output::Bar(bar)
         } else {
-            Output::Log
+            Output::Log { to: Mutex::new(Box::new(std::io::stderr())), every: LOG_EVERY }
         };
         Progress::with(output)
+    }
+
+    /// Log lines into `to`, one every `every` at most within a phase, whatever standard error is.
+    pub fn log_into(to: Box<dyn Write + Send>, every: Duration) -> Progress {
+        Progress::with(Output::Log { to: Mutex::new(to), every })
     }
 
     /// Reports nothing (tests, library use).
@@ -95,8 +102,11 @@ impl Progress {
                 bar.reset_eta();
                 bar.set_message(phase.to_string());
             }
-            Output::Log if announce => self.log_line(),
-            Output::Log | Output::Hidden => {}
+            Output::Log { .. } if announce => {
+                let line = format!("{} {phase}: started, {total} to do", self.task.lock().expect("lock"));
+                self.write_line(&line);
+            }
+            Output::Log { .. } | Output::Hidden => {}
         }
     }
 
@@ -105,9 +115,9 @@ impl Progress {
         let done = self.done.fetch_add(units, Relaxed) + units;
         match &self.output {
             Output::Bar(bar) => bar.set_position(done),
-            Output::Log => {
+            Output::Log { every, .. } => {
                 let mut last = self.last_log.lock().expect("lock");
-                if last.elapsed() >= LOG_EVERY {
+                if last.elapsed() >= *every {
                     *last = Instant::now();
                     drop(last);
                     self.log_line();
@@ -121,7 +131,7 @@ impl Progress {
     pub fn message(&self, text: &str) {
         match &self.output {
             Output::Bar(bar) => bar.println(text),
-            Output::Log => eprintln!("{text}"),
+            Output::Log { .. } => self.write_line(text),
             Output::Hidden => {}
         }
     }
@@ -140,17 +150,81 @@ impl Progress {
         }
     }
 
+    /// How far the current phase got: `morris 8-7 propagation: 1200 of 4800 (25.0%), 31 s into
+    /// the table`.
     fn log_line(&self) {
-        let done = self.done.load(Relaxed);
-        let total = self.total.load(Relaxed).max(1);
-        let elapsed = self.started.lock().expect("lock").elapsed().as_secs();
-        eprintln!(
-            "{} {}: {:.1}% ({} s into the table)",
+        let total = self.total.load(Relaxed);
+        let done = self.done.load(Relaxed).min(total);
+        let share = if total == 0 { 100.0 } else { 100.0 * done as f64 / total as f64 };
+        let line = format!(
+            "{} {}: {done} of {total} ({share:.1}%), {} s into the table",
             self.task.lock().expect("lock"),
             self.phase.lock().expect("lock"),
-            100.0 * done as f64 / total as f64,
-            elapsed
+            self.started.lock().expect("lock").elapsed().as_secs()
         );
+        self.write_line(&line);
+    }
+
+    fn write_line(&self, line: &str) {
+        if let Output::Log { to, .. } = &self.output {
+            // A log that cannot be written (a closed pipe) must not stop the work it reports on.
+            let mut to = to.lock().unwrap_or_else(|e| e.into_inner());
+            let _ = writeln!(to, "{line}").and_then(|()| to.flush());
+        }
         *self.last_log.lock().expect("lock") = Instant::now();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// A writer whose bytes the test can read afterwards.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().write(bytes)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn log_lines_carry_how_far_the_phase_got() {
+        let log = Shared::default();
+        let progress = Progress::log_into(Box::new(log.clone()), Duration::ZERO);
+        progress.task("morris 4-3");
+        progress.phase("propagation", 4800);
+        progress.advance(1200);
+        progress.advance(2400);
+        progress.step("distance 3", 10);
+        progress.advance(10);
+        progress.message("morris 4-3: solved");
+        let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5, "{text}");
+        assert_eq!(lines[0], "morris 4-3 propagation: started, 4800 to do");
+        assert!(lines[1].starts_with("morris 4-3 propagation: 1200 of 4800 (25.0%), "), "{}", lines[1]);
+        assert!(lines[2].starts_with("morris 4-3 propagation: 3600 of 4800 (75.0%), "), "{}", lines[2]);
+        assert!(lines[3].starts_with("morris 4-3 distance 3: 10 of 10 (100.0%), "), "{}", lines[3]);
+        assert!(lines[1].ends_with(" s into the table"), "{}", lines[1]);
+        assert_eq!(lines[4], "morris 4-3: solved");
+    }
+
+    #[test]
+    fn log_lines_wait_for_the_interval() {
+        let log = Shared::default();
+        let progress = Progress::log_into(Box::new(log.clone()), Duration::from_secs(3600));
+        progress.task("connect4 5x4 ply 9");
+        progress.phase("forward check", 100);
+        for _ in 0..100 {
+            progress.advance(1);
+        }
+        let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(text, "connect4 5x4 ply 9 forward check: started, 100 to do\n");
     }
 }

@@ -21,8 +21,45 @@ pub fn cpu_seconds() -> Option<f64> {
     Some((user + system) as f64 / 100.0)
 }
 
+/// A number of bytes for people, in the decimal unit that fits, to three significant digits:
+/// `512 bytes`, `3.07 MB`, `81.0 TB`.
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 6] = ["KB", "MB", "GB", "TB", "PB", "EB"];
+    if n < 1000 {
+        return format!("{n} bytes");
+    }
+    let mut value = n as f64 / 1000.0;
+    let mut unit = 0;
+    // 999.95 KB rounds to "1000 KB" at three digits: such a value is the next unit's 1.00.
+    while value >= 999.5 && unit + 1 < UNITS.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    let digits = match value {
+        v if v < 9.995 => 2,
+        v if v < 99.95 => 1,
+        _ => 0,
+    };
+    format!("{value:.digits$} {}", UNITS[unit])
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn bytes_are_said_in_the_unit_that_fits() {
+        use super::bytes;
+        assert_eq!(bytes(0), "0 bytes");
+        assert_eq!(bytes(999), "999 bytes");
+        assert_eq!(bytes(1000), "1.00 KB");
+        assert_eq!(bytes(12_345), "12.3 KB");
+        assert_eq!(bytes(999_499), "999 KB");
+        assert_eq!(bytes(999_500), "1.00 MB");
+        assert_eq!(bytes(3_070_000), "3.07 MB");
+        assert_eq!(bytes(8_900_000_000), "8.90 GB");
+        assert_eq!(bytes(81_000_000_000_000), "81.0 TB");
+        assert_eq!(bytes(u64::MAX), "18.4 EB");
+    }
+
     #[test]
     fn readings_are_plausible_on_linux() {
         if cfg!(target_os = "linux") {

@@ -56,10 +56,10 @@ pub fn generate<C: Catalogue>(
         let made = catalogue.build(dir, job, &build)?;
         let seconds = started.elapsed().as_secs_f64();
         let cpu = cpu_seconds().zip(cpu_before).map(|(after, before)| after - before);
-        let peak = peak_memory().map_or(0.0, |b| b as f64 / (1u64 << 30) as f64);
+        let peak = peak_memory().map_or("unknown".to_string(), crate::resources::bytes);
         progress.clear();
         progress.message(&format!(
-            "{name} {job}: {made} in {seconds:.1} s (cpu {:.1} s, peak memory so far {peak:.2} GiB)",
+            "{name} {job}: {made} in {seconds:.1} s (cpu {:.1} s, peak memory so far {peak})",
             cpu.unwrap_or(f64::NAN)
         ));
         reports.push(JobReport { job: job.to_string(), skipped: false, seconds, cpu_seconds: cpu });

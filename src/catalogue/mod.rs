@@ -183,7 +183,7 @@ impl fmt::Display for BuildError {
                 write!(f, "{}: generate is already running there ({holder})", dir.display())
             }
             BuildError::TooLarge { name, disk, disk_free, memory, memory_available } => {
-                let gb = |bytes: &u64| format!("{:.1} GB", *bytes as f64 / 1e9);
+                let gb = |n: &u64| crate::resources::bytes(*n);
                 write!(
                     f,
                     "{name} does not fit this machine: it needs up to {} of disk ({} free) and {} of memory ({} available)",

@@ -196,8 +196,8 @@ impl fmt::Display for TableError {
                 "{path}: written by table format version {found}; run generate on its directory to upgrade it in place (no solving)"
             ),
             TableError::NoSpace { needed, free, .. } => {
-                let free = free.map_or(String::new(), |free| format!(", {} free", megabytes(free)));
-                write!(f, "{path}: not enough disk space: the file needs {}{free}", megabytes(*needed))
+                let free = free.map_or(String::new(), |free| format!(", {} free", crate::resources::bytes(free)));
+                write!(f, "{path}: not enough disk space: the file needs {}{free}", crate::resources::bytes(*needed))
             }
         }
     }
@@ -206,8 +206,3 @@ impl fmt::Display for TableError {
 /// No variant has a cause of its own to chain: an I/O error's message already holds the
 /// system's words (so that `source` would repeat them).
 impl std::error::Error for TableError {}
-
-/// Bytes for people: `12.3 MB`.
-pub(crate) fn megabytes(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1e6)
-}

@@ -277,7 +277,7 @@ where
                 let (value, weight) = entry(&mut state, index)?;
                 if checkpoints.is_some() {
                     // Each entry is a search: counted one by one, so that a log without a
-                    // terminal still gets its line a minute within a chunk of minutes.
+                    // terminal still gets its line every 30 s within a chunk of minutes.
                     progress.advance(1);
                 }
                 counts.add_weighted(value, weight);
