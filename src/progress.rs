@@ -15,7 +15,10 @@ enum Output {
     Hidden,
     Bar(ProgressBar),
     /// Log lines into the writer (standard error), one every `every` at most.
-    Log { to: Mutex<Box<dyn Write + Send>>, every: Duration },
+    Log {
+        to: Mutex<Box<dyn Write + Send>>,
+        every: Duration,
+    },
 }
 
 /// Progress of a long run, shared by the threads working on it.

@@ -94,7 +94,8 @@ pub fn info<C: Catalogue>(catalogue: &C, dir: &Path) -> Vec<InfoRow> {
         .into_iter()
         .map(|key| {
             // A layer's table is usable only with the set that numbers its entries.
-            let files: Vec<_> = catalogue.set(dir, key).into_iter().chain([catalogue.table(dir, key)]).collect();
+            let files: Vec<_> =
+                catalogue.set(dir, key).into_iter().chain([catalogue.table(dir, key)]).collect();
             let (status, _) = Status::of_files(&files);
             let positions = match &status {
                 Status::Complete(h) => Some(h.counts.positions()),

@@ -504,7 +504,13 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
         writeln!(out, "{line}").map_err(Error::Output)
     });
     if let Err(Error::Output(e)) = checked {
-        let found = if failed { 3 } else if missing.is_empty() { 0 } else { 1 };
+        let found = if failed {
+            3
+        } else if missing.is_empty() {
+            0
+        } else {
+            1
+        };
         return Err(cut_short(e, found));
     }
     checked?;

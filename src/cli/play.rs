@@ -76,7 +76,10 @@ pub fn play<G: Play>(
         };
         let line = line.map_err(Error::Input)?;
         let Ok(line) = String::from_utf8(line) else {
-            say(out, &format!("That is not text (not UTF-8). Type {}; or hint, undo, quit.", game.move_hint()))?;
+            say(
+                out,
+                &format!("That is not text (not UTF-8). Type {}; or hint, undo, quit.", game.move_hint()),
+            )?;
             redraw = false;
             continue;
         };

@@ -27,8 +27,11 @@ impl Pending {
     /// Creates (or truncates) the temporary file of `path`.
     pub fn create(path: &Path) -> Result<Pending, TableError> {
         let temporary = temporary_path(path);
-        let file = super::open_regular(OpenOptions::new().read(true).write(true).create(true).truncate(true), &temporary)
-            .map_err(|source| TableError::Io { path: temporary.clone(), source })?;
+        let file = super::open_regular(
+            OpenOptions::new().read(true).write(true).create(true).truncate(true),
+            &temporary,
+        )
+        .map_err(|source| TableError::Io { path: temporary.clone(), source })?;
         Ok(Pending { file, temporary, path: path.to_path_buf(), committed: false })
     }
 

@@ -196,8 +196,13 @@ impl fmt::Display for TableError {
                 "{path}: written by table format version {found}; run generate on its directory to upgrade it in place (no solving)"
             ),
             TableError::NoSpace { needed, free, .. } => {
-                let free = free.map_or(String::new(), |free| format!(", {} free", crate::resources::bytes(free)));
-                write!(f, "{path}: not enough disk space: the file needs {}{free}", crate::resources::bytes(*needed))
+                let free =
+                    free.map_or(String::new(), |free| format!(", {} free", crate::resources::bytes(free)));
+                write!(
+                    f,
+                    "{path}: not enough disk space: the file needs {}{free}",
+                    crate::resources::bytes(*needed)
+                )
             }
         }
     }

@@ -1,0 +1,80 @@
+//! Opening the files of a table directory. A FIFO, a socket or a device where a table should be
+//! would block `open` or `read` forever (a FIFO waits for a writer), so every file is opened
+//! without blocking and refused unless it is a regular file.
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::Path;
+
+/// Opens `path` with `options` if it is a regular file; anything else is an error that says
+/// what it is, at once.
+pub(crate) fn open_regular(options: &OpenOptions, path: &Path) -> io::Result<File> {
+    // Checked before opening (opening a FIFO to write blocks until a reader comes, even with
+    // O_NONBLOCK for some systems) and again on the open file (the name may change in between).
+    if let Ok(meta) = std::fs::metadata(path) {
+        refuse_special(&meta.file_type())?;
+    }
+    let mut options = options.clone();
+    options.custom_flags(libc::O_NONBLOCK);
+    let file = options.open(path)?;
+    refuse_special(&file.metadata()?.file_type())?;
+    // O_NONBLOCK means nothing to a regular file's reads and writes; cleared all the same, so
+    // that the descriptor behaves as an ordinary one.
+    use std::os::fd::AsRawFd;
+    // SAFETY: plain fcntl calls on a descriptor we own.
+    unsafe {
+        let flags = libc::fcntl(file.as_raw_fd(), libc::F_GETFL);
+        if flags >= 0 {
+            libc::fcntl(file.as_raw_fd(), libc::F_SETFL, flags & !libc::O_NONBLOCK);
+        }
+    }
+    Ok(file)
+}
+
+/// Opens `path` to read, if it is a regular file.
+pub(crate) fn open_to_read(path: &Path) -> io::Result<File> {
+    open_regular(OpenOptions::new().read(true), path)
+}
+
+fn refuse_special(kind: &std::fs::FileType) -> io::Result<()> {
+    let what = if kind.is_file() {
+        return Ok(());
+    } else if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_block_device() || kind.is_char_device() {
+        "a device"
+    } else {
+        "not a plain file"
+    };
+    Err(io::Error::new(io::ErrorKind::InvalidInput, format!("{what}, not a regular file")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn special_files_are_refused_at_once_and_regular_ones_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a valid C string.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+        for options in [OpenOptions::new().read(true).clone(), OpenOptions::new().append(true).clone()] {
+            let error = open_regular(&options, &fifo).unwrap_err();
+            assert_eq!(error.to_string(), "a FIFO (named pipe), not a regular file");
+        }
+        assert_eq!(open_to_read(dir.path()).unwrap_err().to_string(), "a directory, not a regular file");
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, b"bytes").unwrap();
+        let mut text = String::new();
+        io::Read::read_to_string(&mut open_to_read(&plain).unwrap(), &mut text).unwrap();
+        assert_eq!(text, "bytes");
+        assert_eq!(open_to_read(&dir.path().join("none")).unwrap_err().kind(), io::ErrorKind::NotFound);
+    }
+}
