@@ -187,8 +187,31 @@ def main():
     server = subprocess.Popen([BINARY, "serve", "--dir", tables, "--port", "0"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     address = server.stderr.readline().split("http://")[1].split("/")[0]
+    empty = os.path.join(scratch, "empty")
+    os.makedirs(empty)
+    bare = subprocess.Popen([BINARY, "serve", "--dir", empty, "--port", "0"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    bare_address = bare.stderr.readline().split("http://")[1].split("/")[0]
     browser = Browser(os.path.join(scratch, "profile"))
     try:
+        # Without a game in the address the page opens on tables that are there: the 3-stone
+        # Morris game, not the 9-stone one a newcomer has not generated.
+        browser.open(f"http://{address}/")
+        position = browser.wait_ready(previous_position=None)
+        check(position == "W: B: w 3 3", f"the page opens on the tables present: {position!r}")
+        check(browser.evaluate("document.getElementById('stones').value") == "3", "3 stones chosen")
+        # With no tables at all, it says how to make some, and shows no error.
+        browser.open(f"http://{bare_address}/")
+        for _ in range(200):
+            if browser.evaluate("document.body && document.body.dataset.ready") == "1":
+                break
+            time.sleep(0.05)
+        shown_text = browser.evaluate("document.getElementById('error').textContent")
+        check("tablebase generate morris --stones 3" in shown_text, f"a hint to generate: {shown_text!r}")
+        check(browser.evaluate("document.getElementById('error').classList.contains('hint')"),
+              "the hint is shown as a hint, not as an error")
+        browser.screenshot(os.path.join(ARTIFACTS, "no-tables.png"))
+
         c4 = ["connect4", "--size", "5x4", "--dir", tables]
         browser.open(f"http://{address}/#game=connect4&size=5x4&position=")
         position = browser.wait_ready(previous_position=None)
@@ -222,8 +245,9 @@ def main():
         browser.screenshot(os.path.join(ARTIFACTS, "morris-3.png"))
     finally:
         browser.close()
-        server.kill()
-        server.wait()
+        for process in (server, bare):
+            process.kill()
+            process.wait()
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"browser test: all {checks} checks passed; screenshots in {ARTIFACTS}")
 

@@ -1,15 +1,18 @@
 //! `tablebase serve`: a local page to play and study positions of every game, and the JSON API
-//! behind it (SPEC section 1). The page is embedded in the binary; tables open on first use.
+//! behind it. The page is embedded in the binary; tables open on first use. The HTTP layer is
+//! [`http`]; this module answers requests.
+
+mod http;
 
 use super::error::Error;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 use tablebase::connect4::{Connect4Tablebase, Geometry};
 use tablebase::morris::MorrisTablebase;
 use tablebase::picture::Draw;
 use tablebase::probe::{Format, ProbeError, answer, json_string, quote};
-use tiny_http::{Header, Method, Request, Response, Server};
 
 const PAGE: &str = include_str!("page.html");
 
@@ -18,6 +21,10 @@ struct Tables {
     dir: PathBuf,
     morris: Mutex<HashMap<u8, Arc<MorrisTablebase>>>,
     connect4: Mutex<HashMap<Geometry, Arc<Connect4Tablebase>>>,
+    /// Answers computed at once: a Connect Four search past the tables holds a transposition
+    /// table (64 MB) and a core for up to [`SEARCH_SECONDS`], so their number is bounded
+    /// however many connections ask.
+    computing: Permits,
 }
 
 /// An answer: the status, the content type and the body.
@@ -35,69 +42,96 @@ impl Reply {
     fn error(status: u16, why: &str) -> Reply {
         Reply::json(status, format!("{{\"error\": {}}}", json_string(why)))
     }
-
-    fn probe_error(error: &ProbeError) -> Reply {
-        let status = match error {
-            ProbeError::Illegal(_) => 400,
-            ProbeError::NotGenerated { .. } => 404,
-            ProbeError::Damaged(_) | ProbeError::Unavailable(_) => 500,
-        };
-        Reply::error(status, &error.to_string())
-    }
 }
 
 /// Seconds a search may take for one request (a Connect Four position beyond an opening book):
 /// a page waits no longer, and the answer is an error (status 500) that says so.
 const SEARCH_SECONDS: f64 = 30.0;
 
+/// How long a request waits for its turn to compute before it is answered 503.
+const WAIT_FOR_TURN: Duration = Duration::from_secs(60);
+
+/// A counting semaphore.
+struct Permits {
+    free: Mutex<usize>,
+    returned: Condvar,
+}
+
+impl Permits {
+    fn new(n: usize) -> Permits {
+        Permits { free: Mutex::new(n), returned: Condvar::new() }
+    }
+
+    /// Runs `work` with a permit, or gives `None` when none came within `wait`.
+    fn with<T>(&self, wait: Duration, work: impl FnOnce() -> T) -> Option<T> {
+        let free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        let (mut free, _) = self
+            .returned
+            .wait_timeout_while(free, wait, |free| *free == 0)
+            .unwrap_or_else(|e| e.into_inner());
+        if *free == 0 {
+            return None;
+        }
+        *free -= 1;
+        drop(free);
+        // Given back even if `work` panics.
+        struct Back<'a>(&'a Permits);
+        impl Drop for Back<'_> {
+            fn drop(&mut self) {
+                *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+                self.0.returned.notify_one();
+            }
+        }
+        let _back = Back(self);
+        Some(work())
+    }
+}
+
 /// Serves until the process is stopped.
 pub fn serve(dir: &Path, bind: &str, port: u16) -> Result<(), Error> {
-    let server = Server::http((bind, port))
+    let listener = std::net::TcpListener::bind((bind, port))
         .map_err(|e| Error::Runtime(format!("cannot listen on {bind}:{port}: {e}")))?;
-    let address = match server.server_addr().to_ip() {
-        Some(address) => address.to_string(),
-        None => format!("{bind}:{port}"),
-    };
+    let address = listener.local_addr().map_or(format!("{bind}:{port}"), |a| a.to_string());
     eprintln!("tablebase: serving the tables in {} at http://{address}/ (Ctrl-C stops)", dir.display());
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let tables = Tables {
         dir: dir.to_path_buf(),
         morris: Mutex::new(HashMap::new()),
         connect4: Mutex::new(HashMap::new()),
+        computing: Permits::new((2 * cores).clamp(2, 16)),
     };
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(2, 8);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                while let Ok(request) = server.recv() {
-                    respond(&tables, request);
-                }
-            });
-        }
-    });
-    Ok(())
+    http::serve(listener, http::Limits::default(), move |request| {
+        let reply = tables
+            .computing
+            .with(WAIT_FOR_TURN, || {
+                // A request must never take the server down: a bug answers 500.
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route(&tables, &request.target)))
+                    .unwrap_or_else(|_| Reply::error(500, "internal error"))
+            })
+            .unwrap_or_else(|| Reply::error(503, "busy: every worker is searching; try again"));
+        let body = match reply.status {
+            200 => reply.body,
+            _ => without_dir(&reply.body, &tables.dir),
+        };
+        http::Response { status: reply.status, content_type: reply.kind, body }
+    })
+    .map_err(|e| Error::Runtime(format!("serving on {address}: {e}")))
 }
 
-fn respond(tables: &Tables, request: Request) {
-    let url = request.url().to_string();
-    let reply = match request.method() {
-        Method::Get | Method::Head => {
-            // A request must never take the server down: a bug answers 500 and is logged.
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route(tables, &url)))
-                .unwrap_or_else(|_| Reply::error(500, "internal error (logged by the server)"))
-        }
-        _ => Reply::error(405, "only GET is served"),
-    };
-    let mut response = Response::from_string(reply.body).with_status_code(reply.status);
-    for (name, value) in [
-        ("Content-Type", format!("{}; charset=utf-8", reply.kind)),
-        ("Cache-Control", "no-store".to_string()),
-    ] {
-        if let Ok(header) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-            response.add_header(header);
-        }
+/// An error message as a remote client may read it: table files named relative to the tables'
+/// directory, and the directory itself not named, so that the server's file layout stays its own.
+fn without_dir(message: &str, dir: &Path) -> String {
+    let mut names: Vec<String> = vec![dir.display().to_string()];
+    if let Ok(full) = dir.canonicalize() {
+        names.push(full.display().to_string());
     }
-    // A client that went away is no error of ours.
-    let _ = request.respond(response);
+    // The longest first, so that a name that contains another is replaced whole.
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    let mut text = message.to_string();
+    for name in names.iter().filter(|n| !n.is_empty()) {
+        text = text.replace(&format!("{name}/"), "").replace(&format!("--dir {name}"), "--dir DIR");
+    }
+    text
 }
 
 fn route(tables: &Tables, url: &str) -> Reply {
@@ -108,6 +142,7 @@ fn route(tables: &Tables, url: &str) -> Reply {
     };
     match path {
         "/" | "/index.html" => Reply { status: 200, kind: "text/html", body: PAGE.to_string() },
+        "/api/games" => Reply::json(200, games_json(&tables.dir)),
         "/api/probe" | "/api/svg" | "/api/move" => with_game(tables, path, &params),
         _ => Reply::error(404, &format!("no such page: {}", quote(path))),
     }
@@ -158,7 +193,7 @@ fn call<G: Draw>(game: &G, path: &str, params: &HashMap<String, String>) -> Repl
             let line = matches!(params.get("line").map(String::as_str), Some("1" | "true"));
             match answer(game, text, Format::Json, line) {
                 Ok(json) => Reply::json(200, json),
-                Err(e) => Reply::probe_error(&e),
+                Err(e) => probe_error(&e),
             }
         }
         "/api/svg" => {
@@ -167,7 +202,7 @@ fn call<G: Draw>(game: &G, path: &str, params: &HashMap<String, String>) -> Repl
                 Ok((probed, position)) => {
                     Reply { status: 200, kind: "image/svg+xml", body: game.svg(&position, &probed) }
                 }
-                Err(e) => Reply::probe_error(&e),
+                Err(e) => probe_error(&e),
             }
         }
         _ => {
@@ -176,7 +211,7 @@ fn call<G: Draw>(game: &G, path: &str, params: &HashMap<String, String>) -> Repl
             };
             let moves = game.parse(text).and_then(|p| game.moves(&p));
             match moves {
-                Err(e) => Reply::probe_error(&e),
+                Err(e) => probe_error(&e),
                 Ok(moves) => match moves.into_iter().find(|o| o.mv.to_string() == wanted.trim()) {
                     Some(o) => Reply::json(
                         200,
@@ -190,6 +225,43 @@ fn call<G: Draw>(game: &G, path: &str, params: &HashMap<String, String>) -> Repl
             }
         }
     }
+}
+
+fn probe_error(error: &ProbeError) -> Reply {
+    let status = match error {
+        ProbeError::Illegal(_) => 400,
+        ProbeError::NotGenerated { .. } => 404,
+        ProbeError::Damaged(_) | ProbeError::Unavailable(_) => 500,
+    };
+    Reply::error(status, &error.to_string())
+}
+
+/// The games `serve` offers and, for each, the variants whose tables are in `dir` (the page
+/// opens on one of them), with the command that generates a small one:
+/// `{"games": [{"game": "morris", "name": ..., "present": [{"stones": 3}], "generate": ...}]}`.
+fn games_json(dir: &Path) -> String {
+    let names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
+        .unwrap_or_default();
+    // A Morris game is playable from its start when its opening's first table is there.
+    let stones: Vec<String> = (3..=9)
+        .filter(|k| names.iter().any(|n| *n == format!("morris-opening{k}-ply00.tbl")))
+        .map(|k| format!("{{\"stones\": {k}}}"))
+        .collect();
+    // A Connect Four board is there when its empty board is: full tables or an opening book.
+    let mut sizes: Vec<(u32, u32)> = names
+        .iter()
+        .filter_map(|n| n.strip_prefix("connect4-")?.strip_suffix("-ply00.tbl").map(Geometry::parse))
+        .filter_map(Result::ok)
+        .map(|g| (g.width, g.height))
+        .collect();
+    sizes.sort_by_key(|&(w, h)| std::cmp::Reverse((w * h, w)));
+    let sizes: Vec<String> = sizes.iter().map(|(w, h)| format!("{{\"size\": \"{w}x{h}\"}}")).collect();
+    format!(
+        "{{\"games\": [{{\"game\": \"morris\", \"name\": \"Nine Men's Morris\", \"present\": [{}], \"generate\": \"tablebase generate morris --stones 3\"}}, {{\"game\": \"connect4\", \"name\": \"Connect Four\", \"present\": [{}], \"generate\": \"tablebase generate connect4 --size 5x4\"}}]}}",
+        stones.join(", "),
+        sizes.join(", ")
+    )
 }
 
 /// The parameters of a query string, percent-decoded (`+` is a space).

@@ -1,0 +1,520 @@
+//! A small HTTP/1.1 server for `serve`: GET and HEAD only, no request bodies, a thread per
+//! connection. Written here rather than taken from a crate because the API needs so little of
+//! HTTP and every limit must hold: what a client sends costs it one connection, never the
+//! service (docs/BENCHMARKS.md has the measurements behind the choice).
+//!
+//! Limits, each with its answer:
+//! - a request line and headers over [`Limits::header_bytes`]: 431, and the connection closes;
+//! - a body announced over [`Limits::body_bytes`]: 413 (a body of any size is never read, and
+//!   the connection closes after the answer, so a withheld body stalls no one);
+//! - headers not complete within [`Limits::header_time`] of their first byte, or a connection
+//!   silent for [`Limits::idle_time`] between requests: 408, or a quiet close if nothing came;
+//! - more than [`Limits::connections`] open connections: 503 at once to the next;
+//! - a client that does not read its answer: given up after [`Limits::write_time`].
+//!
+//! HTTP/1.1 connections stay open unless the client says `Connection: close`; HTTP/1.0 ones
+//! only when the client asks with `Connection: keep-alive`, and the answer says so.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// What one client may take of the server.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Bytes of a request line and its headers.
+    pub header_bytes: usize,
+    /// Bytes of a request body announced (none is read; over this, 413).
+    pub body_bytes: u64,
+    /// Time from a request's first byte to the end of its headers.
+    pub header_time: Duration,
+    /// Time a kept-alive connection may wait silent for its next request.
+    pub idle_time: Duration,
+    /// Time a client may take to read an answer.
+    pub write_time: Duration,
+    /// Connections open at once.
+    pub connections: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            header_bytes: 64 << 10,
+            body_bytes: 64 << 10,
+            header_time: Duration::from_secs(5),
+            idle_time: Duration::from_secs(5),
+            write_time: Duration::from_secs(10),
+            connections: 1024,
+        }
+    }
+}
+
+/// A request as the handler sees it: GET or HEAD of a target in origin form (`/api/probe?...`).
+pub struct Request {
+    /// The path and query, `/api/probe?game=...`; an absolute-form target is cut to this.
+    pub target: String,
+}
+
+/// An answer.
+pub struct Response {
+    pub status: u16,
+    pub content_type: &'static str,
+    pub body: String,
+}
+
+/// Serves connections from `listener` until the process stops, answering each request with
+/// `handler`.
+///
+/// Each connection has a thread of its own while it is open, so a slow or silent client holds
+/// only its own. Threads are kept for later connections once theirs closes (starting one costs
+/// more than answering a probe), and end after a minute with nothing to do.
+pub fn serve<H>(listener: TcpListener, limits: Limits, handler: H) -> io::Result<()>
+where
+    H: Fn(&Request) -> Response + Send + Sync + 'static,
+{
+    let shared = Arc::new(Shared {
+        handler,
+        limits,
+        open: AtomicUsize::new(0),
+        queue: Mutex::new(Queue { waiting: VecDeque::new(), idle: 0 }),
+        arrived: Condvar::new(),
+    });
+    loop {
+        let stream = match listener.accept() {
+            Ok((stream, _)) => stream,
+            // Out of descriptors or a connection reset before it was accepted: the listener
+            // itself is fine, and the clients already connected are served meanwhile.
+            Err(_) => {
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let _ = stream.set_write_timeout(Some(shared.limits.write_time));
+        if shared.open.fetch_add(1, Ordering::SeqCst) >= shared.limits.connections {
+            shared.open.fetch_sub(1, Ordering::SeqCst);
+            refuse_busy(stream);
+            continue;
+        }
+        let mut queue = shared.queue.lock().unwrap_or_else(|e| e.into_inner());
+        queue.waiting.push_back(stream);
+        if queue.idle >= queue.waiting.len() {
+            shared.arrived.notify_one();
+            continue;
+        }
+        drop(queue);
+        let worker = Arc::clone(&shared);
+        if std::thread::Builder::new().name("connection".into()).spawn(move || worker.work()).is_err() {
+            // No thread for it now: the connection waits for one to come free.
+        }
+    }
+}
+
+/// What the acceptor and the connection threads share.
+struct Shared<H> {
+    handler: H,
+    limits: Limits,
+    /// Connections accepted and not yet closed.
+    open: AtomicUsize,
+    queue: Mutex<Queue>,
+    arrived: Condvar,
+}
+
+struct Queue {
+    waiting: VecDeque<TcpStream>,
+    /// Threads waiting for a connection.
+    idle: usize,
+}
+
+impl<H: Fn(&Request) -> Response + Send + Sync> Shared<H> {
+    /// Serves connections one after the other until none comes for a minute.
+    fn work(&self) {
+        const KEEP_THREAD: Duration = Duration::from_secs(60);
+        loop {
+            let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+            let stream = loop {
+                if let Some(stream) = queue.waiting.pop_front() {
+                    break stream;
+                }
+                queue.idle += 1;
+                let (back, waited) =
+                    self.arrived.wait_timeout(queue, KEEP_THREAD).unwrap_or_else(|e| e.into_inner());
+                queue = back;
+                queue.idle -= 1;
+                if waited.timed_out() && queue.waiting.is_empty() {
+                    return;
+                }
+            };
+            drop(queue);
+            let _ = connection(stream, &self.limits, &self.handler);
+            self.open.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+}
+
+fn refuse_busy(mut stream: TcpStream) {
+    let response =
+        Response { status: 503, content_type: "application/json", body: error_body("too many connections") };
+    let _ = write_response(&mut stream, &response, false, false);
+    linger_and_close(stream);
+}
+
+/// What reading one request gave.
+enum Read1 {
+    Request {
+        method: String,
+        target: String,
+        keep_alive: bool,
+        has_body: bool,
+    },
+    /// The client closed, or stayed silent, before sending anything: close without a word.
+    Gone,
+    /// A request that cannot be answered as asked: answer this and close.
+    Refuse(u16, &'static str),
+}
+
+fn connection(stream: TcpStream, limits: &Limits, handler: &impl Fn(&Request) -> Response) -> io::Result<()> {
+    let mut reader = BufReader::with_capacity(8 << 10, stream.try_clone()?);
+    let mut writer = stream;
+    loop {
+        match read_request(&mut reader, limits)? {
+            Read1::Gone => return Ok(()),
+            Read1::Refuse(status, why) => {
+                let response = Response { status, content_type: "application/json", body: error_body(why) };
+                write_response(&mut writer, &response, false, false)?;
+                linger_and_close(writer);
+                return Ok(());
+            }
+            Read1::Request { method, target, keep_alive, has_body } => {
+                let head = method == "HEAD";
+                let response = if method == "GET" || head {
+                    handler(&Request { target })
+                } else {
+                    Response {
+                        status: 405,
+                        content_type: "application/json",
+                        body: error_body("only GET is served"),
+                    }
+                };
+                // A body is never read, so the connection cannot carry another request after it.
+                let keep = keep_alive && !has_body;
+                write_response(&mut writer, &response, keep, head)?;
+                if !keep {
+                    linger_and_close(writer);
+                    return Ok(());
+                }
+            }
+        }
+    }
+}
+
+/// Reads a request line and headers within the limits.
+fn read_request(reader: &mut BufReader<TcpStream>, limits: &Limits) -> io::Result<Read1> {
+    // Waiting for the first byte is the idle time of a kept-alive connection.
+    reader.get_ref().set_read_timeout(Some(limits.idle_time))?;
+    match reader.fill_buf() {
+        Ok([]) => return Ok(Read1::Gone),
+        Ok(_) => {}
+        Err(e) if is_timeout(&e) => return Ok(Read1::Gone),
+        Err(e) if e.kind() == io::ErrorKind::ConnectionReset => return Ok(Read1::Gone),
+        Err(e) => return Err(e),
+    }
+    let deadline = Instant::now() + limits.header_time;
+    let mut head: Vec<u8> = Vec::with_capacity(1024);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok(Read1::Refuse(408, "request headers not complete in time"));
+        }
+        reader.get_ref().set_read_timeout(Some(left))?;
+        let available = match reader.fill_buf() {
+            Ok([]) => return Ok(Read1::Gone),
+            Ok(bytes) => bytes,
+            Err(e) if is_timeout(&e) => {
+                return Ok(Read1::Refuse(408, "request headers not complete in time"));
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) if e.kind() == io::ErrorKind::ConnectionReset => return Ok(Read1::Gone),
+            Err(e) => return Err(e),
+        };
+        let room = limits.header_bytes.saturating_sub(head.len());
+        let take = available.len().min(room);
+        // The end of the headers may straddle two reads: look again from a few bytes back.
+        let from = head.len().saturating_sub(3);
+        head.extend_from_slice(&available[..take]);
+        let end = find_end_of_headers(&head[from..]).map(|at| from + at);
+        match end {
+            Some(end) => {
+                // Leave what follows the headers (a pipelined request, or a body) in the reader.
+                let used = take - (head.len() - end);
+                reader.consume(used);
+                head.truncate(end);
+                return Ok(parse_head(&head, limits));
+            }
+            None if take < available.len() || head.len() >= limits.header_bytes => {
+                reader.consume(take);
+                return Ok(Read1::Refuse(431, "request line and headers too large"));
+            }
+            None => reader.consume(take),
+        }
+    }
+}
+
+/// Where the headers end: just after the blank line (`\r\n\r\n`, or a bare `\n\n`).
+fn find_end_of_headers(bytes: &[u8]) -> Option<usize> {
+    let crlf = bytes.windows(4).position(|w| w == b"\r\n\r\n").map(|at| at + 4);
+    let lf = bytes.windows(2).position(|w| w == b"\n\n").map(|at| at + 2);
+    match (crlf, lf) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The request line and headers, checked.
+fn parse_head(head: &[u8], limits: &Limits) -> Read1 {
+    let Ok(text) = std::str::from_utf8(head) else {
+        return Read1::Refuse(400, "request line or headers are not text");
+    };
+    let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    let request_line = lines.next().unwrap_or("");
+    let mut parts = request_line.split(' ');
+    let (Some(method), Some(target), Some(version), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Read1::Refuse(400, "malformed request line");
+    };
+    if method.is_empty() || !method.bytes().all(|b| b.is_ascii_uppercase()) {
+        return Read1::Refuse(400, "malformed request line");
+    }
+    let http_1_1 = match version {
+        "HTTP/1.1" => true,
+        "HTTP/1.0" => false,
+        v if v.starts_with("HTTP/") => return Read1::Refuse(505, "only HTTP/1.0 and HTTP/1.1 are served"),
+        _ => return Read1::Refuse(400, "malformed request line"),
+    };
+    let Some(target) = origin_form(target) else {
+        return Read1::Refuse(400, "malformed request target");
+    };
+    let (mut close, mut keep_alive, mut has_body, mut length_seen) = (false, false, false, false);
+    for line in lines.take_while(|l| !l.is_empty()) {
+        let Some((name, value)) = line.split_once(':') else {
+            return Read1::Refuse(400, "malformed header line");
+        };
+        if name.is_empty() || name.bytes().any(|b| b.is_ascii_whitespace() || b.is_ascii_control()) {
+            return Read1::Refuse(400, "malformed header name");
+        }
+        let value = value.trim();
+        if name.eq_ignore_ascii_case("content-length") {
+            let Ok(length) = value.parse::<u64>() else {
+                return Read1::Refuse(400, "malformed Content-Length");
+            };
+            if length_seen {
+                return Read1::Refuse(400, "more than one Content-Length");
+            }
+            length_seen = true;
+            if length > limits.body_bytes {
+                return Read1::Refuse(413, "request body too large (the API takes none)");
+            }
+            has_body |= length > 0;
+        } else if name.eq_ignore_ascii_case("transfer-encoding") {
+            has_body = true;
+        } else if name.eq_ignore_ascii_case("connection") {
+            for token in value.split(',').map(str::trim) {
+                close |= token.eq_ignore_ascii_case("close");
+                keep_alive |= token.eq_ignore_ascii_case("keep-alive");
+            }
+        }
+    }
+    let keep_alive = !close && (http_1_1 || keep_alive);
+    Read1::Request { method: method.to_string(), target, keep_alive, has_body }
+}
+
+/// The path and query of a request target: origin form as it is, absolute form
+/// (`http://host:port/path?query`, which proxies send) cut to its path and query.
+fn origin_form(target: &str) -> Option<String> {
+    if target.starts_with('/') {
+        return Some(target.to_string());
+    }
+    let lower = target.get(..8).map(str::to_ascii_lowercase).unwrap_or_default();
+    let rest = if lower.starts_with("http://") {
+        &target[7..]
+    } else if lower.starts_with("https://") {
+        &target[8..]
+    } else {
+        return None;
+    };
+    let path_at = rest.find(['/', '?']).unwrap_or(rest.len());
+    if path_at == 0 {
+        return None; // no host
+    }
+    let path = &rest[path_at..];
+    Some(match path.chars().next() {
+        Some('/') => path.to_string(),
+        _ => format!("/{path}"),
+    })
+}
+
+fn is_timeout(e: &io::Error) -> bool {
+    matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut)
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        413 => "Content Too Large",
+        431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
+        503 => "Service Unavailable",
+        505 => "HTTP Version Not Supported",
+        _ => "Status",
+    }
+}
+
+fn write_response(
+    out: &mut TcpStream,
+    response: &Response,
+    keep_alive: bool,
+    head_only: bool,
+) -> io::Result<()> {
+    let mut bytes = format!(
+        "HTTP/1.1 {} {}\r\nContent-Type: {}; charset=utf-8\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: {}\r\n",
+        response.status,
+        reason(response.status),
+        response.content_type,
+        response.body.len(),
+        if keep_alive { "keep-alive" } else { "close" }
+    );
+    if response.status == 405 {
+        bytes.push_str("Allow: GET, HEAD\r\n");
+    }
+    bytes.push_str("\r\n");
+    let mut bytes = bytes.into_bytes();
+    if !head_only {
+        bytes.extend_from_slice(response.body.as_bytes());
+    }
+    out.write_all(&bytes)?;
+    out.flush()
+}
+
+/// Closes after an answer so that the client reads it: stop sending, then read and drop what
+/// the client still sends for a moment (closing with unread bytes would reset the connection,
+/// and a reset can destroy the answer before the client reads it).
+fn linger_and_close(stream: TcpStream) {
+    let _ = stream.shutdown(Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
+    let deadline = Instant::now() + Duration::from_secs(1);
+    let mut sink = [0u8; 16 << 10];
+    let mut drained = 0usize;
+    let mut reader = &stream;
+    while Instant::now() < deadline && drained < (4 << 20) {
+        match reader.read(&mut sink) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => drained += n,
+        }
+    }
+}
+
+/// `{"error": "..."}` for a message of our own (plain ASCII, nothing to escape).
+fn error_body(why: &str) -> String {
+    format!("{{\"error\": \"{why}\"}}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn parsed(head: &str) -> Read1 {
+        parse_head(head.as_bytes(), &Limits::default())
+    }
+
+    #[test]
+    fn request_lines_and_headers() {
+        match parsed("GET http://127.0.0.1:8080/api/probe?game=morris HTTP/1.1\r\nHost: x\r\n") {
+            Read1::Request { method, target, keep_alive, has_body } => {
+                assert_eq!((method.as_str(), target.as_str()), ("GET", "/api/probe?game=morris"));
+                assert!(keep_alive && !has_body);
+            }
+            _ => panic!("absolute form is served"),
+        }
+        match parsed("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n") {
+            Read1::Request { keep_alive, .. } => assert!(keep_alive),
+            _ => panic!(),
+        }
+        match parsed("GET / HTTP/1.0\r\n") {
+            Read1::Request { keep_alive, .. } => assert!(!keep_alive),
+            _ => panic!(),
+        }
+        match parsed("GET / HTTP/1.1\r\nConnection: close\r\n") {
+            Read1::Request { keep_alive, .. } => assert!(!keep_alive),
+            _ => panic!(),
+        }
+        match parsed("POST /api/probe HTTP/1.1\r\nContent-Length: 100\r\nExpect: 100-continue\r\n") {
+            Read1::Request { has_body, .. } => assert!(has_body),
+            _ => panic!(),
+        }
+        for (head, status) in [
+            ("POST / HTTP/1.1\r\nContent-Length: 30000000000\r\n", 413),
+            ("GET / HTTP/1.1\r\nContent-Length: 12, 12\r\n", 400),
+            ("GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 1\r\n", 400),
+            ("GET / HTTP/2.0\r\n", 505),
+            ("GET /\r\n", 400),
+            ("GET  / HTTP/1.1\r\n", 400),
+            ("get / HTTP/1.1\r\n", 400),
+            ("GET x HTTP/1.1\r\n", 400),
+            ("GET http:///x HTTP/1.1\r\n", 400),
+            ("GET / HTTP/1.1\r\nno colon\r\n", 400),
+            ("GET / HTTP/1.1\r\n bad: name\r\n", 400),
+        ] {
+            match parsed(head) {
+                Read1::Refuse(got, _) => assert_eq!(got, status, "{head:?}"),
+                _ => panic!("{head:?} was accepted"),
+            }
+        }
+        assert!(matches!(parse_head(b"GET /\xff HTTP/1.1\r\n", &Limits::default()), Read1::Refuse(400, _)));
+    }
+
+    #[test]
+    fn absolute_targets_become_paths() {
+        assert_eq!(origin_form("/a?b").as_deref(), Some("/a?b"));
+        assert_eq!(origin_form("http://h:1/a?b").as_deref(), Some("/a?b"));
+        assert_eq!(origin_form("HTTPS://h/").as_deref(), Some("/"));
+        assert_eq!(origin_form("http://h").as_deref(), Some("/"));
+        assert_eq!(origin_form("http://h?q=1").as_deref(), Some("/?q=1"));
+        assert_eq!(origin_form("*"), None);
+        assert_eq!(origin_form("ftp://h/"), None);
+    }
+
+    #[test]
+    fn the_end_of_the_headers_is_found() {
+        assert_eq!(find_end_of_headers(b"GET / HTTP/1.1\r\nA: b\r\n\r\nrest"), Some(25));
+        assert_eq!(find_end_of_headers(b"GET / HTTP/1.0\n\n"), Some(16));
+        assert_eq!(find_end_of_headers(b"GET / HTTP/1.1\r\nA: b\r\n"), None);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+        /// Any bytes as a request head: a request or a refusal with a status, never a panic;
+        /// an accepted target is a path.
+        #[test]
+        fn any_request_head_is_answered(head in prop_oneof![
+            proptest::collection::vec(any::<u8>(), 0..300),
+            "(GET|HEAD|POST|get|G ET)? ?(/[a-z?=&%]{0,20}|http://[a-z0-9.:]{0,12}/?[a-z]{0,5}|\\*)? ?(HTTP/1\\.[01]|HTTP/2|x)?(\r?\n[A-Za-z-]{0,15}:? ?[0-9a-z, ]{0,12}){0,4}\r?\n"
+                .prop_map(String::into_bytes),
+        ]) {
+            match parse_head(&head, &Limits::default()) {
+                Read1::Request { target, .. } => prop_assert!(target.starts_with('/')),
+                Read1::Refuse(status, _) => prop_assert!([400, 413, 505].contains(&status)),
+                Read1::Gone => prop_assert!(false, "a head is never nothing"),
+            }
+        }
+    }
+}
