@@ -203,7 +203,10 @@ fn connection(stream: TcpStream, limits: &Limits, handler: &impl Fn(&Request) ->
                 let keep = keep_alive && !has_body;
                 write_response(&mut writer, &response, keep, head)?;
                 if !keep {
-                    linger_and_close(writer);
+                    // Only a client that may still be sending needs the slow close.
+                    if has_body || !reader.buffer().is_empty() {
+                        linger_and_close(writer);
+                    }
                     return Ok(());
                 }
             }
