@@ -497,9 +497,67 @@ mod tests {
 
     #[test]
     fn the_end_of_the_headers_is_found() {
-        assert_eq!(find_end_of_headers(b"GET / HTTP/1.1\r\nA: b\r\n\r\nrest"), Some(25));
+        assert_eq!(find_end_of_headers(b"GET / HTTP/1.1\r\nA: b\r\n\r\nrest"), Some(24));
         assert_eq!(find_end_of_headers(b"GET / HTTP/1.0\n\n"), Some(16));
         assert_eq!(find_end_of_headers(b"GET / HTTP/1.1\r\nA: b\r\n"), None);
+    }
+
+    /// A server on a free port with small limits, answering every request with its target.
+    fn small_server(limits: Limits) -> u16 {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            serve(listener, limits, |request| Response {
+                status: 200,
+                content_type: "text/plain",
+                body: request.target.clone(),
+            })
+        });
+        port
+    }
+
+    fn answer_to(port: u16, request: &[u8]) -> String {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        stream.write_all(request).unwrap();
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        answer
+    }
+
+    #[test]
+    fn connections_over_the_limit_get_503_and_silent_ones_are_let_go() {
+        let limits = Limits {
+            connections: 2,
+            header_time: Duration::from_millis(300),
+            idle_time: Duration::from_millis(300),
+            ..Limits::default()
+        };
+        let port = small_server(limits);
+        let silent: Vec<TcpStream> =
+            (0..2).map(|_| TcpStream::connect(("127.0.0.1", port)).unwrap()).collect();
+        std::thread::sleep(Duration::from_millis(100));
+        let refused = answer_to(port, b"GET /x HTTP/1.1\r\n\r\n");
+        assert!(refused.starts_with("HTTP/1.1 503 "), "{refused}");
+        // After their idle time the silent ones are closed, and their places are free again.
+        for mut s in silent {
+            s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+            let mut nothing = Vec::new();
+            assert_eq!(s.read_to_end(&mut nothing).unwrap(), 0, "closed without a word");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        let served = answer_to(port, b"GET /x HTTP/1.1\r\nConnection: close\r\n\r\n");
+        assert!(served.starts_with("HTTP/1.1 200 ") && served.ends_with("\r\n\r\n/x"), "{served}");
+        // Headers begun and not finished in time: 408.
+        let mut slow = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        slow.write_all(b"GET /x HTTP/1.1\r\nHost:").unwrap();
+        let mut answer = String::new();
+        slow.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let _ = slow.read_to_string(&mut answer);
+        assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+        // HEAD: the headers of the answer without its body.
+        let head = answer_to(port, b"HEAD /abc HTTP/1.1\r\nConnection: close\r\n\r\n");
+        assert!(head.contains("Content-Length: 4\r\n") && head.ends_with("\r\n\r\n"), "{head}");
     }
 
     proptest! {
