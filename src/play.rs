@@ -181,7 +181,7 @@ impl Play for MorrisTablebase {
     }
 
     fn move_hint(&self) -> String {
-        "a placement (d7), a move (d7-d6), with a removal if it closes a mill (d7-d6xa1)".into()
+        "a placement d7, a move d7-d6, or with a mill's removal d7-d6xa1".into()
     }
 }
 

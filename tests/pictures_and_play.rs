@@ -23,8 +23,7 @@ fn tablebase(args: &[&str]) -> Output {
 fn tables() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("tablebase-pictures-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = common::shared_scratch("pictures");
         let d = dir.to_str().unwrap();
         for args in [
             &["generate", "connect4", "--size", "5x4", "--dir", d][..],
@@ -157,6 +156,7 @@ fn plots_are_charts_of_the_real_tables() {
     assert!(out_dir.join("morris-opening3-ply05-distances.svg").exists());
 
     let empty = tables().join("no-tables");
+    charts_keep_their_legend_apart_and_label_decades_only(&out_dir);
     let out =
         tablebase(&["info", "connect4", "--size", "4x4", "--dir", empty.to_str().unwrap(), "--plot", o]);
     assert_eq!(out.status.code(), Some(1));
@@ -354,7 +354,7 @@ fn play_takes_hints_undo_and_bad_input() {
     for (mv, value) in &probed.moves {
         assert!(text.contains(&format!("  {:<12} {value}", mv.to_string())), "{text}");
     }
-    assert!(text.contains("'9' is not a legal move here; legal: 1 2 3 4 5"), "{text}");
+    assert!(text.contains("'9' is not a legal move here. Legal moves:\n  1 2 3 4 5\n"), "{text}");
     assert!(text.contains("'x' is not a legal move here"), "{text}");
     assert!(text.contains("You play 3."), "{text}");
     assert!(text.contains("Took back 2 plies."), "{text}");
@@ -486,4 +486,98 @@ fn serve_answers_the_page_and_the_api() {
     assert_eq!(server.request("POST", "/api/probe").0, 405);
     // After all of that the server still answers.
     assert_eq!(server.request("GET", "/api/probe?game=connect4&size=5x4&position=").0, 200);
+}
+
+/// Where an SVG text or rect element is drawn, and its text.
+fn drawn(svg: &str, tag: &str) -> Vec<(f64, f64, String)> {
+    let document = roxmltree::Document::parse(svg).unwrap();
+    document
+        .descendants()
+        .filter(|n| n.tag_name().name() == tag)
+        .map(|n| {
+            let at = |name: &str| n.attribute(name).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+            let width = if tag == "rect" { at("width") } else { 0.0 };
+            (at("x"), at("x") + width, n.text().unwrap_or("").trim().to_string())
+        })
+        .collect()
+}
+
+/// The legend stands right of every bar (never over one), and a log axis is labelled at the
+/// powers of ten alone.
+fn charts_keep_their_legend_apart_and_label_decades_only(out_dir: &Path) {
+    for (chart, words) in [
+        ("connect4-5x4-ply08-distances.svg", &["won in n plies", "lost in n plies"][..]),
+        ("connect4-5x4-outcomes.svg", &["won", "drawn", "lost"]),
+    ] {
+        let svg = std::fs::read_to_string(out_dir.join(chart)).unwrap();
+        let texts = drawn(&svg, "text");
+        let legend_left = words
+            .iter()
+            .map(|w| texts.iter().find(|t| t.2 == *w).unwrap_or_else(|| panic!("{chart}: legend {w}")).0)
+            .fold(f64::MAX, f64::min);
+        // Bars are the rects coloured as outcomes; the legend's swatches are left of its words.
+        let bars_right = drawn(&svg, "rect")
+            .iter()
+            .filter(|r| r.0 > 0.0 && r.1 - r.0 > 15.0) // not the background, not a swatch
+            .map(|r| r.1)
+            .fold(0.0, f64::max);
+        assert!(
+            bars_right > 100.0 && legend_left > bars_right + 10.0,
+            "{chart}: legend at {legend_left}, bars to {bars_right}"
+        );
+    }
+    let svg = std::fs::read_to_string(out_dir.join("connect4-5x4-ply08-distances.svg")).unwrap();
+    // The y axis labels sit left of the plot (x below 90); the x axis labels are distances.
+    let labels: Vec<String> =
+        drawn(&svg, "text").into_iter().filter(|t| t.0 < 90.0 && t.0 > 30.0).map(|t| t.2).collect();
+    assert_eq!(labels, ["1", "10", "100", "1,000"], "decades only");
+    // A tick on the y axis (a short horizontal stroke left of it) per label, and no others.
+    let document = roxmltree::Document::parse(&svg).unwrap();
+    let ticks = document
+        .descendants()
+        .filter_map(|n| n.attribute("points").filter(|_| n.tag_name().name() == "polyline"))
+        .filter(|points| {
+            let xy: Vec<f64> = points.split([' ', ',']).filter_map(|v| v.parse().ok()).collect();
+            xy.len() == 4 && xy[1] == xy[3] && (xy[2] - xy[0]).abs() <= 6.0 && xy[0] < 100.0
+        })
+        .count();
+    assert_eq!(ticks, 4, "a tick per decade");
+    // Grid lines across the plot at the decades only (not at every 2..9 times a power of ten).
+    let grid = document.descendants().filter(|n| n.tag_name().name() == "line").count();
+    assert_eq!(grid, 4, "a grid line per decade");
+}
+
+#[test]
+fn flights_are_marked_on_their_target_points_not_drawn_as_arrows() {
+    // Both sides have three stones: White flies, to any of the 18 empty points.
+    let position = "W:a1,d1,g1 B:a4,b4,c4 w";
+    let svg = check_picture(&["morris", "--stones", "3"], position);
+    let document = roxmltree::Document::parse(&svg).unwrap();
+    let arrows = document.descendants().filter(|n| n.attribute("marker-end").is_some()).count();
+    assert_eq!(arrows, 0, "no arrows for flights");
+    let marks = marks(&svg);
+    assert_eq!(marks.len(), 18, "one mark per empty point");
+    for (moves, _) in &marks {
+        let target = &moves[0][3..5];
+        let from: BTreeSet<&str> = moves.iter().map(|m| &m[..2]).collect();
+        assert!(moves.iter().all(|m| &m[3..5] == target), "{moves:?}: one target per mark");
+        assert_eq!(from, BTreeSet::from(["a1", "d1", "g1"]), "{moves:?}: every stone's flight there");
+    }
+    assert!(svg.contains("White flies: each empty point shows the best flight to it"));
+}
+
+#[test]
+fn every_line_of_play_fits_80_columns() {
+    for args in [
+        &["play", "morris", "--stones", "3", "--dir", dir(), "--seed", "2"][..],
+        &["play", "connect4", "--size", "5x4", "--dir", dir(), "--seed", "2"],
+    ] {
+        let out = common::tablebase_with_input(BINARY, args, "help\nhint\nzz\nundo\nquit\n");
+        let text = String::from_utf8(out.stdout).unwrap();
+        // Piped input is not echoed: what follows the prompt is the next line on a terminal.
+        for line in text.lines().map(|l| l.trim_start_matches("your move: ")) {
+            assert!(line.chars().count() <= 80, "{args:?}: {} columns: {line}", line.chars().count());
+        }
+        assert!(text.contains("Legal moves:") && text.contains("Type a move: "), "{text}");
+    }
 }

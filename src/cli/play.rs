@@ -5,7 +5,7 @@ use super::error::Error;
 use std::io::{BufRead, Write};
 use tablebase::Value;
 use tablebase::play::{Ending, Match, MoveError, Play};
-use tablebase::probe::{ProbeError, plies};
+use tablebase::probe::{ProbeError, plies, quote};
 
 /// A probe error as the command line reports it.
 fn failed(e: ProbeError) -> Error {
@@ -35,11 +35,10 @@ pub fn play<G: Play>(
     let mut game_now = Match::new(game, start, seed);
     let names = game.side_names();
     let (you, engine) = (names[human], names[1 - human]);
-    say(
-        out,
-        &format!("{title}: you play {you}, the perfect player plays {engine}; {} moves first.", names[0]),
-    )?;
-    say(out, &format!("Type {}; or hint, undo, quit.", game.move_hint()))?;
+    // Every line fits a terminal of 80 columns.
+    say(out, &format!("{title}."))?;
+    say(out, &format!("You play {you}, the perfect player plays {engine}; {} moves first.", names[0]))?;
+    instructions(game, out)?;
     // Lines as bytes: a line that is not UTF-8 is a bad move to answer, not the end of the game.
     let mut lines = input.split(b'\n');
     let mut redraw = true;
@@ -87,13 +86,7 @@ pub fn play<G: Play>(
             "" => redraw = false,
             "quit" | "exit" | "q" => return say(out, "Game abandoned."),
             "help" | "?" => {
-                say(
-                    out,
-                    &format!(
-                        "Type {}; hint lists every move with its value; undo takes back your last move; quit stops.",
-                        game.move_hint()
-                    ),
-                )?;
+                instructions(game, out)?;
                 redraw = false;
             }
             "hint" => {
@@ -123,6 +116,13 @@ pub fn play<G: Play>(
             typed => match game_now.play(typed) {
                 Ok(mv) => say(out, &format!("You play {mv}."))?,
                 Err(MoveError::Probe(e)) => return Err(failed(e)),
+                Err(MoveError::Illegal { typed, legal }) if !legal.is_empty() => {
+                    say(out, &format!("'{}' is not a legal move here. Legal moves:", quote(&typed)))?;
+                    for line in wrapped(&legal, 76) {
+                        say(out, &format!("  {line}"))?;
+                    }
+                    redraw = false;
+                }
                 Err(e) => {
                     say(out, &e.to_string())?;
                     redraw = false;
@@ -130,6 +130,26 @@ pub fn play<G: Play>(
             },
         }
     }
+}
+
+fn instructions<G: Play>(game: &G, out: &mut impl Write) -> Result<(), Error> {
+    say(out, &format!("Type a move: {}.", game.move_hint()))?;
+    say(out, "Or: hint (every move with its value), undo (your last move), quit.")
+}
+
+/// `words` joined by spaces into lines of at most `width` characters.
+fn wrapped(words: &[String], width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in words {
+        match lines.last_mut() {
+            Some(line) if line.len() + 1 + word.len() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.clone()),
+        }
+    }
+    lines
 }
 
 /// A value for the side to move, as a person hears it.

@@ -39,10 +39,15 @@ pub fn morris_svg(position: &Position, probed: &Probed<Move>) -> String {
     out.push_str("</defs>\n");
     board(&mut out);
     stones(&mut out, position);
-    marks(&mut out, probed);
+    let flying = flies(position);
+    marks(&mut out, probed, flying);
     let mut lines = vec![verdict(position.to_move.name(), probed.value)];
     if !position.is_moving_phase() {
         lines.push(format!("In hand: White {}, Black {}", position.hand[0], position.hand[1]));
+    }
+    if flying {
+        lines
+            .push(format!("{} flies: each empty point shows the best flight to it", position.to_move.name()));
     }
     caption(&mut out, MARGIN as u32 - 30, SIZE + 6, &lines);
     out.push_str("</svg>\n");
@@ -91,13 +96,23 @@ fn stones(out: &mut String, position: &Position) {
     }
 }
 
+/// Whether the side to move flies: three stones on the board and none in hand, so that any of
+/// them may go to any empty point.
+fn flies(position: &Position) -> bool {
+    position.is_moving_phase() && position.stones[position.to_move.index()].count_ones() == 3
+}
+
 /// One mark per placement or per stone's step: moves that differ only in the stone they
 /// remove share a mark, which shows the best of them (each is named in its tooltip). The
-/// arrows go underneath, so that no arrow covers a mark.
-fn marks(out: &mut String, probed: &Probed<Move>) {
+/// arrows go underneath, so that no arrow covers a mark. Flights (up to 45 of them, three
+/// stones to every empty point) would be a tangle of arrows: they are marked like placements
+/// instead, one ring per empty point showing the best flight there, and the mark names every
+/// flight to that point (the page asks which stone flies).
+fn marks(out: &mut String, probed: &Probed<Move>, flying: bool) {
     let mut groups: BTreeMap<(u8, u8), Vec<(String, Value)>> = BTreeMap::new();
     for &(mv, value) in &probed.moves {
-        groups.entry((mv.from, mv.to)).or_default().push((mv.to_string(), value));
+        let from = if flying { NO_POINT } else { mv.from };
+        groups.entry((from, mv.to)).or_default().push((mv.to_string(), value));
     }
     let best = |moves: &[(String, Value)]| moves.iter().map(|&(_, v)| v).max().expect("a group has a move");
     let mut badges = Vec::new();

@@ -40,8 +40,9 @@ const FONT: &str = "sans-serif";
 pub fn distance_chart(title: &str, distances: &Distances) -> Result<String, PlotError> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (820, 440)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (820 + LEGEND_WIDTH, 440)).into_drawing_area();
         root.fill(&WHITE)?;
+        let (root, side) = root.split_horizontally(820);
         let longest = distances.wins.len().max(distances.losses.len()).max(2) as f64;
         let most = distances.wins.iter().chain(&distances.losses).copied().max().unwrap_or(1).max(1) as f64;
         let caption = format!("{title}: distances ({} drawn)", group_digits(distances.draws));
@@ -58,22 +59,21 @@ pub fn distance_chart(title: &str, distances: &Distances) -> Result<String, Plot
             .x_desc("plies to the end of the game")
             .y_desc("positions (log scale)")
             .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| group_digits(*y as u64))
+            // Ticks and labels at the powers of ten only: the default puts a line at every
+            // 2..9 times a power as well, a dozen unlabelled lines a decade.
+            .y_labels(2 + decades(most))
+            .y_label_formatter(&|y| power_of_ten(*y).map_or(String::new(), group_digits))
+            .light_line_style(TRANSPARENT)
             .label_style((FONT, 14))
             .axis_desc_style((FONT, 15))
             .draw()?;
-        for (series, value, word) in
-            [(&distances.wins, Value::Win(1), "won"), (&distances.losses, Value::Loss(2), "lost")]
-        {
+        for (series, value) in [(&distances.wins, Value::Win(1)), (&distances.losses, Value::Loss(2))] {
             let fill = colour(value).filled();
-            chart
-                .draw_series(series.iter().enumerate().filter(|&(_, &c)| c > 0).map(|(n, &c)| {
-                    Rectangle::new([(n as f64 - 0.42, 0.7), (n as f64 + 0.42, c as f64)], fill)
-                }))?
-                .label(format!("{word} in n plies"))
-                .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], fill));
+            chart.draw_series(series.iter().enumerate().filter(|&(_, &c)| c > 0).map(|(n, &c)| {
+                Rectangle::new([(n as f64 - 0.42, 0.7), (n as f64 + 0.42, c as f64)], fill)
+            }))?;
         }
-        legend(&mut chart)?;
+        legend(&side, &[(Value::Win(1), "won in n plies"), (Value::Loss(2), "lost in n plies")])?;
         root.present()?;
     }
     Ok(svg)
@@ -84,8 +84,9 @@ pub fn outcome_chart(title: &str, tables: &[(String, Counts)]) -> Result<String,
     let mut svg = String::new();
     {
         let width = (160 + 26 * tables.len() as u32).clamp(640, 1800);
-        let root = SVGBackend::with_string(&mut svg, (width, 440)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (width + LEGEND_WIDTH, 440)).into_drawing_area();
         root.fill(&WHITE)?;
+        let (root, side) = root.split_horizontally(width);
         let names: Vec<&str> = tables.iter().map(|(name, _)| name.as_str()).collect();
         let mut chart = ChartBuilder::on(&root)
             .caption(format!("{title}: outcomes for the side to move"), (FONT, 20))
@@ -107,10 +108,14 @@ pub fn outcome_chart(title: &str, tables: &[(String, Counts)]) -> Result<String,
                 }
             })
             .y_desc("share of positions (%)")
+            .y_labels(11)
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .light_line_style(TRANSPARENT)
             .label_style((FONT, 12))
             .axis_desc_style((FONT, 15))
             .draw()?;
-        for (value, word) in [(Value::Win(1), "won"), (Value::Draw, "drawn"), (Value::Loss(2), "lost")] {
+        let words = [(Value::Win(1), "won"), (Value::Draw, "drawn"), (Value::Loss(2), "lost")];
+        for (value, _) in words {
             let fill = colour(value).filled();
             let bars = tables.iter().enumerate().filter_map(move |(k, (_, c))| {
                 let total = c.positions() as f64;
@@ -125,12 +130,9 @@ pub fn outcome_chart(title: &str, tables: &[(String, Counts)]) -> Result<String,
                 let (low, high) = (100.0 * below / total, 100.0 * (below + part) / total);
                 Some(Rectangle::new([(k as f64 - 0.4, low), (k as f64 + 0.4, high)], fill))
             });
-            chart
-                .draw_series(bars)?
-                .label(word)
-                .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], fill));
+            chart.draw_series(bars)?;
         }
-        legend(&mut chart)?;
+        legend(&side, &words)?;
         root.present()?;
     }
     Ok(svg)
@@ -205,17 +207,33 @@ pub fn class_heat_map(classes: &[(u32, u32, Counts)]) -> Result<String, PlotErro
     Ok(svg)
 }
 
-/// The legend of a chart's series, in its upper right corner.
-fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
-    chart: &mut ChartContext<'a, DB, CT>,
+/// Width of the strip right of a chart that holds its legend: outside the plotting area, so
+/// that the legend never covers a bar.
+const LEGEND_WIDTH: u32 = 170;
+
+/// The legend: a swatch and a word per series, at the top of the strip `side`.
+fn legend<DB: DrawingBackend>(
+    side: &DrawingArea<DB, plotters::coord::Shift>,
+    entries: &[(Value, &str)],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font((FONT, 14))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.4))
-        .draw()
+    for (k, &(value, word)) in entries.iter().enumerate() {
+        let y = 60 + 24 * k as i32;
+        side.draw(&Rectangle::new([(8, y - 7), (22, y + 7)], colour(value).filled()))?;
+        side.draw(&Text::new(word.to_string(), (30, y - 8), (FONT, 14).into_font()))?;
+    }
+    Ok(())
+}
+
+/// The whole decades from 1 up to `most`.
+fn decades(most: f64) -> usize {
+    most.max(1.0).log10().floor() as usize
+}
+
+/// `y` as a whole power of ten (1, 10, 100, ...) when it is one.
+fn power_of_ten(y: f64) -> Option<u64> {
+    let exponent = y.log10().round();
+    let power = 10f64.powf(exponent);
+    ((y - power).abs() <= power * 1e-9 && (0.0..=19.0).contains(&exponent)).then_some(power as u64)
 }
 
 /// `base` at strength `part` (0: white, 1: the full colour).
