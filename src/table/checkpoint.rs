@@ -214,9 +214,8 @@ mod tests {
 
     #[test]
     fn progress_counts_the_whole_records_only() {
-        let dir = std::env::temp_dir().join(format!("tablebase-checkpoint-progress-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap(); // removed when dropped, also on failure
+        let dir = scratch.path().to_path_buf();
         let path = dir.join("t.tbl");
         assert_eq!(checkpoint_progress(&path), None);
         let counts = Counts { win: 1, loss: 0, draw: 0, max_win: 1, max_loss: 0 };
@@ -232,7 +231,6 @@ mod tests {
         assert_eq!(checkpoint_progress(&path), Some((2, 4)));
         fs::write(checkpoint_path(&path), &bytes[..10]).unwrap();
         assert_eq!(checkpoint_progress(&path), None);
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -340,8 +340,8 @@ mod tests {
 
     #[test]
     fn round_trip_with_overflow() {
-        let dir = std::env::temp_dir().join(format!("tablebase-table-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap(); // removed when dropped, also on failure
+        let dir = scratch.path().to_path_buf();
         let spec = FileSpec::table(dir.join("t.tbl"), "test", "t".into());
         let value_of = |i: u64| match i % 5 {
             0 => Value::Draw,
@@ -400,7 +400,6 @@ mod tests {
         bytes.truncate(bytes.len() - 1);
         std::fs::write(&spec.path, &bytes).unwrap();
         assert!(matches!(TableFile::open(&spec, size, Check::Header), Err(TableError::Length { .. })));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A run stopped after some chunks leaves the temporary file and its checkpoints as a kill
@@ -410,9 +409,8 @@ mod tests {
     #[test]
     fn a_resumable_table_goes_on_from_its_checkpoints() {
         use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
-        let dir = std::env::temp_dir().join(format!("tablebase-resume-test-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap(); // removed when dropped, also on failure
+        let dir = scratch.path().to_path_buf();
         let value_of = |i: u64| match i % 7 {
             0 | 5 => Value::Draw,
             1 | 4 => Value::Win((i % 500) as u32 | 1),
@@ -506,6 +504,5 @@ mod tests {
         )
         .unwrap();
         assert_eq!(computed.load(SeqCst), size - 1);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

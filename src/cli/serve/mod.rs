@@ -298,6 +298,29 @@ fn decode(text: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// `text` percent-encoded, every byte of it, as a browser may.
+    fn encode(text: &str) -> String {
+        text.bytes().map(|b| format!("%{b:02X}")).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        /// Any query string gives parameters or an error, never a panic.
+        #[test]
+        fn any_query_string_is_read_or_refused(query in "\\PC{0,80}|[a-z=&%+0-9A-F]{0,40}") {
+            let _ = parse_query(&query);
+        }
+
+        /// Parameters encoded and read back are themselves.
+        #[test]
+        fn encoded_parameters_read_back(name in "[a-z]{1,8}", value in "\\PC{0,40}") {
+            let params = parse_query(&format!("{}={}", encode(&name), encode(&value))).unwrap();
+            prop_assert_eq!(params.get(&name), Some(&value));
+        }
+    }
 
     #[test]
     fn queries_decode() {
