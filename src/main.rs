@@ -5,7 +5,7 @@ mod cli;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
-use cli::error::{self, Error, one_line};
+use cli::error::{self, Error, complain, one_line};
 use cli::{Cli, run};
 use std::io::ErrorKind as IoErrorKind;
 
@@ -15,7 +15,7 @@ fn main() {
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => e.exit(),
         Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             // clap would print the whole help here; a usage error is one line, like the others.
-            eprintln!("tablebase: {}", missing_subcommand());
+            complain!("tablebase: {}", missing_subcommand());
             std::process::exit(2);
         }
         Err(e) => {
@@ -27,7 +27,7 @@ fn main() {
                 rendered.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
             let message = message.join(" ");
             let message = message.strip_prefix("error: ").unwrap_or(&message);
-            eprintln!("tablebase: {message} (see 'tablebase --help')");
+            complain!("tablebase: {message} (see 'tablebase --help')");
             std::process::exit(2);
         }
     };
@@ -38,7 +38,7 @@ fn main() {
         Err(Error::Output(e)) if e.kind() == IoErrorKind::BrokenPipe => std::process::exit(error::CUT_SHORT),
         Err(Error::Reported(code)) => std::process::exit(code),
         Err(error) => {
-            eprintln!("tablebase: {}", one_line(&error));
+            complain!("tablebase: {}", one_line(&error));
             std::process::exit(error.exit_code());
         }
     }

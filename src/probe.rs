@@ -406,14 +406,22 @@ pub fn answer_lines<G: Probe>(
         let answers: Vec<Piece> =
             pieces.par_iter().map(|piece| answer_piece(game, piece, format, with_line)).collect();
         for piece in answers {
+            // Counted before anything is written, so that output cut short still reports them.
+            for (_, e) in &piece.errors {
+                code = worse(code, e.exit_code());
+            }
             if !piece.errors.is_empty() {
                 // Keep the order of answers and errors when both go to a terminal.
                 out.flush().map_err(|e| BatchError::Output(e, code))?;
             }
             out.write_all(piece.answers.as_bytes()).map_err(|e| BatchError::Output(e, code))?;
             for (k, e) in piece.errors {
-                eprintln!("tablebase: line {}: {e}", first_line + k);
-                code = worse(code, e.exit_code());
+                // Never a panic on a closed standard error: the answers on standard output are
+                // what the batch is for.
+                let _ = std::io::Write::write_fmt(
+                    &mut std::io::stderr(),
+                    format_args!("tablebase: line {}: {e}\n", first_line + k),
+                );
             }
             first_line += piece.lines;
         }

@@ -202,6 +202,29 @@ fn output_cut_short_never_turns_a_failure_into_success() {
 }
 
 #[test]
+fn a_closed_standard_error_is_no_crash() {
+    let dir = common::scratch("closed-stderr");
+    connect4_4x4(&dir);
+    let mut fds = [0; 2];
+    // SAFETY: as in `with_closed_stdout`; here both outputs go to the pipe no one reads.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    unsafe { libc::close(fds[0]) };
+    let out_end = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(fds[1]) };
+    let err_end = out_end.try_clone().unwrap();
+    let mut child = Command::new(BINARY)
+        .args(["probe", "connect4", "--size", "4x4", "--dir", dir.to_str().unwrap(), "--brief", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::from(out_end))
+        .stderr(Stdio::from(err_end))
+        .spawn()
+        .unwrap();
+    let bad_lines = "9\n".repeat(1000);
+    let _ = std::io::Write::write_all(&mut child.stdin.take().unwrap(), bad_lines.as_bytes());
+    // The bad lines' status (2), not a panic's (101).
+    assert_eq!(child.wait().unwrap().code(), Some(2));
+}
+
+#[test]
 fn play_answers_input_that_is_not_text_and_goes_on() {
     let dir = common::scratch("play-bytes");
     connect4_4x4(&dir);

@@ -1,7 +1,7 @@
 //! `tablebase bench`: single-thread throughput of the building blocks, reported as the median
 //! of several runs, so that docs/BENCHMARKS.md can quote commands anyone can rerun.
 
-use super::error::Error;
+use super::error::{Error, complain};
 use clap::{Args, Subcommand};
 use std::hint::black_box;
 use std::io::Write;
@@ -362,7 +362,7 @@ pub fn connect4_search(args: &Connect4SearchArgs) -> Result<(), Error> {
                 exact += 1;
             } else {
                 wrong += 1;
-                eprintln!("{}: {moves}: search {found}, the set {expected} (score {score})", path.display());
+                complain!("{}: {moves}: search {found}, the set {expected} (score {score})", path.display());
             }
         }
         let name =

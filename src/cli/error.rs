@@ -5,6 +5,16 @@ use std::io;
 use tablebase::catalogue::ChartError;
 use tablebase::{BuildError, TableError};
 
+/// `eprintln!` that never panics: with standard error a closed pipe (`2>&1 | head`), the
+/// message is lost, and the process goes on to its exit status instead of dying of a panic.
+macro_rules! complain {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+pub(crate) use complain;
+
 /// The exit status of a command whose output was cut short (a closed pipe) before it found
 /// anything wrong: a shell's status for a process stopped by SIGPIPE (128 + 13).
 pub const CUT_SHORT: i32 = 141;

@@ -7,7 +7,7 @@ mod play;
 mod serve;
 
 use clap::{Args, Parser, Subcommand};
-use error::Error;
+use error::{Error, complain};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tablebase::catalogue::{InfoRow, Journal, TableOutcome};
@@ -488,16 +488,16 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
     };
     let checked = tablebase::verify(catalogue, dir, args.quick, journal.as_mut(), &progress, |outcome| {
         match &outcome {
-            TableOutcome::Checked(report) => report.problems.iter().for_each(|p| eprintln!("tablebase: {p}")),
+            TableOutcome::Checked(report) => report.problems.iter().for_each(|p| complain!("tablebase: {p}")),
             TableOutcome::Missing { table, path, .. } => {
-                eprintln!("tablebase: {}", TableError::Missing { path: path.clone() });
+                complain!("tablebase: {}", TableError::Missing { path: path.clone() });
                 missing.push(table.clone());
             }
             TableOutcome::Outdated { table, path, version, .. } => {
-                eprintln!("tablebase: {}", TableError::NeedsUpgrade { path: path.clone(), found: *version });
+                complain!("tablebase: {}", TableError::NeedsUpgrade { path: path.clone(), found: *version });
                 missing.push(table.clone());
             }
-            TableOutcome::Unusable { why, .. } => eprintln!("tablebase: {why}"),
+            TableOutcome::Unusable { why, .. } => complain!("tablebase: {why}"),
         }
         failed |= outcome.failed();
         let line = if args.json { outcome.json() } else { outcome.text() };
@@ -582,7 +582,7 @@ fn report_charts(written: Vec<PathBuf>) -> Result<(), Error> {
         None => Err(Error::Runtime("no complete table to draw: generate tables first".into())),
         Some(first) => {
             let dir = first.parent().unwrap_or(Path::new("."));
-            eprintln!("tablebase: wrote {} chart(s) to {}", written.len(), dir.display());
+            complain!("tablebase: wrote {} chart(s) to {}", written.len(), dir.display());
             Ok(())
         }
     }
@@ -633,7 +633,7 @@ fn probe<G: Draw>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<
                     }
                     Err(e) => {
                         out.flush().map_err(|e| cut_short(e, code))?;
-                        eprintln!("tablebase: '{}': {e}", quote(text));
+                        complain!("tablebase: '{}': {e}", quote(text));
                         code = worse(code, e.exit_code());
                     }
                 }

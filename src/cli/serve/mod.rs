@@ -4,7 +4,7 @@
 
 mod http;
 
-use super::error::Error;
+use super::error::{Error, complain};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
@@ -92,7 +92,7 @@ pub fn serve(dir: &Path, bind: &str, port: u16) -> Result<(), Error> {
     let listener = std::net::TcpListener::bind((bind, port))
         .map_err(|e| Error::Runtime(format!("cannot listen on {bind}:{port}: {e}")))?;
     let address = listener.local_addr().map_or(format!("{bind}:{port}"), |a| a.to_string());
-    eprintln!("tablebase: serving the tables in {} at http://{address}/ (Ctrl-C stops)", dir.display());
+    complain!("tablebase: serving the tables in {} at http://{address}/ (Ctrl-C stops)", dir.display());
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let tables = Tables {
         dir: dir.to_path_buf(),
