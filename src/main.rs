@@ -1,4 +1,4 @@
-//! The `tablebase` command (SPEC section 1): parses the command line, runs it, and maps errors
+//! The `tablebase` command (docs/CLI.md, "Commands"): parses the command line, runs it, and maps errors
 //! to exit codes. The library does the work.
 
 mod cli;

@@ -1,5 +1,5 @@
 //! Probing, shared by every game: a position's value, every move with its outcome (best first),
-//! and the best line; and the output formats of `probe` (SPEC sections 1 and 5).
+//! and the best line; and the output formats of `probe` (docs/CLI.md, "Commands" and "JSON").
 
 use crate::table::TableError;
 use crate::value::Value;
@@ -27,7 +27,7 @@ pub enum ProbeError {
 }
 
 impl ProbeError {
-    /// The exit code of SPEC section 1.
+    /// The exit code of docs/CLI.md, "Commands".
     pub fn exit_code(&self) -> i32 {
         match self {
             ProbeError::Illegal(_) => 2,
@@ -188,7 +188,7 @@ fn plies_json(value: Value) -> String {
     value.distance().map_or("null".to_string(), |n| n.to_string())
 }
 
-/// `--json`: one object per position (SPEC section 5).
+/// `--json`: one object per position (docs/CLI.md, "JSON").
 pub fn json<M: fmt::Display>(position: &str, probed: &Probed<M>, line: Option<&[M]>) -> String {
     let moves: Vec<String> = probed
         .moves
@@ -252,7 +252,7 @@ pub fn text<G: Probe>(
 pub enum Format {
     /// For people: the board, the value in words, the moves.
     Text,
-    /// One JSON object per position (SPEC section 5).
+    /// One JSON object per position, one per line (docs/CLI.md, "JSON").
     Json,
     /// `<value>\t<plies>`: the fast path for batches.
     Brief,

@@ -1,4 +1,4 @@
-//! Game values (SPEC section 2): from the side to move's view, with the exact distance in plies
+//! Game values (docs/CLI.md, "Values"): from the side to move's view, with the exact distance in plies
 //! to the end of the game under optimal play.
 
 use std::cmp::Ordering;

@@ -1,4 +1,5 @@
-//! The command line as users and scripts see it: output, JSON and exit codes (SPEC sections 1, 5).
+//! The command line as users and scripts see it: output, JSON and exit codes (docs/CLI.md,
+//! "Commands" and "JSON").
 
 mod common;
 

@@ -139,3 +139,27 @@ fn a_missing_subcommand_is_one_line_and_exit_2() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn the_project_cites_only_its_own_documents() {
+    // Spelled in two halves, so that this test does not find itself.
+    let outside = concat!("SP", "EC");
+    let files = Command::new("git").args(["ls-files"]).current_dir(env!("CARGO_MANIFEST_DIR")).output();
+    // Outside a git checkout (a packaged crate) there is no list of files to read.
+    let Ok(files) = files else { return };
+    let files = String::from_utf8(files.stdout).unwrap();
+    let mut read = 0;
+    for name in files.lines() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        read += 1;
+        for (n, line) in text.lines().enumerate() {
+            assert!(
+                !line.contains(outside),
+                "{name}:{}: cites a document the project does not hold: {line}",
+                n + 1
+            );
+        }
+    }
+    assert!(read > 50, "the project's files were read ({read})");
+}

@@ -1,5 +1,5 @@
 //! Probing: every value agrees with its moves, best lines play out, and the command line answers
-//! batches with clear errors (SPEC sections 1, 2, 5).
+//! batches with clear errors (docs/CLI.md, "Commands", "Values" and "JSON").
 
 mod common;
 

@@ -371,7 +371,7 @@ fn play_takes_hints_undo_and_bad_input() {
     assert!(first.ends_with("End of input: the game stops here.\n"), "{first}");
     assert_eq!(first, String::from_utf8(again.stdout).unwrap());
 
-    // A bad start and a missing table: one line and the exit code of SPEC section 1.
+    // A bad start and a missing table: one line and the exit code of docs/CLI.md, "Commands".
     let out = tablebase(&["play", "connect4", "--size", "5x4", "--dir", dir(), "--from", "0"]);
     assert_eq!(out.status.code(), Some(2));
     let missing = tables().join("missing");

@@ -34,7 +34,7 @@ impl InfoRow {
         }
     }
 
-    /// The `info --json` object (SPEC section 5).
+    /// The `info --json` object (docs/CLI.md, "JSON").
     pub fn json(&self) -> String {
         let positions = self.positions.map_or("null".to_string(), |p| p.to_string());
         let counts = self.counts().map_or(String::new(), |c| {

@@ -51,8 +51,8 @@ impl Reference {
 
 /// The tables of a game, as `generate`, `verify` and `info` see them.
 pub trait Catalogue: Sync {
-    /// A table: a Morris class, a Connect Four ply. Its display is the `table` field of SPEC
-    /// section 5 (`8-7`, `ply 12`).
+    /// A table: a Morris class, a Connect Four ply. Its display is the `table` field of docs/CLI.md's
+    /// "JSON" (`8-7`, `ply 12`).
     type Key: Copy + fmt::Display + Send + Sync;
     /// A unit of generation, writing one or more files.
     type Job: Copy + fmt::Display;

@@ -7,7 +7,7 @@ use crate::solve::CheckedParts;
 use crate::table::{Counts, Status, TableError, check_file};
 use std::path::{Path, PathBuf};
 
-/// What `verify` found for one table that is on disk (SPEC section 5).
+/// What `verify` found for one table that is on disk (docs/CLI.md, "JSON").
 #[derive(Clone, Debug)]
 pub struct TableReport {
     /// The game, `morris`.
@@ -45,7 +45,7 @@ fn match_word(matched: Option<bool>) -> &'static str {
     }
 }
 
-/// The longest distances of SPEC section 5: `null` where the table has no wins (losses).
+/// The longest distances of docs/CLI.md, "JSON": `null` where the table has no wins (losses).
 pub(crate) fn longest_json(counts: &Counts) -> (String, String) {
     let longest = |count: u64, plies: u32| if count == 0 { "null".to_string() } else { plies.to_string() };
     (longest(counts.win, counts.max_win), longest(counts.loss, counts.max_loss))

@@ -1,4 +1,4 @@
-//! Errors of the command line; each maps to an exit code of SPEC section 1.
+//! Errors of the command line; each maps to an exit code of docs/CLI.md, "Commands".
 
 use std::fmt;
 use std::io;

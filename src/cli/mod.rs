@@ -1,4 +1,4 @@
-//! The command line (SPEC section 1): argument parsing, and dispatch of every command to the
+//! The command line (docs/CLI.md, "Commands"): argument parsing, and dispatch of every command to the
 //! library's generic drivers with the game's catalogue or tablebase.
 
 pub mod bench;
@@ -193,7 +193,7 @@ enum GenerateGame {
 /// How `probe` answers, for every game.
 #[derive(Args)]
 struct ProbeArgs {
-    /// One JSON object per position (SPEC section 5).
+    /// One JSON object per position, one per line (docs/CLI.md, "JSON").
     #[arg(long, conflicts_with = "brief")]
     json: bool,
     /// One line per position: value and plies, no moves.
@@ -316,7 +316,7 @@ enum PlayGame {
 /// How `verify` checks, for every game.
 #[derive(Args)]
 struct VerifyArgs {
-    /// One JSON object per table (SPEC section 5).
+    /// One JSON object per table, one per line (docs/CLI.md, "JSON").
     #[arg(long)]
     json: bool,
     /// Headers, checksums and counts only, without recomputing values.
@@ -357,7 +357,7 @@ enum InfoGame {
     Morris {
         #[command(flatten)]
         tables: MorrisArgs,
-        /// One JSON object per table (SPEC section 5).
+        /// One JSON object per table, one per line (docs/CLI.md, "JSON").
         #[arg(long)]
         json: bool,
         /// Also draw SVG charts of the tables into DIR (reads the table bodies).
@@ -368,7 +368,7 @@ enum InfoGame {
     Connect4 {
         #[command(flatten)]
         tables: Connect4Args,
-        /// One JSON object per table (SPEC section 5).
+        /// One JSON object per table, one per line (docs/CLI.md, "JSON").
         #[arg(long)]
         json: bool,
         /// Also draw SVG charts of the tables into DIR (reads the table bodies).

@@ -1,4 +1,4 @@
-//! Connect Four on a W x H board as bitboards (SPEC section 4).
+//! Connect Four on a W x H board as bitboards (docs/CLI.md, "Connect Four").
 //!
 //! Column `c` occupies bits `c * (H + 1) .. c * (H + 1) + H`, bottom first, with one spare bit
 //! on top so that shifts never carry a column into the next: the classic layout that lets

@@ -1,5 +1,5 @@
 //! Connect Four positions solved by search, for boards too large to tabulate (7x6): the exact
-//! value and distance of SPEC section 2, the same as the tables give.
+//! value and distance of docs/CLI.md, "Values", the same as the tables give.
 //!
 //! The search scores a position by the stone that ends the game: a win on the winner's own
 //! `k`-th stone scores `MAX - k` for the winner and `k - MAX` for the loser, a draw 0. Such a

@@ -1,4 +1,4 @@
-//! Position and move notation of SPEC section 3.
+//! Position and move notation of Nine Men's Morris (docs/CLI.md, "Nine Men's Morris").
 //!
 //! `W:<points> B:<points> <w|b> [<white in hand> <black in hand>]`, or `start`; moves `d2`,
 //! `a1-a4`, with a removal appended as `xd7`.

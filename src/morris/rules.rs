@@ -1,4 +1,4 @@
-//! Moves and un-moves of Nine Men's Morris (SPEC section 3), allocation-free.
+//! Moves and un-moves of Nine Men's Morris (docs/RULES.md), allocation-free.
 //!
 //! Successors are produced by [`for_each_move`]; predecessors by [`for_each_unmove`], its exact
 //! inverse: `p` is produced by `for_each_unmove(s)` exactly when `s` is produced by
@@ -7,7 +7,7 @@
 use super::board::{ADJACENT, ALL_POINTS, Points, in_mill, points, removable};
 use super::position::{Color, Move, NO_POINT, Position};
 
-/// Whether the hands fit the alternation of SPEC section 3 (White places first): White to move
+/// Whether the hands fit the alternation of docs/RULES.md (White places first): White to move
 /// holds as many stones as Black, Black to move holds one more, and after the last placement
 /// either side may be to move with both hands empty.
 #[inline]

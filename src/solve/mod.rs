@@ -8,7 +8,7 @@
 //!   into tables solved before, so each value is the best of its moves' values and
 //!   [`solve_layered`] computes it while writing the table, with no working memory.
 //!
-//! Either way every value comes with its exact distance (SPEC section 2), and the tables do not
+//! Either way every value comes with its exact distance (docs/CLI.md, "Values"), and the tables do not
 //! depend on thread scheduling: reruns give identical bytes.
 
 mod check;
