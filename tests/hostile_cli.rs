@@ -252,3 +252,16 @@ fn log_lines_without_a_terminal_name_sizes_in_units_that_fit() {
     assert!(log.contains("peak memory so far ") && !log.contains("0.00 GiB"), "{log}");
     assert!(log.lines().any(|l| l.contains(" MB)")), "{log}");
 }
+
+#[test]
+fn bench_on_tables_that_cannot_answer_every_position_says_so() {
+    let dir = common::scratch("bench-partial");
+    let d = dir.to_str().unwrap();
+    let out = tablebase(&["generate", "morris", "--up-to", "4-3", "--dir", d], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    // 4-3's moves reach 3-3 (a capture) and 3-4: without 3-4, its positions cannot be probed.
+    std::fs::remove_file(dir.join("morris-3-4.tbl")).unwrap();
+    let text =
+        refused(&tablebase(&["bench", "probe-morris", "--dir", d, "--count", "2000", "--runs", "1"], ""), 1);
+    assert!(text.contains("cannot probe every position drawn") && text.contains("morris-3-4.tbl"), "{text}");
+}
