@@ -4,7 +4,7 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
 use std::sync::OnceLock;
@@ -382,30 +382,16 @@ fn play_takes_hints_undo_and_bad_input() {
 }
 
 /// A running `serve` on a free port, stopped when dropped.
-struct Server {
-    child: Child,
-    port: u16,
-}
+struct Server(common::Served);
 
 impl Server {
     fn start() -> Server {
-        let mut child = Command::new(BINARY)
-            .args(["serve", "--dir", dir(), "--port", "0"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
-        let address =
-            line.split("http://").nth(1).expect("the address is printed").split('/').next().unwrap();
-        let port = address.rsplit(':').next().unwrap().parse().unwrap();
-        Server { child, port }
+        Server(common::Served::start(BINARY, tables()))
     }
 
     /// The status, content type and body of a request.
     fn request(&self, method: &str, target: &str) -> (u16, String, String) {
-        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.0.port)).unwrap();
         write!(stream, "{method} {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
         let mut response = String::new();
         stream.read_to_string(&mut response).unwrap();
@@ -417,13 +403,6 @@ impl Server {
             .unwrap_or("")
             .to_string();
         (status, kind, body.to_string())
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -7,35 +7,10 @@ mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The server, stopped when the test ends, also when it fails.
-struct Server {
-    child: Child,
-    port: u16,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(dir: &std::path::Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tablebase"))
-        .args(["serve", "--port", "0", "--dir", dir.to_str().unwrap()])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
-    let port =
-        line.split("127.0.0.1:").nth(1).and_then(|rest| rest.split('/').next()).map(|p| p.parse().unwrap());
-    Server { child, port: port.unwrap_or_else(|| panic!("no address in {line:?}")) }
+fn start(dir: &std::path::Path) -> common::Served {
+    common::Served::start(env!("CARGO_BIN_EXE_tablebase"), dir)
 }
 
 fn connect(port: u16) -> TcpStream {

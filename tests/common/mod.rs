@@ -233,3 +233,38 @@ pub fn shared_scratch(name: &str) -> std::path::PathBuf {
     shared.push(dir.clone());
     dir
 }
+
+/// `tablebase serve` on a free port of this machine, stopped when dropped (at the end of the
+/// test, also when it fails).
+pub struct Served {
+    child: std::process::Child,
+    /// The port it listens on.
+    pub port: u16,
+}
+
+impl Served {
+    /// Starts `binary serve` on the tables of `dir`, and reads the port from its first line.
+    pub fn start(binary: &str, dir: &std::path::Path) -> Served {
+        use std::io::BufRead;
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(binary)
+            .args(["serve", "--port", "0", "--dir", dir.to_str().unwrap()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
+        let port = line.split("127.0.0.1:").nth(1).and_then(|rest| rest.split('/').next()?.parse().ok());
+        let port = port.unwrap_or_else(|| panic!("no address in {line:?}"));
+        Served { child, port }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
