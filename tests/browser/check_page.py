@@ -40,6 +40,7 @@ class Browser:
     """Chromium with --remote-debugging-pipe: commands on fd 3, answers on fd 4, NUL-separated."""
 
     def __init__(self, profile):
+        os.makedirs(profile, exist_ok=True)
         to_browser_read, self.to_browser = os.pipe()
         self.from_browser, from_browser_write = os.pipe()
 
@@ -55,6 +56,8 @@ class Browser:
              "--disable-sync", "--remote-debugging-pipe", f"--user-data-dir={profile}",
              "--window-size=1280,1000", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            # Chromium puts its singleton socket under TMPDIR: inside the profile, it goes with it.
+            env={**os.environ, "TMPDIR": profile},
             preexec_fn=wire, close_fds=False)
         os.close(to_browser_read)
         os.close(from_browser_write)
