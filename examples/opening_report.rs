@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
-use tablebase::morris::{Color, Move, Opening, Position, canonical};
+use tablebase::games::morris::{Color, Move, Opening, Position, canonical};
 use tablebase::probe::Outcome;
 use tablebase::{MorrisTablebase, Probe, Value, info};
 

@@ -199,8 +199,8 @@ impl LayeredGame for TicTacToe {
         board.text()
     }
 
-    fn generate_command(&self, dir: &Path) -> String {
-        format!("cargo run --release --example tictactoe -- {}", dir.display())
+    fn variant(&self) -> tablebase::catalogue::Variant {
+        tablebase::catalogue::Variant::of("tictactoe")
     }
 }
 

@@ -7,7 +7,7 @@
 //! exact distance in plies), every move with its value, and the best line.
 //!
 //! ```
-//! use tablebase::connect4::{Connect4, Connect4Tablebase, Geometry};
+//! use tablebase::games::connect4::{Connect4, Connect4Tablebase, Geometry};
 //! use tablebase::{Probe, Progress, Value, generate};
 //!
 //! let scratch = tempfile::tempdir()?; // removed when dropped
@@ -41,9 +41,9 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod catalogue;
-pub mod connect4;
+pub mod game;
+pub mod games;
 pub mod layered;
-pub mod morris;
 pub mod picture;
 pub mod play;
 mod prefetch;
@@ -55,12 +55,13 @@ mod resources;
 pub mod rng;
 pub mod solve;
 pub mod table;
+pub mod text;
 mod value;
 
 pub use catalogue::{BuildError, Catalogue, generate, info, verify};
-pub use connect4::Connect4Tablebase;
+pub use games::connect4::Connect4Tablebase;
+pub use games::morris::MorrisTablebase;
 pub use layered::{Layered, LayeredGame, Step};
-pub use morris::MorrisTablebase;
 pub use probe::{Probe, ProbeError, best_line, probe};
 pub use progress::Progress;
 pub use table::TableError;

@@ -1,8 +1,6 @@
 //! A game against the perfect player, shared by every game: the moves so far, taking back,
 //! the perfect player's choice, and the end of the game. The terminal and the page drive it.
 
-use crate::connect4::{Connect4Tablebase, Game};
-use crate::morris::{MorrisTablebase, Position};
 use crate::probe::{Outcome, Probe, ProbeError};
 use crate::rng::SplitMix64;
 use crate::value::Value;
@@ -55,13 +53,13 @@ impl std::fmt::Display for MoveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             MoveError::Illegal { typed, legal } if legal.is_empty() => {
-                write!(f, "'{}' is not a move: the game is over", crate::probe::quote(typed))
+                write!(f, "'{}' is not a move: the game is over", crate::text::quote(typed))
             }
             MoveError::Illegal { typed, legal } => {
                 write!(
                     f,
                     "'{}' is not a legal move here; legal: {}",
-                    crate::probe::quote(typed),
+                    crate::text::quote(typed),
                     legal.join(" ")
                 )
             }
@@ -164,41 +162,5 @@ impl<'a, G: Play> Match<'a, G> {
     fn push(&mut self, next: G::Position) {
         *self.seen.entry(next.clone()).or_insert(0) += 1;
         self.history.push(next);
-    }
-}
-
-impl Play for MorrisTablebase {
-    fn side_to_move(&self, position: &Position) -> usize {
-        position.to_move.index()
-    }
-
-    fn side_names(&self) -> [&'static str; 2] {
-        ["White", "Black"]
-    }
-
-    fn board(&self, position: &Position) -> String {
-        crate::morris::diagram(position)
-    }
-
-    fn move_hint(&self) -> String {
-        "a placement d7, a move d7-d6, or with a mill's removal d7-d6xa1".into()
-    }
-}
-
-impl Play for Connect4Tablebase {
-    fn side_to_move(&self, game: &Game) -> usize {
-        (game.position.ply % 2) as usize
-    }
-
-    fn side_names(&self) -> [&'static str; 2] {
-        ["X", "O"]
-    }
-
-    fn board(&self, game: &Game) -> String {
-        crate::connect4::diagram(&self.geometry(), &game.position)
-    }
-
-    fn move_hint(&self) -> String {
-        format!("a column 1-{}", self.geometry().width)
     }
 }

@@ -1,8 +1,8 @@
 //! The Connect Four forward pass counts exactly the reachable positions the references list.
 
 use tablebase::Progress;
-use tablebase::connect4::{Connect4, Geometry};
-use tablebase::reference::{connect4_7x6_positions, connect4_board};
+use tablebase::games::connect4::{Connect4, Geometry};
+use tablebase::games::connect4::{connect4_7x6_positions, connect4_board};
 
 /// Reachable positions per ply up to `last_ply`, mirror images counted separately.
 fn reachable_counts(g: Geometry, last_ply: u32, progress: &Progress) -> Vec<u64> {

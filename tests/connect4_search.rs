@@ -3,7 +3,7 @@
 
 mod common;
 
-use tablebase::connect4::{Connect4, Geometry, Searcher};
+use tablebase::games::connect4::{Connect4, Geometry, Searcher};
 use tablebase::table::Check;
 use tablebase::{LayeredGame, Progress, Value};
 

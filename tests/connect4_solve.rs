@@ -6,9 +6,9 @@ mod common;
 use common::scratch;
 
 use std::fs;
-use tablebase::connect4::{Connect4, Geometry};
+use tablebase::games::connect4::connect4_board;
+use tablebase::games::connect4::{Connect4, Geometry};
 use tablebase::layered::SolvedLayer;
-use tablebase::reference::connect4_board;
 use tablebase::table::{Check, TableError};
 use tablebase::{Progress, Value};
 
@@ -22,7 +22,7 @@ fn open_ply(dir: &std::path::Path, g: Geometry, ply: u32, check: Check) -> Resul
 }
 
 /// The stored value of a position, `None` when it is not in its ply's set.
-fn stored(ply: &SolvedLayer, g: Geometry, p: &tablebase::connect4::Position) -> Option<Value> {
+fn stored(ply: &SolvedLayer, g: Geometry, p: &tablebase::games::connect4::Position) -> Option<Value> {
     let index = Connect4::new(g).ply(p.ply).canonical_index(p);
     ply.value_at(index).unwrap()
 }
@@ -43,7 +43,7 @@ fn check_board(width: u32, height: u32) {
     let (positions, value, end_ply) = connect4_board(width, height).unwrap();
     assert_eq!(Some(total), positions, "{g}: reachable positions");
     let empty = open_ply(&dir, g, 0, Check::Checksum).unwrap();
-    let v = stored(&empty, g, &tablebase::connect4::Position::EMPTY).unwrap();
+    let v = stored(&empty, g, &tablebase::games::connect4::Position::EMPTY).unwrap();
     let expected = match value {
         "first" => Value::Win(end_ply.unwrap()),
         "second" => Value::Loss(end_ply.unwrap()),
@@ -175,7 +175,7 @@ fn interrupted_generation_resumes_to_identical_files() {
 /// `n - 1000` for a loss in `n`, 0 for a draw.
 fn minimax(
     g: &Geometry,
-    p: tablebase::connect4::Position,
+    p: tablebase::games::connect4::Position,
     memo: &mut std::collections::HashMap<(u64, u64), i32>,
 ) -> i32 {
     if let Some(&score) = memo.get(&(p.current, p.mask)) {
@@ -207,13 +207,13 @@ fn every_value_equals_a_plain_minimax() {
         let dir = scratch(&format!("minimax-{g}"));
         generate(&dir, g);
         let mut memo = std::collections::HashMap::new();
-        minimax(&g, tablebase::connect4::Position::EMPTY, &mut memo);
+        minimax(&g, tablebase::games::connect4::Position::EMPTY, &mut memo);
         let (positions, _, _) = connect4_board(w, h).unwrap();
         assert_eq!(Some(memo.len() as u64), positions, "{g}: minimax reaches every position");
         let plies: Vec<SolvedLayer> =
             (0..=g.cells()).map(|ply| open_ply(&dir, g, ply, Check::Header).unwrap()).collect();
         for (&(current, mask), &score) in &memo {
-            let p = tablebase::connect4::Position { current, mask, ply: mask.count_ones() };
+            let p = tablebase::games::connect4::Position { current, mask, ply: mask.count_ones() };
             let stored = match stored(&plies[p.ply as usize], g, &p).expect("reachable positions are stored")
             {
                 Value::Win(n) => 1000 - n as i32,

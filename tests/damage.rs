@@ -11,7 +11,7 @@ use common::scratch;
 use std::fs;
 use std::path::Path;
 use std::process::Output;
-use tablebase::morris::{Position, PositionText, for_each_move};
+use tablebase::games::morris::{Position, PositionText, for_each_move};
 use tablebase::rng::SplitMix64;
 
 fn tablebase(args: &[&str], stdin: &str) -> Output {

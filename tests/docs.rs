@@ -92,7 +92,9 @@ fn the_synopsis_of_docs_cli_is_the_program() {
     let mut programmed = Vec::new();
     for command in subcommands(&[]) {
         let games = subcommands(std::slice::from_ref(&command));
-        if games.is_empty() {
+        // A command runs on its own when it has no games, or flags of its own (`info` over
+        // every game in a directory).
+        if games.is_empty() || !help_flags(std::slice::from_ref(&command)).is_empty() {
             programmed.push(vec![command.clone()]);
         }
         for game in games {

@@ -10,9 +10,9 @@ mod common;
 use proptest::prelude::*;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use tablebase::connect4::{Geometry, parse_moves};
-use tablebase::morris::{PositionText, parse_move, parse_position};
-use tablebase::probe::quote;
+use tablebase::games::connect4::{Geometry, parse_moves};
+use tablebase::games::morris::{PositionText, parse_move, parse_position};
+use tablebase::text::quote;
 
 /// Strings near the notation (its letters, digits and punctuation) and anything at all.
 fn hostile() -> impl Strategy<Value = String> {
@@ -119,7 +119,7 @@ proptest! {
         stones in 3u8..=9,
     ) {
         let names = |points: &std::collections::BTreeSet<u32>, other: &std::collections::BTreeSet<u32>| {
-            let names: Vec<&str> = points.difference(other).map(|&p| tablebase::morris::POINT_NAMES[p as usize]).collect();
+            let names: Vec<&str> = points.difference(other).map(|&p| tablebase::games::morris::POINT_NAMES[p as usize]).collect();
             names.join(",")
         };
         let side = if black_to_move { 'b' } else { 'w' };
@@ -181,7 +181,7 @@ proptest! {
         let args: Vec<&str> = match flag {
             0 => vec!["probe", "connect4", "--size", "7x6", "--dir", book, "--max-time", &number, late],
             1 => vec!["play", "connect4", "--size", "7x6", "--dir", book, "--from", late, "--side", "second", "--max-time", &number],
-            2 => vec!["verify", "connect4", "--size", "4x4", "--dir", d, "--quick", "--threads", &number],
+            2 => vec!["verify", "connect4", "--size", "4x4", "--dir", tables, "--quick", "--threads", &number],
             3 => vec!["info", "morris", "--dir", d, "--stones", &number],
             4 => vec!["play", "connect4", "--size", "4x4", "--dir", tables, "--seed", &number],
             _ => vec!["info", "connect4", "--dir", d, "--size", &number],

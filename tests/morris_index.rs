@@ -3,9 +3,9 @@
 mod common;
 
 use common::{binomial, for_each_placement, random_placement};
-use tablebase::morris::ClassIndex;
-use tablebase::morris::{BOARD_SYMMETRIES, canonical, transform};
-use tablebase::reference::morris_class_size;
+use tablebase::games::morris::ClassIndex;
+use tablebase::games::morris::morris_class_size;
+use tablebase::games::morris::{BOARD_SYMMETRIES, canonical, transform};
 use tablebase::rng::SplitMix64;
 
 fn classes() -> impl Iterator<Item = (u32, u32)> {

@@ -2,9 +2,9 @@
 
 mod common;
 
-use tablebase::morris::{Color, Position};
-use tablebase::morris::{NotationError, PositionText, parse_move, parse_position};
-use tablebase::morris::{for_each_move, hands_alternate};
+use tablebase::games::morris::{Color, Position};
+use tablebase::games::morris::{NotationError, PositionText, parse_move, parse_position};
+use tablebase::games::morris::{for_each_move, hands_alternate};
 use tablebase::rng::SplitMix64;
 
 fn random_position(rng: &mut SplitMix64, k: u8) -> Position {

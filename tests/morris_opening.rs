@@ -9,8 +9,10 @@ use common::scratch;
 
 use std::collections::HashMap;
 use std::path::Path;
+use tablebase::games::morris::{
+    Color, MorrisTablebase, MovingPhase, Opening, Position, canonical, for_each_move,
+};
 use tablebase::layered::LayeredGame;
-use tablebase::morris::{Color, MorrisTablebase, MovingPhase, Opening, Position, canonical, for_each_move};
 use tablebase::{Probe, Progress, Value};
 
 fn generate(dir: &Path, stones: u32) {

@@ -4,8 +4,8 @@
 mod common;
 
 use common::random_placement;
-use tablebase::morris::{ClassIndex, Color, Position};
-use tablebase::morris::{for_each_move, for_each_unmove, for_each_unslide, hands_alternate};
+use tablebase::games::morris::{ClassIndex, Color, Position};
+use tablebase::games::morris::{for_each_move, for_each_unmove, for_each_unslide, hands_alternate};
 use tablebase::rng::SplitMix64;
 
 /// Checks both directions of the inverse relation at `pos`; returns (successors, predecessors).

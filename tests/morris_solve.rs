@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 use tablebase::Progress;
-use tablebase::morris::{Class, MovingPhase, SolvedClass};
-use tablebase::reference::{morris_class_size, morris_class_wdl};
+use tablebase::games::morris::{Class, MovingPhase, SolvedClass};
+use tablebase::games::morris::{morris_class_size, morris_class_wdl};
 use tablebase::table::{Check, HEADER_SIZE, checksum};
 
 fn tablebase(args: &[&str]) -> Output {

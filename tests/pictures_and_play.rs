@@ -8,8 +8,8 @@ use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
 use std::sync::OnceLock;
-use tablebase::connect4::{Connect4Tablebase, Geometry};
-use tablebase::morris::MorrisTablebase;
+use tablebase::games::connect4::{Connect4Tablebase, Geometry};
+use tablebase::games::morris::MorrisTablebase;
 use tablebase::{Probe, Value};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_tablebase");
@@ -167,7 +167,7 @@ fn plots_are_charts_of_the_real_tables() {
 fn distance_histograms_add_up_to_the_tables() {
     use tablebase::Catalogue;
     use tablebase::table::{Check, Status, TableFile};
-    let catalogue = tablebase::connect4::Connect4::tables(Geometry::new(5, 4).unwrap());
+    let catalogue = tablebase::games::connect4::Connect4::tables(Geometry::new(5, 4).unwrap());
     let mut plies_with_wins = 0;
     for key in catalogue.keys() {
         let spec = catalogue.table(tables(), key);

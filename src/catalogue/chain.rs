@@ -157,10 +157,10 @@ impl<A: Catalogue, B: Catalogue> Catalogue for Chain<A, B> {
         }
     }
 
-    fn generate_command(&self, dir: &Path) -> String {
+    fn variant(&self) -> super::Variant {
         match &self.second {
-            Some(second) => second.generate_command(dir),
-            None => self.first.generate_command(dir),
+            Some(second) => second.variant(),
+            None => self.first.variant(),
         }
     }
 }

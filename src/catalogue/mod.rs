@@ -13,6 +13,7 @@ mod generate;
 mod info;
 mod journal;
 mod plot;
+mod variant;
 mod verify;
 
 pub use chain::{Chain, Link};
@@ -20,6 +21,7 @@ pub use generate::{Build, JobReport, generate};
 pub use info::{InfoRow, info};
 pub use journal::{JOURNAL_NAME, Journal, TableParts};
 pub use plot::{ChartError, plot, write_chart};
+pub use variant::Variant;
 pub use verify::{TableOutcome, TableReport, verify};
 
 use crate::progress::Progress;
@@ -108,8 +110,9 @@ pub trait Catalogue: Sync {
     ) -> Result<Option<Consistency>, BuildError>;
     /// The position with index `index` of `key`, in the game's notation, for reports.
     fn describe(&self, dir: &Path, key: Self::Key, index: u64) -> String;
-    /// The command that generates the tables, for messages about missing ones.
-    fn generate_command(&self, dir: &Path) -> String;
+    /// The variant that names these tables: what generates them, for messages about missing
+    /// ones.
+    fn variant(&self) -> Variant;
 }
 
 /// Disk and memory a job needs at most, in bytes.

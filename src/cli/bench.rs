@@ -6,8 +6,10 @@ use clap::{Args, Subcommand};
 use std::hint::black_box;
 use std::io::Write;
 use std::time::Instant;
-use tablebase::connect4::{Connect4, Geometry};
-use tablebase::morris::{ClassIndex, MAX_STONES, MIN_STONES, Position, for_each_move, for_each_unslide};
+use tablebase::games::connect4::{Connect4, Geometry};
+use tablebase::games::morris::{
+    ClassIndex, MAX_STONES, MIN_STONES, Position, for_each_move, for_each_unslide,
+};
 use tablebase::rng::SplitMix64;
 
 #[derive(Subcommand)]
@@ -174,7 +176,7 @@ pub fn morris(args: &MorrisBenchArgs) -> Result<(), Error> {
 /// A random one of the 16 images, so that the index sees positions as they come, not only
 /// canonical ones.
 fn scramble(rng: &mut SplitMix64, mover: u32, other: u32) -> (u32, u32) {
-    use tablebase::morris::{BOARD_SYMMETRIES, transform};
+    use tablebase::games::morris::{BOARD_SYMMETRIES, transform};
     let sym = rng.below(BOARD_SYMMETRIES as u64) as usize;
     (transform(sym, mover), transform(sym, other))
 }
@@ -197,8 +199,10 @@ pub struct ProbeBenchArgs {
 
 /// Throughput of `probe --brief` batches (all threads) and of full move lists (one thread).
 pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
-    use tablebase::morris::{Class, MorrisTablebase, PositionText};
-    use tablebase::probe::{Format, answer_lines, probe};
+    use super::batch::answer_lines;
+    use super::output::Format;
+    use tablebase::games::morris::{Class, MorrisTablebase, PositionText};
+    use tablebase::probe::probe;
     use tablebase::table::Status;
 
     let classes: Vec<Class> = Class::all().filter(|c| Status::of(&c.spec(&args.dir)).is_complete()).collect();
@@ -214,7 +218,11 @@ pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
             let (m, o) = scramble(&mut rng, m, o);
             let mut pos = Position::moving(m, o);
             if rng.below(2) == 1 {
-                pos = Position { stones: [o, m], hand: [0, 0], to_move: tablebase::morris::Color::Black };
+                pos = Position {
+                    stones: [o, m],
+                    hand: [0, 0],
+                    to_move: tablebase::games::morris::Color::Black,
+                };
             }
             pos
         })
@@ -286,7 +294,7 @@ pub fn connect4_forward(args: &Connect4ForwardArgs) -> Result<(), Error> {
     let mut mismatches = 0;
     let game = Connect4::new(g);
     tablebase::layered::reachable_counts(&game, args.plies, &progress, |ply, positions| {
-        let word = match tablebase::reference::connect4_ply_positions(g.width, g.height, ply) {
+        let word = match tablebase::games::connect4::connect4_ply_positions(g.width, g.height, ply) {
             Some(expected) if expected == positions => "match",
             Some(_) => {
                 mismatches += 1;
@@ -305,7 +313,7 @@ pub fn connect4_forward(args: &Connect4ForwardArgs) -> Result<(), Error> {
 #[derive(Args)]
 pub struct SearchTableArgs {
     /// The transposition table's size, in MB (1 to 16384).
-    #[arg(long, default_value_t = (tablebase::connect4::DEFAULT_TABLE_BYTES >> 20) as u64,
+    #[arg(long, default_value_t = (tablebase::games::connect4::DEFAULT_TABLE_BYTES >> 20) as u64,
           value_parser = clap::value_parser!(u64).range(1..=16384))]
     table_mb: u64,
 }
@@ -339,7 +347,7 @@ pub struct Connect4SearchArgs {
 /// Searches every position of each test set and compares its value and distance with the
 /// set's score: mean and longest time, positions searched per second. Exit 3 on a mismatch.
 pub fn connect4_search(args: &Connect4SearchArgs) -> Result<(), Error> {
-    use tablebase::connect4::{Searcher, parse_moves, value_of_score};
+    use tablebase::games::connect4::{Searcher, parse_moves, value_of_score};
     let g = args.size;
     let mut out = std::io::stdout().lock();
     writeln!(out, "set\tpositions\texact\tmean ms\tmax ms\tmean nodes\tnodes/s").map_err(Error::Output)?;
@@ -352,7 +360,7 @@ pub fn connect4_search(args: &Connect4SearchArgs) -> Result<(), Error> {
             (0u64, 0u64, 0.0f64, 0.0f64, 0u64);
         for line in text.lines().filter(|l| !l.trim().is_empty()).take(args.count.unwrap_or(usize::MAX)) {
             let bad =
-                || Error::Usage(format!("{}: bad line '{}'", path.display(), tablebase::probe::quote(line)));
+                || Error::Usage(format!("{}: bad line '{}'", path.display(), tablebase::text::quote(line)));
             let (moves, score) = line.trim().split_once(' ').ok_or_else(bad)?;
             let score: i32 = score.trim().parse().map_err(|_| bad())?;
             let position =
@@ -417,7 +425,7 @@ pub struct Connect4BookArgs {
 /// extrapolates the CPU time of the whole ply.
 pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
     use tablebase::LayeredGame;
-    use tablebase::connect4::Searcher;
+    use tablebase::games::connect4::Searcher;
     let g = args.size;
     if args.ply >= g.cells() {
         return Err(Error::Usage(format!(

@@ -2,8 +2,10 @@
 
 use std::fmt;
 use std::io;
-use tablebase::catalogue::ChartError;
-use tablebase::{BuildError, TableError};
+use std::path::Path;
+use tablebase::catalogue::{ChartError, Variant};
+use tablebase::game::VariantError;
+use tablebase::{BuildError, ProbeError, TableError};
 
 /// `eprintln!` that never panics: with standard error a closed pipe (`2>&1 | head`), the
 /// message is lost, and the process goes on to its exit status instead of dying of a panic.
@@ -111,4 +113,64 @@ pub fn one_line(error: &dyn std::error::Error) -> String {
         cause = e.source();
     }
     line
+}
+
+/// The command that generates `variant`'s tables in `dir`: `tablebase generate morris --stones 9
+/// --dir tables`.
+pub fn generate_command(variant: &Variant, dir: &Path) -> String {
+    let dir = match dir.as_os_str().is_empty() {
+        true => Path::new("."),
+        false => dir,
+    };
+    format!("{} --dir {}", generate_without_dir(variant), dir.display())
+}
+
+/// The command that generates `variant`'s tables in the default directory.
+pub fn generate_without_dir(variant: &Variant) -> String {
+    let mut command = format!("tablebase generate {}", variant.game);
+    for (name, value) in &variant.settings {
+        command.push_str(&format!(" --{name}"));
+        if let Some(value) = value {
+            command.push_str(&format!(" {value}"));
+        }
+    }
+    command
+}
+
+/// A probing error as the command line and the page say it: a table not generated comes with
+/// the command that generates it.
+pub fn explain(error: &ProbeError) -> String {
+    match error {
+        ProbeError::NotGenerated { path, variant } => {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            format!("{error} (run: {})", generate_command(variant, dir))
+        }
+        _ => error.to_string(),
+    }
+}
+
+/// The exit status of a position that could not be probed: 2 for a position that is malformed
+/// or cannot arise, 1 for tables that cannot answer.
+pub fn probe_exit_code(error: &ProbeError) -> i32 {
+    match error {
+        ProbeError::Illegal(_) => 2,
+        _ => 1,
+    }
+}
+
+/// Settings that name no variant: a usage error, or tables to look for that are not on disk
+/// (with the command that makes them in `dir`).
+pub fn variant_error(error: VariantError, dir: &Path) -> Error {
+    match error {
+        VariantError::Missing { setting, example } => {
+            Error::Usage(format!("--{setting}: missing (for example --{setting} {example})"))
+        }
+        VariantError::Invalid { setting, value, expected } => {
+            Error::Usage(format!("--{setting} '{}': {expected}", tablebase::text::quote(&value)))
+        }
+        VariantError::Contradiction { why, .. } => Error::Usage(why),
+        VariantError::NotOnDisk { generate, what } => {
+            Error::Runtime(format!("{what}: run {}", generate_command(&generate, dir)))
+        }
+    }
 }

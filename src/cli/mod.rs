@@ -1,21 +1,27 @@
 //! The command line (docs/CLI.md, "Commands"): argument parsing, and dispatch of every command to the
-//! library's generic drivers with the game's catalogue or tablebase.
+//! library's generic drivers with the game the registry names. Batch input, output formats and
+//! exit codes are this module's; the library only answers.
 
+mod batch;
 pub mod bench;
 pub mod error;
+mod games;
+mod output;
 mod play;
 mod serve;
 
+use batch::{BatchError, answer_lines, worse};
 use clap::{Args, Parser, Subcommand};
-use error::{Error, complain};
+use error::{Error, complain, explain, generate_command, probe_exit_code, variant_error};
+use games::{CommandArgs, OnGame};
+use output::{Format, answer};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tablebase::catalogue::{InfoRow, Journal, TableOutcome};
-use tablebase::connect4::{Connect4, Connect4Tablebase, Geometry};
-use tablebase::layered::Layered;
-use tablebase::morris::{Class, MorrisTablebase, MorrisTables, morris_tables};
+use tablebase::game::{Game, Purpose};
+use tablebase::games::{ForGame, GAMES, with_game};
 use tablebase::picture::Draw;
-use tablebase::probe::{BatchError, Format, answer, answer_lines, quote, worse};
+use tablebase::text::quote;
 use tablebase::{Catalogue, Progress, TableError};
 
 #[derive(Parser)]
@@ -30,27 +36,35 @@ enum Command {
     /// Generate tables (resumable: finished tables are skipped).
     Generate {
         #[command(subcommand)]
-        game: GenerateGame,
+        game: OnGame<GenerateArgs>,
     },
     /// Value, distance, every move and the best line of positions.
     Probe {
         #[command(subcommand)]
-        game: ProbeGame,
+        game: OnGame<ProbeArgs>,
     },
     /// Check tables: headers, checksums, reference counts, and every value from its successors.
+    /// Without a game, every game whose tables are in --dir.
+    #[command(args_conflicts_with_subcommands = true)]
     Verify {
         #[command(subcommand)]
-        game: VerifyGame,
+        game: Option<OnGame<VerifyArgs>>,
+        #[command(flatten)]
+        all: VerifyArgs,
     },
-    /// List every table a game needs, with its index size, positions and status.
+    /// List every table a game needs, with its index size, positions and status. Without a
+    /// game, every game whose tables are in --dir.
+    #[command(args_conflicts_with_subcommands = true)]
     Info {
         #[command(subcommand)]
-        game: InfoGame,
+        game: Option<OnGame<InfoArgs>>,
+        #[command(flatten)]
+        all: InfoArgs,
     },
     /// Play a game in the terminal against the perfect player.
     Play {
         #[command(subcommand)]
-        game: PlayGame,
+        game: OnGame<PlayArgs>,
     },
     /// Serve a local page to play and study positions, with its JSON API.
     Serve {
@@ -69,69 +83,6 @@ enum Command {
         #[command(subcommand)]
         target: bench::Target,
     },
-}
-
-/// Which Morris tables: the directory and the stones per side.
-#[derive(Args)]
-struct MorrisArgs {
-    /// Directory of the tables.
-    #[arg(long, default_value = "tables")]
-    dir: PathBuf,
-    /// Stones each side starts with (3..9; default 9, Nine Men's Morris).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=9))]
-    stones: Option<u8>,
-}
-
-/// Only the moving-phase classes needed for one class.
-#[derive(Args)]
-struct UpTo {
-    /// Only the moving-phase classes needed for class A-B.
-    #[arg(long, value_name = "A-B")]
-    up_to: Option<String>,
-}
-
-impl MorrisArgs {
-    /// The stones per side of the game: `--stones`, or the full game's 9.
-    fn stones(&self) -> u8 {
-        self.stones.unwrap_or(9)
-    }
-
-    /// The classes `--up-to` names (no opening), or every table of the game with `--stones`:
-    /// its classes and, with `opening`, its placement layers.
-    fn tables(&self, up_to: &UpTo, opening: bool) -> Result<MorrisTables, Error> {
-        let up_to = match &up_to.up_to {
-            Some(text) => Some(Class::parse(text).ok_or_else(|| {
-                Error::Usage(format!("--up-to '{}': expected A-B with A and B in 3..9", quote(text)))
-            })?),
-            None => None,
-        };
-        // The K-stone game has no class with more than K stones a side: asking for both is a
-        // contradiction, not a request for the larger classes.
-        if let (Some(class), Some(k)) = (up_to, self.stones)
-            && class.mover.max(class.other) > u32::from(k)
-        {
-            return Err(Error::Usage(format!(
-                "--up-to {class} and --stones {k} contradict each other: the {k}-stone game has \
-                 classes up to {k}-{k} (without --stones, --up-to {class} names the classes of the 9-stone game)"
-            )));
-        }
-        Ok(morris_tables(u32::from(self.stones()), up_to, opening))
-    }
-}
-
-/// Which Connect Four tables: the board and the directory.
-#[derive(Args)]
-struct Connect4Args {
-    /// Board size, columns x rows (7x6 is the standard board).
-    #[arg(long, value_parser = parse_size)]
-    size: Geometry,
-    /// Directory of the tables.
-    #[arg(long, default_value = "tables")]
-    dir: PathBuf,
-}
-
-fn parse_size(text: &str) -> Result<Geometry, String> {
-    Geometry::parse(text).map_err(|e| e.to_string())
 }
 
 #[derive(Args)]
@@ -163,36 +114,26 @@ impl Threads {
     }
 }
 
-#[derive(Subcommand)]
-enum GenerateGame {
-    /// Nine Men's Morris.
-    Morris {
-        #[command(flatten)]
-        tables: MorrisArgs,
-        #[command(flatten)]
-        up_to: UpTo,
-        /// Moving phase only, without the placement-phase (opening) tables (implied by --up-to).
-        #[arg(long)]
-        no_opening: bool,
-        #[command(flatten)]
-        threads: Threads,
-    },
-    /// Connect Four.
-    Connect4 {
-        #[command(flatten)]
-        tables: Connect4Args,
-        /// An opening book for a board too large to tabulate (7x6): the tables of plies 0 to N
-        /// only, ply N solved by search; probe solves later positions by search.
-        #[arg(long, value_name = "N")]
-        book_plies: Option<u32>,
-        #[command(flatten)]
-        threads: Threads,
-    },
+/// `generate`'s flags, for every game.
+#[derive(Args)]
+struct GenerateArgs {
+    /// Directory of the tables.
+    #[arg(long, default_value = "tables")]
+    dir: PathBuf,
+    #[command(flatten)]
+    threads: Threads,
 }
 
-/// How `probe` answers, for every game.
+impl CommandArgs for GenerateArgs {
+    const PURPOSE: Purpose = Purpose::Generate;
+}
+
+/// `probe`'s flags, for every game.
 #[derive(Args)]
 struct ProbeArgs {
+    /// Directory of the tables.
+    #[arg(long, default_value = "tables")]
+    dir: PathBuf,
     /// One JSON object per position, one per line (docs/CLI.md, "JSON").
     #[arg(long, conflicts_with = "brief")]
     json: bool,
@@ -210,6 +151,98 @@ struct ProbeArgs {
     /// tabulate, such as 7x6) after S seconds: that position fails with exit 1.
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     max_time: Option<f64>,
+    /// Positions, or - to read one per line from standard input.
+    positions: Vec<String>,
+}
+
+impl CommandArgs for ProbeArgs {
+    const PURPOSE: Purpose = Purpose::Probe;
+
+    fn for_game(command: clap::Command, game: &tablebase::games::About) -> clap::Command {
+        let help = format!("Positions ({}), or - to read one per line from standard input.", game.positions);
+        command.mut_arg("positions", |arg| arg.help(help))
+    }
+}
+
+/// `verify`'s flags, for every game.
+#[derive(Args)]
+struct VerifyArgs {
+    /// Directory of the tables.
+    #[arg(long, default_value = "tables")]
+    dir: PathBuf,
+    /// One JSON object per table, one per line (docs/CLI.md, "JSON").
+    #[arg(long)]
+    json: bool,
+    /// Headers, checksums and counts only, without recomputing values.
+    #[arg(long)]
+    quick: bool,
+    /// Go on where an earlier `verify --resume` of the same files stopped: tables whose values
+    /// it recomputed and found consistent (recorded in DIR/verify.journal) are not recomputed
+    /// again; their files are still checked.
+    #[arg(long, conflicts_with = "quick")]
+    resume: bool,
+    #[command(flatten)]
+    threads: Threads,
+}
+
+impl CommandArgs for VerifyArgs {
+    const PURPOSE: Purpose = Purpose::Verify;
+}
+
+/// `info`'s flags, for every game.
+#[derive(Args)]
+struct InfoArgs {
+    /// Directory of the tables.
+    #[arg(long, default_value = "tables")]
+    dir: PathBuf,
+    /// One JSON object per table, one per line (docs/CLI.md, "JSON").
+    #[arg(long)]
+    json: bool,
+    /// Also draw SVG charts of the tables into DIR (reads the table bodies).
+    #[arg(long, value_name = "DIR")]
+    plot: Option<PathBuf>,
+}
+
+impl CommandArgs for InfoArgs {
+    const PURPOSE: Purpose = Purpose::Info;
+}
+
+/// `play`'s flags, for every game.
+#[derive(Args)]
+struct PlayArgs {
+    /// Directory of the tables.
+    #[arg(long, default_value = "tables")]
+    dir: PathBuf,
+    /// Start from this position instead of the start.
+    #[arg(long, value_name = "POSITION")]
+    from: Option<String>,
+    /// The side you play.
+    #[arg(long)]
+    side: Option<String>,
+    /// Stop a search (a position beyond the tables of a board too large to tabulate, such
+    /// as Connect Four 7x6 past its opening book) after S seconds: the game stops with exit 1.
+    #[arg(long, value_name = "S", value_parser = parse_seconds, default_value = "60")]
+    max_time: f64,
+    /// Seed of the perfect player's choice among equally good moves (random when absent).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+impl CommandArgs for PlayArgs {
+    const PURPOSE: Purpose = Purpose::Play;
+
+    fn for_game(command: clap::Command, game: &tablebase::games::About) -> clap::Command {
+        games::sides(command, game)
+    }
+}
+
+impl PlayArgs {
+    fn seed(&self) -> u64 {
+        self.seed.unwrap_or_else(|| {
+            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+            now.map_or(0, |d| d.as_nanos() as u64) ^ u64::from(std::process::id())
+        })
+    }
 }
 
 /// The longest `--max-time`: a year. Longer is no limit in practice, and past about 1e19 seconds
@@ -226,249 +259,259 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
-#[derive(Subcommand)]
-enum ProbeGame {
-    /// Nine Men's Morris.
-    Morris {
-        #[command(flatten)]
-        tables: MorrisArgs,
-        #[command(flatten)]
-        output: ProbeArgs,
-        /// Positions (quote each: 'W:a1,d1,g1 B:a4,b4,c4 b'), or - to read one per line from
-        /// standard input.
-        positions: Vec<String>,
-    },
-    /// Connect Four.
-    Connect4 {
-        #[command(flatten)]
-        tables: Connect4Args,
-        #[command(flatten)]
-        output: ProbeArgs,
-        /// Positions as the columns played from the empty board ("4453"; "" is the empty board),
-        /// or - to read one per line from standard input.
-        positions: Vec<String>,
-    },
-}
-
-/// Who the person plays in `play`, and how the perfect player chooses.
-#[derive(Args)]
-struct PlayArgs {
-    /// Seed of the perfect player's choice among equally good moves (random when absent).
-    #[arg(long)]
-    seed: Option<u64>,
-}
-
-impl PlayArgs {
-    fn seed(&self) -> u64 {
-        self.seed.unwrap_or_else(|| {
-            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
-            now.map_or(0, |d| d.as_nanos() as u64) ^ u64::from(std::process::id())
-        })
-    }
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum MorrisSide {
-    White,
-    Black,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum Connect4Side {
-    First,
-    Second,
-}
-
-#[derive(Subcommand)]
-enum PlayGame {
-    /// Nine Men's Morris (with --stones K, the K-stone game).
-    Morris {
-        #[command(flatten)]
-        tables: MorrisArgs,
-        /// Start from this position instead of the start.
-        #[arg(long, value_name = "POSITION")]
-        from: Option<String>,
-        /// The side you play.
-        #[arg(long, value_enum, default_value = "white")]
-        side: MorrisSide,
-        #[command(flatten)]
-        play: PlayArgs,
-    },
-    /// Connect Four.
-    Connect4 {
-        #[command(flatten)]
-        tables: Connect4Args,
-        /// Start after these moves (columns from the empty board) instead of the empty board.
-        #[arg(long, value_name = "MOVES", default_value = "")]
-        from: String,
-        /// The side you play.
-        #[arg(long, value_enum, default_value = "first")]
-        side: Connect4Side,
-        /// Stop a search (a position beyond the tables of a board too large to tabulate, such
-        /// as 7x6 past its opening book) after S seconds: the game stops with exit 1.
-        #[arg(long, value_name = "S", value_parser = parse_seconds, default_value = "60")]
-        max_time: f64,
-        #[command(flatten)]
-        play: PlayArgs,
-    },
-}
-
-/// How `verify` checks, for every game.
-#[derive(Args)]
-struct VerifyArgs {
-    /// One JSON object per table, one per line (docs/CLI.md, "JSON").
-    #[arg(long)]
-    json: bool,
-    /// Headers, checksums and counts only, without recomputing values.
-    #[arg(long)]
-    quick: bool,
-    /// Go on where an earlier `verify --resume` of the same files stopped: tables whose values
-    /// it recomputed and found consistent (recorded in DIR/verify.journal) are not recomputed
-    /// again; their files are still checked.
-    #[arg(long, conflicts_with = "quick")]
-    resume: bool,
-    #[command(flatten)]
-    threads: Threads,
-}
-
-#[derive(Subcommand)]
-enum VerifyGame {
-    /// Nine Men's Morris.
-    Morris {
-        #[command(flatten)]
-        tables: MorrisArgs,
-        #[command(flatten)]
-        up_to: UpTo,
-        #[command(flatten)]
-        check: VerifyArgs,
-    },
-    /// Connect Four.
-    Connect4 {
-        #[command(flatten)]
-        tables: Connect4Args,
-        #[command(flatten)]
-        check: VerifyArgs,
-    },
-}
-
-#[derive(Subcommand)]
-enum InfoGame {
-    /// Nine Men's Morris.
-    Morris {
-        #[command(flatten)]
-        tables: MorrisArgs,
-        /// One JSON object per table, one per line (docs/CLI.md, "JSON").
-        #[arg(long)]
-        json: bool,
-        /// Also draw SVG charts of the tables into DIR (reads the table bodies).
-        #[arg(long, value_name = "DIR")]
-        plot: Option<PathBuf>,
-    },
-    /// Connect Four.
-    Connect4 {
-        #[command(flatten)]
-        tables: Connect4Args,
-        /// One JSON object per table, one per line (docs/CLI.md, "JSON").
-        #[arg(long)]
-        json: bool,
-        /// Also draw SVG charts of the tables into DIR (reads the table bodies).
-        #[arg(long, value_name = "DIR")]
-        plot: Option<PathBuf>,
-    },
-}
-
 /// Runs the command line.
 pub fn run(cli: Cli) -> Result<(), Error> {
-    match cli.command {
-        Command::Generate { game } => match game {
-            GenerateGame::Morris { tables, up_to, no_opening, threads } => {
-                generate(&tables.tables(&up_to, !no_opening)?, &tables.dir, &threads)
-            }
-            GenerateGame::Connect4 { tables, book_plies, threads } => match book_plies {
-                Some(n) if n > tables.size.cells() => Err(Error::Usage(format!(
-                    "--book-plies {n}: the {} board has plies 0 to {}",
-                    tables.size,
-                    tables.size.cells()
-                ))),
-                Some(n) => generate(&Connect4::book(tables.size, n), &tables.dir, &threads),
-                None => generate(&Connect4::tables(tables.size), &tables.dir, &threads),
-            },
-        },
-        Command::Probe { game } => match game {
-            ProbeGame::Morris { tables, output, positions } => {
-                probe(&MorrisTablebase::open(&tables.dir, tables.stones()), &positions, &output)
-            }
-            ProbeGame::Connect4 { tables, output, positions } => {
-                let tablebase =
-                    Connect4Tablebase::open(&tables.dir, tables.size).with_max_time(output.max_time);
-                probe(&tablebase, &positions, &output)
-            }
-        },
-        Command::Verify { game } => match game {
-            VerifyGame::Morris { tables, up_to, check } => {
-                verify(&tables.tables(&up_to, true)?, &tables.dir, &check)
-            }
-            VerifyGame::Connect4 { tables, check } => verify(&connect4_tables(&tables)?, &tables.dir, &check),
-        },
-        Command::Info { game } => match game {
-            InfoGame::Morris { tables, json, plot } => {
-                let catalogue = tables.tables(&UpTo { up_to: None }, true)?;
-                info(&catalogue, &tables.dir, json)?;
-                match plot {
-                    Some(out) => plot_morris(&catalogue, &tables.dir, &out),
-                    None => Ok(()),
-                }
-            }
-            InfoGame::Connect4 { tables, json, plot } => {
-                let catalogue = connect4_tables(&tables)?;
-                info(&catalogue, &tables.dir, json)?;
-                match plot {
-                    Some(out) => report_charts(tablebase::catalogue::plot(
-                        &catalogue,
-                        &tables.dir,
-                        &out,
-                        &Progress::stderr(),
-                    )?),
-                    None => Ok(()),
-                }
-            }
-        },
-        Command::Play { game } => {
-            let (stdin, mut stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
-            match game {
-                PlayGame::Morris { tables, from, side, play: args } => {
-                    let start = from.unwrap_or_else(|| format!("W: B: w {0} {0}", tables.stones()));
-                    let title = match tables.stones() {
-                        9 => "Nine Men's Morris".to_string(),
-                        k => format!("Morris with {k} stones each"),
-                    };
-                    let game = MorrisTablebase::open(&tables.dir, tables.stones());
-                    play::play(&game, &title, &start, side as usize, args.seed(), stdin, &mut stdout)
-                }
-                PlayGame::Connect4 { tables, from, side, max_time, play: args } => {
-                    let game =
-                        Connect4Tablebase::open(&tables.dir, tables.size).with_max_time(Some(max_time));
-                    let title = format!("Connect Four {}", tables.size);
-                    play::play(&game, &title, &from, side as usize, args.seed(), stdin, &mut stdout)
-                }
-            }
+    match &cli.command {
+        Command::Generate { game } => on_game(game, Generating(&game.args)),
+        Command::Probe { game } => on_game(game, Probing(&game.args)),
+        Command::Verify { game: Some(game), .. } => on_game(game, Verifying(&game.args, None)),
+        Command::Verify { game: None, all } => {
+            every_game(&all.dir, |key, found| with_game(key, Verifying(all, Some(found))).unwrap_or(Ok(())))
         }
-        Command::Serve { dir, port, bind } => serve::serve(&dir, &bind, port),
-        Command::Bench { target } => bench::run(target),
+        Command::Info { game: Some(game), .. } => on_game(game, Listing(&game.args, None)),
+        Command::Info { game: None, all } => {
+            every_game(&all.dir, |key, found| with_game(key, Listing(all, Some(found))).unwrap_or(Ok(())))
+        }
+        Command::Play { game } => on_game(game, Playing(&game.args)),
+        Command::Serve { dir, port, bind } => serve::serve(dir, bind, *port),
+        Command::Bench { .. } => match cli.command {
+            Command::Bench { target } => bench::run(target),
+            _ => unreachable!("matched above"),
+        },
     }
 }
 
-/// The tables `info` and `verify` cover: the opening book on disk, or else every ply of a
-/// board the project tabulates.
-fn connect4_tables(args: &Connect4Args) -> Result<Layered<Connect4>, Error> {
-    let g = args.size;
-    Connect4::on_disk(g, &args.dir).ok_or_else(|| {
-        Error::Runtime(format!(
-            "{}: no opening book of the {g} board (a board this large has a book of its first plies, not full tables): run tablebase generate connect4 --size {g} --book-plies N --dir {}",
-            args.dir.display(),
-            args.dir.display()
-        ))
-    })
+/// Work on the game variant a command names.
+trait OnVariant {
+    fn run<G: Game>(self, game: G) -> Result<(), Error>;
+}
+
+/// The variant `on` names, checked by its game, given to `work`.
+fn on_game<A: CommandArgs, W: OnVariant>(on: &OnGame<A>, work: W) -> Result<(), Error> {
+    struct Checked<'a, W> {
+        variant: &'a tablebase::catalogue::Variant,
+        purpose: Purpose,
+        work: W,
+    }
+    impl<W: OnVariant> ForGame for Checked<'_, W> {
+        type Output = Result<(), Error>;
+        fn run<G: Game>(self) -> Result<(), Error> {
+            let game = G::from_variant(self.variant, self.purpose)
+                .map_err(|e| variant_error(e, Path::new("DIR")))?;
+            self.work.run(game)
+        }
+    }
+    let checked = Checked { variant: &on.variant, purpose: A::PURPOSE, work };
+    with_game(on.game.key, checked).expect("the registry names every subcommand's game")
+}
+
+/// Runs `each` for every game of the registry with the number of variants found so far, and
+/// fails when `dir` holds tables of none.
+fn every_game(dir: &Path, mut each: impl FnMut(&str, &mut usize) -> Result<(), Error>) -> Result<(), Error> {
+    let mut found = 0;
+    let mut worst: Option<Error> = None;
+    for game in GAMES {
+        if let Err(e) = each(game.key, &mut found) {
+            // The first failure of the worst kind: a table found wrong before one missing.
+            if worst.as_ref().is_none_or(|w| e.exit_code() > w.exit_code()) {
+                worst = Some(e);
+            }
+        }
+    }
+    if let Some(e) = worst {
+        return Err(e);
+    }
+    if found == 0 {
+        let small: Vec<String> = GAMES
+            .iter()
+            .filter_map(|g| with_game(g.key, Small))
+            .map(|variant| generate_command(&variant, dir))
+            .collect();
+        return Err(Error::Runtime(format!(
+            "{}: no tables of any game; make some with {}",
+            dir.display(),
+            small.join(" or ")
+        )));
+    }
+    Ok(())
+}
+
+/// A small variant's settings, for a newcomer's first tables.
+struct Small;
+
+impl ForGame for Small {
+    type Output = tablebase::catalogue::Variant;
+    fn run<G: Game>(self) -> tablebase::catalogue::Variant {
+        G::small().variant()
+    }
+}
+
+struct Generating<'a>(&'a GenerateArgs);
+
+impl OnVariant for Generating<'_> {
+    fn run<G: Game>(self, game: G) -> Result<(), Error> {
+        let args = self.0;
+        let catalogue =
+            game.catalogue(&args.dir, Purpose::Generate).map_err(|e| variant_error(e, &args.dir))?;
+        generate(&catalogue, &args.dir, &args.threads)
+    }
+}
+
+struct Probing<'a>(&'a ProbeArgs);
+
+impl OnVariant for Probing<'_> {
+    fn run<G: Game>(self, game: G) -> Result<(), Error> {
+        let args = self.0;
+        probe(&game.tablebase(&args.dir, args.max_time), &args.positions, args)
+    }
+}
+
+/// `verify` of one variant, or (with the count of variants found) of every variant present.
+struct Verifying<'a, 'b>(&'a VerifyArgs, Option<&'b mut usize>);
+
+impl OnVariant for Verifying<'_, '_> {
+    fn run<G: Game>(self, game: G) -> Result<(), Error> {
+        let args = self.0;
+        let catalogue =
+            game.catalogue(&args.dir, Purpose::Verify).map_err(|e| variant_error(e, &args.dir))?;
+        verify(&catalogue, &args.dir, args)
+    }
+}
+
+impl ForGame for Verifying<'_, '_> {
+    type Output = Result<(), Error>;
+    fn run<G: Game>(self) -> Result<(), Error> {
+        let (args, found) = (self.0, self.1.expect("counted"));
+        let mut worst = Ok(());
+        for game in G::present(&args.dir) {
+            *found += 1;
+            if !args.json {
+                complain!("tablebase: verify {}", game.title());
+            }
+            let result = OnVariant::run(Verifying(args, None), game);
+            if let Err(e) = result
+                && worst.as_ref().err().is_none_or(|w: &Error| e.exit_code() > w.exit_code())
+            {
+                worst = Err(e);
+            }
+        }
+        worst
+    }
+}
+
+/// `info` of one variant, or (with the count of variants found) of every variant present.
+struct Listing<'a, 'b>(&'a InfoArgs, Option<&'b mut usize>);
+
+impl OnVariant for Listing<'_, '_> {
+    fn run<G: Game>(self, game: G) -> Result<(), Error> {
+        let args = self.0;
+        let catalogue = game.catalogue(&args.dir, Purpose::Info).map_err(|e| variant_error(e, &args.dir))?;
+        info(&catalogue, &args.dir, args.json)?;
+        let Some(out) = &args.plot else { return Ok(()) };
+        let mut written = tablebase::catalogue::plot(&catalogue, &args.dir, out, &Progress::stderr())?;
+        let charts = game.charts(&args.dir).map_err(|e| Error::Runtime(e.to_string()))?;
+        for (name, svg) in charts {
+            written.push(tablebase::catalogue::write_chart(out, &name, &svg)?);
+        }
+        report_charts(written)
+    }
+}
+
+impl ForGame for Listing<'_, '_> {
+    type Output = Result<(), Error>;
+    fn run<G: Game>(self) -> Result<(), Error> {
+        let (args, found) = (self.0, self.1.expect("counted"));
+        for game in G::present(&args.dir) {
+            if *found > 0 && !args.json {
+                writeln!(std::io::stdout()).map_err(Error::Output)?;
+            }
+            *found += 1;
+            OnVariant::run(Listing(args, None), game)?;
+        }
+        Ok(())
+    }
+}
+
+struct Playing<'a>(&'a PlayArgs);
+
+impl OnVariant for Playing<'_> {
+    fn run<G: Game>(self, game: G) -> Result<(), Error> {
+        let args = self.0;
+        let start = args.from.clone().unwrap_or_else(|| game.start());
+        let side = G::SIDES.iter().position(|s| Some(*s) == args.side.as_deref()).unwrap_or(0);
+        let tablebase = game.tablebase(&args.dir, Some(args.max_time));
+        let (stdin, mut stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
+        play::play(&tablebase, &game.title(), &start, side, args.seed(), stdin, &mut stdout)
+    }
+}
+
+/// Writes the SVG picture of `position` to `path`. A position that cannot be probed is
+/// reported with the answers, so it draws nothing here.
+fn draw<G: Draw>(game: &G, position: &str, path: &Path) -> Result<(), Error> {
+    let Ok(position) = game.parse(position) else { return Ok(()) };
+    let Ok(probed) = tablebase::probe(game, &position) else { return Ok(()) };
+    std::fs::write(path, game.svg(&position, &probed))
+        .map_err(|source| Error::File { path: path.to_path_buf(), source })
+}
+
+/// Answers the positions given as arguments, or read from standard input with `-`.
+fn probe<G: Draw>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<(), Error> {
+    let format = if output.json {
+        Format::Json
+    } else if output.brief {
+        Format::Brief
+    } else {
+        Format::Text
+    };
+    let line = output.line;
+    if let Some(path) = &output.svg {
+        match positions.first() {
+            Some(first) if first != "-" => draw(game, first, path)?,
+            _ => {
+                return Err(Error::Usage(
+                    "--svg draws a position given on the command line, not one read from standard input"
+                        .into(),
+                ));
+            }
+        }
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let code = match positions {
+        [] => {
+            return Err(Error::Usage(
+                "no position given (pass positions, or - to read them from standard input)".into(),
+            ));
+        }
+        [dash] if dash == "-" => answer_lines(game, std::io::stdin().lock(), &mut out, format, line)
+            .map_err(|e| match e {
+                BatchError::Input(e) => Error::Input(e),
+                BatchError::Output(e, found) => cut_short(e, found),
+            })?,
+        _ => {
+            let mut code = 0;
+            for (n, text) in positions.iter().enumerate() {
+                match answer(game, text, format, line) {
+                    Ok(answer) => {
+                        if format == Format::Text && n > 0 {
+                            writeln!(out).map_err(|e| cut_short(e, code))?;
+                        }
+                        writeln!(out, "{answer}").map_err(|e| cut_short(e, code))?
+                    }
+                    Err(e) => {
+                        out.flush().map_err(|e| cut_short(e, code))?;
+                        complain!("tablebase: '{}': {}", quote(text), explain(&e));
+                        code = worse(code, probe_exit_code(&e));
+                    }
+                }
+            }
+            code
+        }
+    };
+    out.flush().map_err(|e| cut_short(e, code))?;
+    match code {
+        0 => Ok(()),
+        code => Err(Error::Reported(code)),
+    }
 }
 
 fn generate(catalogue: &impl Catalogue, dir: &Path, threads: &Threads) -> Result<(), Error> {
@@ -522,7 +565,7 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
             "{} table(s) not generated or outdated ({}): run {}",
             missing.len(),
             missing.join(", "),
-            catalogue.generate_command(dir)
+            generate_command(&catalogue.variant(), dir)
         )));
     }
     Ok(())
@@ -552,31 +595,6 @@ fn info(catalogue: &impl Catalogue, dir: &Path, json: bool) -> Result<(), Error>
     Ok(())
 }
 
-/// Writes the SVG picture of `position` to `path`. A position that cannot be probed is
-/// reported with the answers, so it draws nothing here.
-fn draw<G: Draw>(game: &G, position: &str, path: &Path) -> Result<(), Error> {
-    let Ok(position) = game.parse(position) else { return Ok(()) };
-    let Ok(probed) = tablebase::probe(game, &position) else { return Ok(()) };
-    std::fs::write(path, game.svg(&position, &probed))
-        .map_err(|source| Error::File { path: path.to_path_buf(), source })
-}
-
-/// The charts of every table, and the Morris classes as a heat map.
-fn plot_morris(catalogue: &MorrisTables, dir: &Path, out: &Path) -> Result<(), Error> {
-    let mut written = tablebase::catalogue::plot(catalogue, dir, out, &Progress::stderr())?;
-    let classes: Vec<(u32, u32, tablebase::table::Counts)> = tablebase::info(catalogue, dir)
-        .iter()
-        .filter_map(|row| Some((Class::parse(&row.table)?, *row.counts()?)))
-        .map(|(class, counts)| (class.mover, class.other, counts))
-        .collect();
-    if !classes.is_empty() {
-        let chart =
-            tablebase::picture::class_heat_map(&classes).map_err(|e| Error::Runtime(e.to_string()))?;
-        written.push(tablebase::catalogue::write_chart(out, "morris-classes.svg", &chart)?);
-    }
-    report_charts(written)
-}
-
 fn report_charts(written: Vec<PathBuf>) -> Result<(), Error> {
     match written.first() {
         None => Err(Error::Runtime("no complete table to draw: generate tables first".into())),
@@ -585,66 +603,6 @@ fn report_charts(written: Vec<PathBuf>) -> Result<(), Error> {
             complain!("tablebase: wrote {} chart(s) to {}", written.len(), dir.display());
             Ok(())
         }
-    }
-}
-
-/// Answers the positions given as arguments, or read from standard input with `-`.
-fn probe<G: Draw>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<(), Error> {
-    let format = if output.json {
-        Format::Json
-    } else if output.brief {
-        Format::Brief
-    } else {
-        Format::Text
-    };
-    let line = output.line;
-    if let Some(path) = &output.svg {
-        match positions.first() {
-            Some(first) if first != "-" => draw(game, first, path)?,
-            _ => {
-                return Err(Error::Usage(
-                    "--svg draws a position given on the command line, not one read from standard input"
-                        .into(),
-                ));
-            }
-        }
-    }
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let code = match positions {
-        [] => {
-            return Err(Error::Usage(
-                "no position given (pass positions, or - to read them from standard input)".into(),
-            ));
-        }
-        [dash] if dash == "-" => answer_lines(game, std::io::stdin().lock(), &mut out, format, line)
-            .map_err(|e| match e {
-                BatchError::Input(e) => Error::Input(e),
-                BatchError::Output(e, found) => cut_short(e, found),
-            })?,
-        _ => {
-            let mut code = 0;
-            for (n, text) in positions.iter().enumerate() {
-                match answer(game, text, format, line) {
-                    Ok(answer) => {
-                        if format == Format::Text && n > 0 {
-                            writeln!(out).map_err(|e| cut_short(e, code))?;
-                        }
-                        writeln!(out, "{answer}").map_err(|e| cut_short(e, code))?
-                    }
-                    Err(e) => {
-                        out.flush().map_err(|e| cut_short(e, code))?;
-                        complain!("tablebase: '{}': {e}", quote(text));
-                        code = worse(code, e.exit_code());
-                    }
-                }
-            }
-            code
-        }
-    };
-    out.flush().map_err(|e| cut_short(e, code))?;
-    match code {
-        0 => Ok(()),
-        code => Err(Error::Reported(code)),
     }
 }
 

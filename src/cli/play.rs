@@ -1,17 +1,18 @@
 //! `tablebase play`: a game in the terminal against the perfect player. Reads one command per
 //! line, so it can be driven through a pipe as well as typed.
 
-use super::error::Error;
+use super::error::{Error, explain};
 use std::io::{BufRead, Write};
 use tablebase::Value;
 use tablebase::play::{Ending, Match, MoveError, Play};
-use tablebase::probe::{ProbeError, plies, quote};
+use tablebase::probe::ProbeError;
+use tablebase::text::{plies, quote};
 
 /// A probe error as the command line reports it.
 fn failed(e: ProbeError) -> Error {
     match e {
         ProbeError::Illegal(why) => Error::Usage(why),
-        e => Error::Runtime(e.to_string()),
+        e => Error::Runtime(explain(&e)),
     }
 }
 

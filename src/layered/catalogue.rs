@@ -275,7 +275,7 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
         }
     }
 
-    fn generate_command(&self, dir: &Path) -> String {
-        self.0.generate_command(dir)
+    fn variant(&self) -> crate::catalogue::Variant {
+        self.0.variant()
     }
 }

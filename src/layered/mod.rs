@@ -120,6 +120,7 @@ pub trait LayeredGame: Sync {
     }
     /// A position in the game's notation, for reports.
     fn notation(&self, layer: u32, position: &Self::Position) -> String;
-    /// The command that generates the tables, for messages about missing ones.
-    fn generate_command(&self, dir: &Path) -> String;
+    /// The variant that names these tables: what generates them, for messages about missing
+    /// ones.
+    fn variant(&self) -> crate::catalogue::Variant;
 }

@@ -4,13 +4,9 @@
 //! The boards are written by hand (a few dozen shapes whose geometry the games know); the
 //! charts go through `plotters`, which does axes, ticks and legends properly.
 
-mod connect4;
-mod morris;
 mod plot;
-mod svg;
+pub mod svg;
 
-pub use connect4::connect4_svg;
-pub use morris::morris_svg;
 pub use plot::{PlotError, class_heat_map, distance_chart, outcome_chart};
 
 use crate::probe::{Probe, Probed};

@@ -1,6 +1,6 @@
 //! What both boards share: colours of outcomes, labels, the caption and text escaping.
 
-pub use crate::probe::verdict;
+pub use crate::text::verdict;
 use crate::value::Value;
 use std::fmt::Write;
 
@@ -82,14 +82,19 @@ pub fn caption(out: &mut String, x: u32, y: u32, lines: &[String]) {
 }
 
 /// A move's mark: a group that carries the moves it stands for and their best value, so that
-/// a program reading the picture finds every legal move in it.
-pub fn open_mark(out: &mut String, moves: &[(String, Value)]) {
+/// a program reading the picture finds every legal move in it; for a mark of several moves, the
+/// `question` the page asks to choose among them.
+pub fn open_mark(out: &mut String, moves: &[(String, Value)], question: &str) {
     let best = moves.iter().map(|&(_, v)| v).max().expect("a mark stands for a move");
     let names: Vec<&str> = moves.iter().map(|(m, _)| m.as_str()).collect();
     let plies = best.distance().map_or(String::new(), |n| format!(" data-plies=\"{n}\""));
+    let question = match question.is_empty() {
+        true => String::new(),
+        false => format!(" data-question=\"{}\"", escape(question)),
+    };
     let _ = writeln!(
         out,
-        "<g class=\"move\" data-moves=\"{}\" data-value=\"{}\"{plies}>",
+        "<g class=\"move\" data-moves=\"{}\" data-value=\"{}\"{plies}{question}>",
         escape(&names.join(" ")),
         best.word()
     );

@@ -233,10 +233,12 @@ def main():
         browser.screenshot(os.path.join(ARTIFACTS, "connect4-5x4.png"))
 
         morris = ["morris", "--stones", "3", "--dir", tables]
+        # Choosing a game offers the settings whose tables are there: 3 stones.
         browser.evaluate("location.hash = ''; document.getElementById('game').value = 'morris';"
-                         "document.getElementById('stones').value = '3';"
                          "document.getElementById('game').dispatchEvent(new Event('change'))")
         position = browser.wait_ready(previous_position=position)
+        check(browser.evaluate("document.getElementById('stones').value") == "3",
+              "the game's settings offer the tables present")
         check(position == "W: B: w 3 3", f"the 3-stone start: {position!r}")
         agrees_with_probe(browser, morris, position)
         for point in ["d7", "a7", "d6"]:

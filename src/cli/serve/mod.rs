@@ -4,23 +4,27 @@
 
 mod http;
 
-use super::error::{Error, complain};
+use super::error::{Error, complain, explain, generate_without_dir};
+use super::output::{Format, answer, json_string};
+use std::any::Any;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
-use tablebase::connect4::{Connect4Tablebase, Geometry};
-use tablebase::morris::MorrisTablebase;
+use tablebase::catalogue::Variant;
+use tablebase::game::{Game, Purpose};
+use tablebase::games::{ForGame, GAMES, with_game};
 use tablebase::picture::Draw;
-use tablebase::probe::{Format, ProbeError, answer, json_string, quote};
+use tablebase::probe::ProbeError;
+use tablebase::text::quote;
 
 const PAGE: &str = include_str!("page.html");
 
 /// The tablebases asked for so far, kept open between requests.
 struct Tables {
     dir: PathBuf,
-    morris: Mutex<HashMap<u8, Arc<MorrisTablebase>>>,
-    connect4: Mutex<HashMap<Geometry, Arc<Connect4Tablebase>>>,
+    /// Each variant's tablebase, of its game's type.
+    open: Mutex<HashMap<Variant, Arc<dyn Any + Send + Sync>>>,
     /// Answers computed at once: a Connect Four search past the tables holds a transposition
     /// table (64 MB) and a core for up to [`SEARCH_SECONDS`], so their number is bounded
     /// however many connections ask.
@@ -96,8 +100,7 @@ pub fn serve(dir: &Path, bind: &str, port: u16) -> Result<(), Error> {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let tables = Tables {
         dir: dir.to_path_buf(),
-        morris: Mutex::new(HashMap::new()),
-        connect4: Mutex::new(HashMap::new()),
+        open: Mutex::new(HashMap::new()),
         computing: Permits::new((2 * cores).clamp(2, 16)),
     };
     http::serve(listener, http::Limits::default(), move |request| {
@@ -143,44 +146,55 @@ fn route(tables: &Tables, url: &str) -> Reply {
     match path {
         "/" | "/index.html" => Reply { status: 200, kind: "text/html", body: PAGE.to_string() },
         "/api/games" => Reply::json(200, games_json(&tables.dir)),
-        "/api/probe" | "/api/svg" | "/api/move" => with_game(tables, path, &params),
+        "/api/probe" | "/api/svg" | "/api/move" | "/api/start" => on_game(tables, path, &params),
         _ => Reply::error(404, &format!("no such page: {}", quote(path))),
     }
 }
 
 /// Runs the API call `path` on the game the parameters name.
-fn with_game(tables: &Tables, path: &str, params: &HashMap<String, String>) -> Reply {
-    match params.get("game").map(String::as_str) {
-        Some("morris") => {
-            let stones = match params.get("stones").map(|s| s.parse::<u8>()) {
-                None => 9,
-                Some(Ok(k)) if (3..=9).contains(&k) => k,
-                Some(_) => return Reply::error(400, "stones: expected a number from 3 to 9"),
-            };
-            let game = {
-                let mut open = tables.morris.lock().unwrap_or_else(|e| e.into_inner());
-                let entry = open.entry(stones);
-                Arc::clone(entry.or_insert_with(|| Arc::new(MorrisTablebase::open(&tables.dir, stones))))
-            };
-            call(&*game, path, params)
+fn on_game(tables: &Tables, path: &str, params: &HashMap<String, String>) -> Reply {
+    let keys: Vec<&str> = GAMES.iter().map(|g| g.key).collect();
+    let Some(key) = params.get("game") else {
+        return Reply::error(400, &format!("game: missing ({})", keys.join(", ")));
+    };
+    with_game(key, Serving { tables, path, params })
+        .unwrap_or_else(|| Reply::error(400, &format!("unknown game '{}' ({})", quote(key), keys.join(", "))))
+}
+
+/// An API call on a game: its variant from the parameters, its tablebase opened once.
+struct Serving<'a> {
+    tables: &'a Tables,
+    path: &'a str,
+    params: &'a HashMap<String, String>,
+}
+
+impl ForGame for Serving<'_> {
+    type Output = Reply;
+    fn run<G: Game>(self) -> Reply {
+        let mut variant = Variant::of(G::KEY);
+        for setting in G::SETTINGS.iter().filter(|s| s.applies(Purpose::Probe)) {
+            if let Some(value) = self.params.get(setting.name) {
+                variant = variant.with(setting.name, value);
+            }
         }
-        Some("connect4") => {
-            let size = match params.get("size").map(|s| Geometry::parse(s)) {
-                None => return Reply::error(400, "size: missing (for example size=7x6)"),
-                Some(Err(e)) => return Reply::error(400, &format!("size: {e}")),
-                Some(Ok(size)) => size,
-            };
-            let game = {
-                let mut open = tables.connect4.lock().unwrap_or_else(|e| e.into_inner());
-                let entry = open.entry(size);
-                Arc::clone(entry.or_insert_with(|| {
-                    Arc::new(Connect4Tablebase::open(&tables.dir, size).with_max_time(Some(SEARCH_SECONDS)))
-                }))
-            };
-            call(&*game, path, params)
+        let game = match G::from_variant(&variant, Purpose::Probe) {
+            Ok(game) => game,
+            Err(e) => return Reply::error(400, &e.to_string()),
+        };
+        if self.path == "/api/start" {
+            return Reply::json(200, format!("{{\"position\": {}}}", json_string(&game.start())));
         }
-        Some(other) => Reply::error(400, &format!("unknown game '{}' (morris or connect4)", quote(other))),
-        None => Reply::error(400, "game: missing (morris or connect4)"),
+        let tablebase = {
+            let mut open = self.tables.open.lock().unwrap_or_else(|e| e.into_inner());
+            let entry = open.entry(game.variant()).or_insert_with(|| {
+                Arc::new(game.tablebase(&self.tables.dir, Some(SEARCH_SECONDS))) as Arc<dyn Any + Send + Sync>
+            });
+            Arc::clone(entry)
+        };
+        match tablebase.downcast::<G::Tablebase>() {
+            Ok(tablebase) => call(&*tablebase, self.path, self.params),
+            Err(_) => Reply::error(500, "internal error: a variant's tables of another type"),
+        }
     }
 }
 
@@ -233,35 +247,57 @@ fn probe_error(error: &ProbeError) -> Reply {
         ProbeError::NotGenerated { .. } => 404,
         ProbeError::Damaged(_) | ProbeError::Unavailable(_) => 500,
     };
-    Reply::error(status, &error.to_string())
+    Reply::error(status, &explain(error))
 }
 
-/// The games `serve` offers and, for each, the variants whose tables are in `dir` (the page
-/// opens on one of them), with the command that generates a small one:
-/// `{"games": [{"game": "morris", "name": ..., "present": [{"stones": 3}], "generate": ...}]}`.
+/// The games `serve` offers and, for each, its settings and the variants whose tables are in
+/// `dir` (the largest first: the page opens on one), with the command that generates a small
+/// one: `{"games": [{"game": "morris", "name": ..., "settings": ["stones"], "present":
+/// [{"settings": {"stones": "3"}, "title": ..., "start": ...}], "generate": ...}]}`.
 fn games_json(dir: &Path) -> String {
-    let names: Vec<String> = std::fs::read_dir(dir)
-        .map(|entries| entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
-        .unwrap_or_default();
-    // A Morris game is playable from its start when its opening's first table is there.
-    let stones: Vec<String> = (3..=9)
-        .filter(|k| names.iter().any(|n| *n == format!("morris-opening{k}-ply00.tbl")))
-        .map(|k| format!("{{\"stones\": {k}}}"))
-        .collect();
-    // A Connect Four board is there when its empty board is: full tables or an opening book.
-    let mut sizes: Vec<(u32, u32)> = names
-        .iter()
-        .filter_map(|n| n.strip_prefix("connect4-")?.strip_suffix("-ply00.tbl").map(Geometry::parse))
-        .filter_map(Result::ok)
-        .map(|g| (g.width, g.height))
-        .collect();
-    sizes.sort_by_key(|&(w, h)| std::cmp::Reverse((w * h, w)));
-    let sizes: Vec<String> = sizes.iter().map(|(w, h)| format!("{{\"size\": \"{w}x{h}\"}}")).collect();
-    format!(
-        "{{\"games\": [{{\"game\": \"morris\", \"name\": \"Nine Men's Morris\", \"present\": [{}], \"generate\": \"tablebase generate morris --stones 3\"}}, {{\"game\": \"connect4\", \"name\": \"Connect Four\", \"present\": [{}], \"generate\": \"tablebase generate connect4 --size 5x4\"}}]}}",
-        stones.join(", "),
-        sizes.join(", ")
-    )
+    let games: Vec<String> = GAMES.iter().filter_map(|g| with_game(g.key, Offered(dir))).collect();
+    format!("{{\"games\": [{}]}}", games.join(", "))
+}
+
+/// One game of `/api/games`.
+struct Offered<'a>(&'a Path);
+
+impl ForGame for Offered<'_> {
+    type Output = String;
+    fn run<G: Game>(self) -> String {
+        let settings: Vec<String> =
+            G::SETTINGS.iter().filter(|s| s.applies(Purpose::Probe)).map(|s| json_string(s.name)).collect();
+        let present: Vec<String> = G::present(self.0)
+            .iter()
+            .map(|game| {
+                let values: Vec<String> = game
+                    .variant()
+                    .settings
+                    .iter()
+                    .filter(|(name, _)| {
+                        G::SETTINGS.iter().any(|s| s.name == *name && s.applies(Purpose::Probe))
+                    })
+                    .filter_map(|(name, value)| {
+                        Some(format!("{}: {}", json_string(name), json_string(value.as_ref()?)))
+                    })
+                    .collect();
+                format!(
+                    "{{\"settings\": {{{}}}, \"title\": {}, \"start\": {}}}",
+                    values.join(", "),
+                    json_string(&game.title()),
+                    json_string(&game.start())
+                )
+            })
+            .collect();
+        format!(
+            "{{\"game\": {}, \"name\": {}, \"settings\": [{}], \"present\": [{}], \"generate\": {}}}",
+            json_string(G::KEY),
+            json_string(G::NAME),
+            settings.join(", "),
+            present.join(", "),
+            json_string(&generate_without_dir(&G::small().variant()))
+        )
+    }
 }
 
 /// The parameters of a query string, percent-decoded (`+` is a space).

@@ -6,7 +6,7 @@
 use super::board::{POINT_NAMES, Points, point_from_name, points};
 use super::position::{Color, Move, NO_POINT, Position};
 use super::rules::hands_alternate;
-use crate::probe::quote;
+use crate::text::quote;
 use std::fmt;
 
 /// What is wrong with a position or move string. Each message is one line and names the part of

@@ -744,7 +744,7 @@ fn subgroup_orbit_counts() -> Vec<(u8, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::morris::symmetry::transform;
+    use crate::games::morris::symmetry::transform;
 
     #[test]
     fn ring_class_ids_are_dense() {

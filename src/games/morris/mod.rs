@@ -3,16 +3,21 @@
 
 pub(crate) mod board;
 mod catalogue;
+mod game;
 mod index;
 mod notation;
 mod opening;
 pub(crate) mod position;
+mod picture;
+mod play;
 mod probe;
+mod reference;
 mod rules;
 mod symmetry;
 
 pub use board::{POINT_NAMES, Points, point_from_name};
-pub use catalogue::{Class, GAME, MorrisTables, MovingPhase, SolvedClass, morris_tables};
+pub use catalogue::{Class, GAME, MovingPhase, SolvedClass};
+pub use game::{MorrisGame, MorrisTables, morris_tables};
 pub use index::{ClassIndex, MAX_STONES, MIN_STONES};
 pub use notation::{NotationError, PositionText, parse_move, parse_position};
 pub use opening::Opening;
@@ -20,3 +25,4 @@ pub use position::{Color, Move, Position};
 pub use probe::{MorrisTablebase, diagram};
 pub use rules::{for_each_move, for_each_unmove, for_each_unslide, hands_alternate, is_lost};
 pub use symmetry::{BOARD_SYMMETRIES, canonical, transform};
+pub use reference::{morris_class_size, morris_class_wdl};

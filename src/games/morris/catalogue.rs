@@ -1,14 +1,12 @@
 //! The Nine Men's Morris moving phase as a catalogue: a table per class `A-B`, solved in class
 //! pairs `{A-B, B-A}` by the cyclic solver, back to front by total stones; and every table of a
-//! game, the classes followed by the opening ([`morris_tables`]).
+//! game, the classes followed by the opening (`morris_tables`, in `game.rs`).
 
 use super::index::{ClassIndex, MAX_STONES, MIN_STONES};
 use super::notation::PositionText;
-use super::opening::Opening;
 use super::position::Position;
 use super::rules::{for_each_move, for_each_unslide};
-use crate::catalogue::{Build, BuildError, Catalogue, Chain, Needs, Reference};
-use crate::layered::Layered;
+use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference, Variant};
 use crate::progress::Progress;
 use crate::solve::{CheckedParts, Consistency, CyclicSet, SolveError, Successor, check_cyclic, solve_cyclic};
 use crate::table::{Check, FileSpec, Status, TableError, TableFile, write_table};
@@ -233,22 +231,6 @@ fn open_captures(
     Ok([open(pair)?, if pair.mover == pair.other { None } else { open(pair.swapped())? }])
 }
 
-/// Every Morris table of the game with K stones per side: the moving-phase classes it needs,
-/// then (unless left out) the placement layers of its opening, which read those classes.
-pub type MorrisTables = Chain<MovingPhase, Layered<Opening>>;
-
-/// The tables of the game with `stones` per side (3..=9): the classes up to `K-K` and its
-/// opening; with `up_to`, only the classes that class needs and no opening; without
-/// `opening`, the classes only.
-pub fn morris_tables(stones: u32, up_to: Option<Class>, opening: bool) -> MorrisTables {
-    match up_to {
-        Some(class) => Chain { first: MovingPhase::new(Some(class)), second: None },
-        None => {
-            Chain { first: MovingPhase::for_stones(stones), second: opening.then(|| Opening::tables(stones)) }
-        }
-    }
-}
-
 /// The Nine Men's Morris moving phase: every class up to a target (and what it depends on), or
 /// all 49.
 #[derive(Clone, Copy, Debug)]
@@ -322,8 +304,8 @@ impl Catalogue for MovingPhase {
 
     fn reference(&self, class: Class) -> Reference {
         Reference {
-            positions: crate::reference::morris_class_size(class.mover, class.other),
-            wdl: crate::reference::morris_class_wdl(class.mover, class.other),
+            positions: crate::games::morris::morris_class_size(class.mover, class.other),
+            wdl: crate::games::morris::morris_class_wdl(class.mover, class.other),
         }
     }
 
@@ -382,8 +364,11 @@ impl Catalogue for MovingPhase {
         PositionText(&Position::moving(mover, other)).to_string()
     }
 
-    fn generate_command(&self, dir: &Path) -> String {
-        let up_to = self.target.map_or(String::new(), |t| format!(" --up-to {t}"));
-        format!("tablebase generate morris --no-opening{up_to} --dir {}", dir.display())
+    fn variant(&self) -> Variant {
+        let variant = Variant::of(GAME).switch("no-opening");
+        match self.target {
+            Some(target) => variant.with("up-to", target),
+            None => variant,
+        }
     }
 }

@@ -508,7 +508,7 @@ mod tests {
     #[test]
     fn mirror_images_share_the_smaller_index() {
         let g = Geometry::new(7, 6).unwrap();
-        let p = crate::connect4::board::parse_moves(&g, "4455123").unwrap();
+        let p = crate::games::connect4::board::parse_moves(&g, "4455123").unwrap();
         let index = PlyIndex::new(g, p.ply);
         let (a, b) = index.index_and_mirror(&p);
         let (mirror_a, mirror_b) = index.index_and_mirror(&p.mirror(&g));

@@ -1,10 +1,10 @@
 //! The Morris board as SVG.
 
-use super::Draw;
-use super::svg::{badge, caption, open, open_mark, outcome_colour, verdict};
-use crate::morris::board::{ADJACENT, POINT_COUNT, POINT_NAMES};
-use crate::morris::position::{Color, Move, NO_POINT, Position};
-use crate::morris::{MorrisTablebase, PositionText};
+use crate::picture::Draw;
+use crate::picture::svg::{badge, caption, open, open_mark, outcome_colour, verdict};
+use super::board::{ADJACENT, POINT_COUNT, POINT_NAMES};
+use super::position::{Color, Move, NO_POINT, Position};
+use super::{MorrisTablebase, PositionText};
 use crate::probe::Probed;
 use crate::value::Value;
 use std::collections::BTreeMap;
@@ -143,7 +143,16 @@ fn marks(out: &mut String, probed: &Probed<Move>, flying: bool) {
     }
     for (((from, to), moves), (x, y)) in groups.iter().zip(badges) {
         let best = best(moves);
-        open_mark(out, moves);
+        // Several moves behind one mark: flights of different stones to the point, or one
+        // move with a choice of the stone its mill removes.
+        let sources: std::collections::BTreeSet<&str> =
+            moves.iter().filter_map(|(m, _)| m.split('x').next()).collect();
+        let question = match moves.len() {
+            1 => "",
+            _ if sources.len() > 1 => "Which stone flies there?",
+            _ => "Which stone to remove?",
+        };
+        open_mark(out, moves, question);
         if *from == NO_POINT {
             let (tx, ty) = at(usize::from(*to));
             let colour = outcome_colour(best);

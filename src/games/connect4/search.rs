@@ -506,7 +506,7 @@ impl SearcherPool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::connect4::parse_moves;
+    use crate::games::connect4::parse_moves;
     use std::collections::HashMap;
 
     /// Plain minimax with exact distances, memoised, for small boards.

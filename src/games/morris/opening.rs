@@ -18,6 +18,7 @@ use super::index::ClassIndex;
 use super::notation::PositionText;
 use super::position::{Color, Position};
 use super::rules::for_each_move;
+use crate::catalogue::Variant;
 use crate::layered::{Layered, LayeredGame, Step};
 use crate::table::{Check, FileSpec, TableError};
 use crate::value::Value;
@@ -274,7 +275,7 @@ impl LayeredGame for Opening {
         PositionText(position).to_string()
     }
 
-    fn generate_command(&self, dir: &Path) -> String {
-        format!("tablebase generate morris --stones {} --dir {}", self.stones, dir.display())
+    fn variant(&self) -> Variant {
+        Variant::of(GAME).with("stones", self.stones)
     }
 }

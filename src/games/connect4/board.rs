@@ -4,7 +4,7 @@
 //! on top so that shifts never carry a column into the next: the classic layout that lets
 //! `mask + bottom` drop a stone and four shifts find four in a row. W * (H + 1) <= 64.
 
-use crate::probe::quote;
+use crate::text::quote;
 use std::fmt;
 
 /// The board size.

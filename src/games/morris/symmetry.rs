@@ -198,7 +198,7 @@ pub fn canonical(mover: Points, other: Points) -> (Points, Points) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::morris::board::{ADJACENT, MILLS, POINT_COUNT};
+    use crate::games::morris::board::{ADJACENT, MILLS, POINT_COUNT};
 
     #[test]
     fn every_symmetry_is_an_automorphism() {

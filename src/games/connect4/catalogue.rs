@@ -4,6 +4,7 @@
 use super::board::{Geometry, Position};
 use super::index::{MAX_WIDTH, PlyIndex, Walker};
 use super::search::{DEFAULT_TABLE_BYTES, SearchError, SearcherPool};
+use crate::catalogue::Variant;
 use crate::layered::{Layered, LayeredGame, Step};
 use crate::table::{Check, Counts, Header, TableError};
 use crate::value::Value;
@@ -228,7 +229,7 @@ impl LayeredGame for Connect4 {
     }
 
     fn reference_positions(&self, ply: u32) -> Option<u64> {
-        crate::reference::connect4_ply_positions(self.geometry.width, self.geometry.height, ply)
+        crate::games::connect4::connect4_ply_positions(self.geometry.width, self.geometry.height, ply)
     }
 
     /// Ply 0 also carries the board's published figures: the total, the empty board's value and
@@ -242,7 +243,7 @@ impl LayeredGame for Connect4 {
         // Without every ply the board's figures cannot be checked: unknown, not wrong.
         let figures = self.board_figures(dir);
         let of_board =
-            crate::reference::connect4_board(g.width, g.height).zip(figures).map(|(published, found)| {
+            crate::games::connect4::connect4_board(g.width, g.height).zip(figures).map(|(published, found)| {
                 let ((positions, value, end), (empty, total)) = (published, found);
                 let value_ok = match (value, empty) {
                     ("first", Value::Win(n)) | ("second", Value::Loss(n)) => end.is_none_or(|e| e == n),
@@ -274,8 +275,11 @@ impl LayeredGame for Connect4 {
         columns.join("|")
     }
 
-    fn generate_command(&self, dir: &Path) -> String {
-        let book = self.book.map_or(String::new(), |last| format!(" --book-plies {last}"));
-        format!("tablebase generate connect4 --size {}{book} --dir {}", self.geometry, dir.display())
+    fn variant(&self) -> Variant {
+        let variant = Variant::of(GAME).with("size", self.geometry);
+        match self.book {
+            Some(last) => variant.with("book-plies", last),
+            None => variant,
+        }
     }
 }

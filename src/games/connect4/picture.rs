@@ -1,8 +1,8 @@
 //! The Connect Four grid as SVG.
 
-use super::Draw;
-use super::svg::{badge, caption, open, open_mark, verdict};
-use crate::connect4::{Column, Connect4Tablebase, Game, Geometry};
+use crate::picture::Draw;
+use crate::picture::svg::{badge, caption, open, open_mark, verdict};
+use super::{Column, Connect4Tablebase, Game, Geometry};
 use crate::probe::Probed;
 use std::fmt::Write;
 
@@ -64,7 +64,7 @@ pub fn connect4_svg(g: Geometry, game: &Game, probed: &Probed<Column>) -> String
         let c = column - 1;
         let row = (p.mask & g.column(c)).count_ones();
         let (x, y) = centre(c, row);
-        open_mark(&mut out, &[(column.to_string(), value)]);
+        open_mark(&mut out, &[(column.to_string(), value)], "");
         // Where the stone would land, in the mover's colour, and the outcome above the column.
         let _ = writeln!(
             out,

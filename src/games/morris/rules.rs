@@ -170,7 +170,7 @@ fn for_each_unmove_of_kind(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::morris::board::point_from_name;
+    use crate::games::morris::board::point_from_name;
 
     fn at(names: &[&str]) -> Points {
         names.iter().map(|n| 1 << point_from_name(n).unwrap()).sum()

@@ -1,11 +1,12 @@
 //! Probing Nine Men's Morris positions: the moving-phase classes and the placement layers.
 
 use super::board::point_from_name;
-use super::catalogue::{Class, SolvedClass};
+use super::catalogue::{Class, GAME, SolvedClass};
 use super::notation::{PositionText, parse_position};
 use super::opening::Opening;
 use super::position::{Color, Move, Position};
 use super::rules::{for_each_move, for_each_unmove};
+use crate::catalogue::{Catalogue, Variant};
 use crate::layered::{Layered, LayeredGame, SolvedLayer};
 use crate::probe::{LazyTables, Outcome, Probe, ProbeError, Probed};
 use crate::table::Check;
@@ -80,7 +81,7 @@ impl MorrisTablebase {
         self.classes.get(
             slot,
             || SolvedClass::open(&self.dir, class, Check::Header),
-            || format!("tablebase generate morris --no-opening --up-to {class} --dir {}", self.dir.display()),
+            || Variant::of(GAME).switch("no-opening").with("up-to", class),
         )
     }
 
@@ -127,7 +128,7 @@ impl MorrisTablebase {
         self.placement_layers.get(
             layer as usize,
             || opening.open_layer(&self.dir, layer, |_| Check::Header),
-            || opening.0.generate_command(&self.dir),
+            || opening.variant(),
         )
     }
 
@@ -195,7 +196,7 @@ impl Probe for MorrisTablebase {
 
     fn describe(&self, position: &Position, value: Value) -> String {
         let mut out = diagram(position);
-        out.push_str(&crate::probe::verdict(position.to_move.name(), value));
+        out.push_str(&crate::text::verdict(position.to_move.name(), value));
         out.push('\n');
         out
     }

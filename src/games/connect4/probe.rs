@@ -3,6 +3,7 @@
 
 use super::board::{Geometry, Position, parse_moves};
 use super::catalogue::Connect4;
+use crate::catalogue::Catalogue;
 use crate::layered::{Layered, LayeredGame, SolvedLayer};
 use crate::probe::{LazyTables, Outcome, Probe, ProbeError};
 use crate::table::Check;
@@ -65,7 +66,7 @@ impl Connect4Tablebase {
         self.plies.get(
             ply as usize,
             || self.tables.open_layer(&self.dir, ply, |_| Check::Header),
-            || self.tables.0.generate_command(&self.dir),
+            || self.tables.variant(),
         )
     }
 
@@ -143,7 +144,7 @@ impl Probe for Connect4Tablebase {
         out.push_str(&match value {
             Value::Loss(0) if p.ply == g.cells() => format!("{side} to move: the board is full"),
             Value::Loss(0) => format!("{side} to move has lost: the last move made four"),
-            value => crate::probe::verdict(side, value),
+            value => crate::text::verdict(side, value),
         });
         out.push('\n');
         out

@@ -1,0 +1,163 @@
+//! `probe -`: a batch of positions, one per input line, answered in parallel and written in
+//! input order, with the exit status of the worst error (docs/CLI.md, "Exit status").
+
+use super::error::{explain, probe_exit_code};
+use super::output::{Format, answer, brief, error_line};
+use tablebase::probe::{Probe, ProbeError};
+
+/// The answers to one piece of a batch: its output, its errors by line within the piece, and
+/// its number of lines.
+struct Piece {
+    answers: String,
+    errors: Vec<(usize, ProbeError)>,
+    lines: usize,
+}
+
+/// `bytes` (whole lines) cut into pieces of about `size` bytes, each ending at a line end (a
+/// byte that never falls inside a UTF-8 character, so each piece reads as text on its own).
+fn line_pieces(bytes: &[u8], size: usize) -> Vec<&[u8]> {
+    let mut pieces = Vec::with_capacity(bytes.len() / size + 1);
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let end = match rest.get(size..).and_then(|tail| tail.iter().position(|&b| b == b'\n')) {
+            Some(i) => size + i + 1,
+            None => rest.len(),
+        };
+        let (piece, tail) = rest.split_at(end);
+        pieces.push(piece);
+        rest = tail;
+    }
+    pieces
+}
+
+/// Answers the lines of one piece of a batch.
+fn answer_piece<G: Probe>(game: &G, bytes: &[u8], format: Format, with_line: bool) -> Piece {
+    let text = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    let skip_blank = game.skips_blank_lines();
+    let mut answers = String::with_capacity(lines.len() * 16);
+    let mut errors = Vec::new();
+    let mut answered = |k: usize, line: &str, result: Result<String, ProbeError>| match result {
+        Ok(text) => {
+            answers.push_str(&text);
+            answers.push('\n');
+        }
+        Err(e) => {
+            if let Some(text) = error_line(format, line, &e) {
+                answers.push_str(&text);
+                answers.push('\n');
+            }
+            errors.push((k, e));
+        }
+    };
+    let blank = |line: &str| skip_blank && line.trim().is_empty();
+    if format == Format::Brief && !with_line {
+        // Parse all, look up all, then write: the fast path for big batches.
+        let parsed: Vec<Result<G::Position, ProbeError>> = lines
+            .iter()
+            .map(|line| match blank(line) {
+                true => Err(ProbeError::Illegal("empty line: no position".into())),
+                false => game.parse(line),
+            })
+            .collect();
+        let positions: Vec<G::Position> = parsed.iter().filter_map(|p| p.as_ref().ok()).cloned().collect();
+        let mut values = game.values(&positions).into_iter();
+        for (k, (line, parsed)) in lines.iter().zip(parsed).enumerate() {
+            let value = parsed.and_then(|_| values.next().expect("a value per position"));
+            answered(k, line, value.map(brief));
+        }
+    } else {
+        for (k, line) in lines.iter().enumerate() {
+            if blank(line) && format == Format::Text {
+                continue;
+            }
+            let result = match blank(line) {
+                true => Err(ProbeError::Illegal("empty line: no position".into())),
+                false => answer(game, line, format, with_line),
+            };
+            answered(k, line, result);
+        }
+    }
+    Piece { answers, errors, lines: lines.len() }
+}
+
+/// Reading the questions or writing the answers of a batch failed.
+#[derive(Debug)]
+pub enum BatchError {
+    /// Reading the input failed.
+    Input(std::io::Error),
+    /// Writing the output failed, with the exit code of the lines answered before.
+    Output(std::io::Error, i32),
+}
+
+/// Answers a batch of positions, one per input line, in parallel, writing answers in input order
+/// to `out` and errors (with their line numbers) to standard error. Returns the exit code:
+/// 0, or 2 when a line was malformed or illegal, else 1 when a table was missing or damaged.
+pub fn answer_lines<G: Probe>(
+    game: &G,
+    mut input: impl std::io::Read,
+    out: &mut impl std::io::Write,
+    format: Format,
+    with_line: bool,
+) -> Result<i32, BatchError> {
+    use rayon::prelude::*;
+    // Input is read in blocks of whole lines, cut into pieces at line ends, and the pieces are
+    // answered in parallel, each into one string: per-line allocations and per-line tasks
+    // would cost more than probing, and so would reading the text of a block on one thread.
+    const BLOCK: usize = 8 << 20;
+    const PIECE: usize = 64 << 10;
+    let mut code = 0;
+    let mut first_line = 1usize;
+    let mut pending: Vec<u8> = Vec::new();
+    let mut buffer = vec![0u8; BLOCK];
+    let mut at_end = false;
+    while !at_end {
+        let n = input.read(&mut buffer).map_err(BatchError::Input)?;
+        at_end = n == 0;
+        pending.extend_from_slice(&buffer[..n]);
+        // Answer every complete line; keep a partial last line for the next read.
+        let cut = if at_end {
+            pending.len()
+        } else {
+            pending.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+        };
+        if cut == 0 && !at_end {
+            continue;
+        }
+        let pieces = line_pieces(&pending[..cut], PIECE);
+        let answers: Vec<Piece> =
+            pieces.par_iter().map(|piece| answer_piece(game, piece, format, with_line)).collect();
+        for piece in answers {
+            // Counted before anything is written, so that output cut short still reports them.
+            for (_, e) in &piece.errors {
+                code = worse(code, probe_exit_code(e));
+            }
+            if !piece.errors.is_empty() {
+                // Keep the order of answers and errors when both go to a terminal.
+                out.flush().map_err(|e| BatchError::Output(e, code))?;
+            }
+            out.write_all(piece.answers.as_bytes()).map_err(|e| BatchError::Output(e, code))?;
+            for (k, e) in piece.errors {
+                // Never a panic on a closed standard error: the answers on standard output are
+                // what the batch is for.
+                let _ = std::io::Write::write_fmt(
+                    &mut std::io::stderr(),
+                    format_args!("tablebase: line {}: {}\n", first_line + k, explain(&e)),
+                );
+            }
+            first_line += piece.lines;
+        }
+        // Another program may be waiting for these answers before it writes more questions.
+        out.flush().map_err(|e| BatchError::Output(e, code))?;
+        pending.drain(..cut);
+    }
+    Ok(code)
+}
+
+/// The exit code to report when both happened: usage errors (2) before runtime errors (1).
+pub fn worse(a: i32, b: i32) -> i32 {
+    match (a, b) {
+        (2, _) | (_, 2) => 2,
+        _ => a.max(b),
+    }
+}

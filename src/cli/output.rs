@@ -1,0 +1,137 @@
+//! How `probe` prints each position (docs/CLI.md, "Commands" and "JSON"), on the terminal and
+//! for the page: the text for people, one JSON object, or the brief line for batches.
+
+use super::error::explain;
+use std::fmt;
+use tablebase::Value;
+use tablebase::probe::{Probe, ProbeError, Probed, best_line, probe};
+use tablebase::text::quote;
+
+fn plies_json(value: Value) -> String {
+    value.distance().map_or("null".to_string(), |n| n.to_string())
+}
+
+/// `--json`: one object per position (docs/CLI.md, "JSON").
+pub fn json<M: fmt::Display>(position: &str, probed: &Probed<M>, line: Option<&[M]>) -> String {
+    let moves: Vec<String> = probed
+        .moves
+        .iter()
+        .map(|(m, v)| {
+            format!("{{\"move\": \"{m}\", \"value\": \"{}\", \"plies\": {}}}", v.word(), plies_json(*v))
+        })
+        .collect();
+    let mut out = format!(
+        "{{\"position\": \"{}\", \"value\": \"{}\", \"plies\": {}, \"moves\": [{}]",
+        position,
+        probed.value.word(),
+        plies_json(probed.value),
+        moves.join(", ")
+    );
+    if let Some(line) = line {
+        let line: Vec<String> = line.iter().map(|m| format!("\"{m}\"")).collect();
+        out.push_str(&format!(", \"line\": [{}]", line.join(", ")));
+    }
+    out.push('}');
+    out
+}
+
+/// `--brief`: `<value>\t<plies>`, `draw\t-` for a draw.
+pub fn brief(value: Value) -> String {
+    match value.distance() {
+        Some(n) => format!("{}\t{n}", value.word()),
+        None => "draw\t-".to_string(),
+    }
+}
+
+/// The text for people: diagram and sentence, then the moves.
+pub fn text<G: Probe>(
+    game: &G,
+    position: &G::Position,
+    probed: &Probed<G::Move>,
+    line: Option<&[G::Move]>,
+) -> String {
+    let mut out = game.describe(position, probed.value);
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    if !probed.moves.is_empty() {
+        out.push_str("moves:\n");
+        for (m, v) in &probed.moves {
+            out.push_str(&format!("  {:<12} {v}\n", m.to_string()));
+        }
+    }
+    if let Some(line) = line {
+        let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+        out.push_str(&format!(
+            "best line: {}\n",
+            if moves.is_empty() { "-".to_string() } else { moves.join(" ") }
+        ));
+    }
+    out
+}
+
+/// How `probe` prints each position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// For people: the board, the value in words, the moves.
+    Text,
+    /// One JSON object per position, one per line (docs/CLI.md, "JSON").
+    Json,
+    /// `<value>\t<plies>`: the fast path for batches.
+    Brief,
+}
+
+/// The output for one position in `format` (with the best line when `with_line`).
+pub fn answer<G: Probe>(
+    game: &G,
+    input: &str,
+    format: Format,
+    with_line: bool,
+) -> Result<String, ProbeError> {
+    let position = game.parse(input)?;
+    if format == Format::Brief {
+        let mut out = brief(game.value(&position)?);
+        if with_line {
+            let line: Vec<String> = best_line(game, &position)?.iter().map(|m| m.to_string()).collect();
+            out.push('\t');
+            out.push_str(&line.join(" "));
+        }
+        return Ok(out);
+    }
+    let probed = probe(game, &position)?;
+    let line = if with_line { Some(best_line(game, &position)?) } else { None };
+    Ok(match format {
+        Format::Json => json(&game.notation(&position), &probed, line.as_deref()),
+        _ => text(game, &position, &probed, line.as_deref()),
+    })
+}
+
+/// `text` as a JSON string, quotes included.
+pub fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The line of a batch's output that stands for a bad input line, so that answers stay in step
+/// with questions: `error\t<reason>`, or `{"position": ..., "error": ...}` for `--json`.
+pub fn error_line(format: Format, line: &str, error: &ProbeError) -> Option<String> {
+    match format {
+        Format::Brief => Some(format!("error\t{}", explain(error))),
+        Format::Json => Some(format!(
+            "{{\"position\": {}, \"error\": {}}}",
+            json_string(&quote(line)),
+            json_string(&explain(error))
+        )),
+        Format::Text => None,
+    }
+}

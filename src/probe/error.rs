@@ -1,0 +1,66 @@
+//! Why a position cannot be probed.
+
+use crate::catalogue::Variant;
+use crate::table::TableError;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Why a position cannot be probed.
+#[derive(Debug)]
+pub enum ProbeError {
+    /// The position is malformed or cannot arise: a usage error (exit 2).
+    Illegal(String),
+    /// A table the position needs is not on disk.
+    NotGenerated {
+        /// The table looked for.
+        path: PathBuf,
+        /// The variant whose generation writes it.
+        variant: Variant,
+    },
+    /// A table is there but cannot be used: damaged, incomplete, another version. Shared,
+    /// since a table that failed to open answers every later position with the same error.
+    Damaged(Arc<TableError>),
+    /// Positions of a kind this version cannot solve yet.
+    Unavailable(String),
+}
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbeError::Illegal(why) => write!(f, "{why}"),
+            ProbeError::NotGenerated { path, .. } => write!(f, "{}: table not generated", path.display()),
+            ProbeError::Damaged(error) => write!(f, "{error}"),
+            ProbeError::Unavailable(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl std::error::Error for ProbeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            // Its message is shown as this error's own; the chain goes on with its cause.
+            ProbeError::Damaged(error) => error.source(),
+            _ => None,
+        }
+    }
+}
+
+impl From<TableError> for ProbeError {
+    fn from(error: TableError) -> ProbeError {
+        ProbeError::Damaged(Arc::new(error))
+    }
+}
+
+impl ProbeError {
+    /// A table that cannot be read: not generated (with the variant that generates it), or
+    /// damaged.
+    pub fn from_table(error: &Arc<TableError>, variant: impl FnOnce() -> Variant) -> ProbeError {
+        match &**error {
+            TableError::Missing { path } => {
+                ProbeError::NotGenerated { path: path.clone(), variant: variant() }
+            }
+            _ => ProbeError::Damaged(Arc::clone(error)),
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! Words shared by every game's messages and pictures: a value as a sentence, a distance in
+//! plies, and input quoted safely for an error message.
+
+use crate::value::Value;
+
+/// The sentence that says who is to move and what they get: `White to move wins in 5 plies`.
+pub fn verdict(side: &str, value: Value) -> String {
+    match value {
+        Value::Win(n) => format!("{side} to move wins in {}", plies(n)),
+        Value::Loss(0) => format!("{side} to move has lost"),
+        Value::Loss(n) => format!("{side} to move loses in {}", plies(n)),
+        Value::Draw => format!("{side} to move: draw"),
+    }
+}
+
+/// A distance in words: `1 ply`, `17 plies`.
+pub fn plies(n: u32) -> String {
+    if n == 1 { "1 ply".to_string() } else { format!("{n} plies") }
+}
+
+/// Input as error messages echo it: at most 60 characters, control characters escaped, so
+/// that a megabyte line or a terminal escape sequence cannot flood or garble the terminal.
+pub fn quote(text: &str) -> String {
+    const MOST: usize = 60;
+    let mut quoted = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == MOST {
+            quoted.push_str("...");
+            break;
+        }
+        match c.is_control() {
+            true => quoted.extend(c.escape_default()),
+            false => quoted.push(c),
+        }
+    }
+    quoted
+}
