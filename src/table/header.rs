@@ -249,7 +249,7 @@ impl Header {
 
     pub(crate) fn read_as(path: &Path, encoding: FileKind) -> Result<Header, TableError> {
         use std::io::Read;
-        let mut file = super::open_to_read(path).map_err(TableError::io(path))?;
+        let mut file = super::regular::open_to_read(path).map_err(TableError::io(path))?;
         let mut bytes = [0u8; HEADER_SIZE];
         file.read_exact(&mut bytes).map_err(|_| TableError::NotATable { path: path.to_path_buf() })?;
         Header::decode_as(&bytes, path, encoding)
@@ -309,7 +309,7 @@ pub(crate) fn map_file(spec: &FileSpec) -> Result<(Header, memmap2::Mmap, u64), 
 /// [`map_file`] for a file of any version this program reads or upgrades.
 pub(crate) fn map_any_version(spec: &FileSpec) -> Result<(Header, memmap2::Mmap, u64), TableError> {
     let path = &spec.path;
-    let file = super::open_to_read(path).map_err(TableError::io(path))?;
+    let file = super::regular::open_to_read(path).map_err(TableError::io(path))?;
     // SAFETY: table files are written once under a temporary name and never modified after the
     // rename; the mapping is read-only. (A file truncated by another program while mapped can
     // still raise SIGBUS: docs/RELIABILITY.md.)
