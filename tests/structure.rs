@@ -81,7 +81,7 @@ fn no_files_import_each_other_in_a_cycle() {
 
 /// Fails with every problem, one a line (a cycle on several).
 fn assert_none(what: &str, problems: Vec<String>) {
-    assert!(problems.is_empty(), "{} {what}:\n{}\n", problems.len(), problems.join("\n"));
+    assert!(problems.is_empty(), "{what} ({}):\n{}\n", problems.len(), problems.join("\n"));
 }
 
 /// The library or the binary: `crate::` means a different root in each.
