@@ -27,7 +27,7 @@ impl Pending {
     /// Creates (or truncates) the temporary file of `path`.
     pub fn create(path: &Path) -> Result<Pending, TableError> {
         let temporary = temporary_path(path);
-        let file = super::open_regular(
+        let file = super::regular::open_regular(
             OpenOptions::new().read(true).write(true).create(true).truncate(true),
             &temporary,
         )
@@ -39,7 +39,7 @@ impl Pending {
     /// there is none.
     pub fn open_existing(path: &Path) -> Result<Option<Pending>, TableError> {
         let temporary = temporary_path(path);
-        match super::open_regular(OpenOptions::new().read(true).write(true), &temporary) {
+        match super::regular::open_regular(OpenOptions::new().read(true).write(true), &temporary) {
             Ok(file) => Ok(Some(Pending { file, temporary, path: path.to_path_buf(), committed: false })),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(source) => Err(TableError::Io { path: temporary, source }),

@@ -4,7 +4,7 @@
 //! once per mapping, so damaged data gives an error instead of a wrong answer.
 
 use super::error::TableError;
-use super::header::{HEADER_SIZE, u32_at, u64_at};
+use super::format::{HEADER_SIZE, u32_at, u64_at};
 use crate::prefetch::prefetch;
 use memmap2::Mmap;
 use rayon::prelude::*;

@@ -69,7 +69,7 @@ impl Checkpoints {
         // Only the whole records, so that new ones follow them directly.
         let fresh = temporary_path(&at);
         fs::write(&fresh, &kept).and_then(|()| fs::rename(&fresh, &at)).map_err(io)?;
-        let file = super::open_regular(OpenOptions::new().append(true), &at).map_err(io)?;
+        let file = super::regular::open_regular(OpenOptions::new().append(true), &at).map_err(io)?;
         let count = done.iter().filter(|d| d.is_some()).count();
         Ok((pending, Checkpoints { path: at, file: Mutex::new(file), done }, count))
     }
@@ -130,7 +130,7 @@ fn whole_records(records: &[u8], chunks: usize) -> (Vec<Option<ChunkResult>>, us
 }
 
 fn read_all(path: &Path) -> io::Result<Option<Vec<u8>>> {
-    match super::open_to_read(path) {
+    match super::regular::open_to_read(path) {
         Ok(mut file) => {
             let mut bytes = Vec::new();
             file.read_to_end(&mut bytes)?;

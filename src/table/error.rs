@@ -1,6 +1,6 @@
 //! What can be wrong with a table or set file; every variant names the file.
 
-use super::header::FORMAT_VERSION;
+use super::format::FORMAT_VERSION;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};

@@ -2,22 +2,14 @@
 //! carries so that `info` reads headers only.
 
 use super::error::TableError;
+use super::format::{FORMAT_VERSION, HEADER_SIZE, OLDEST_READABLE_VERSION, set_data_len, u32_at, u64_at};
 use crate::value::Value;
 use std::path::{Path, PathBuf};
 
 /// The first eight bytes of every file.
 pub const MAGIC: [u8; 8] = *b"TBLBASE\0";
-/// The version written: 3 adds block checksums and a header checksum (docs/FORMAT.md). Files of
-/// versions 1 and 2 are not read for answers (nothing guards their bytes block by block);
-/// `generate` upgrades them in place after checking their whole-file checksum. Version 1's
-/// Connect Four index differs, so those files are rebuilt instead.
-pub const FORMAT_VERSION: u32 = 3;
-/// The oldest version any game can upgrade.
-pub const OLDEST_READABLE_VERSION: u32 = 1;
 /// Where the header's own checksum is: a CRC-32 of the bytes before it.
 const HEADER_CHECKSUM_AT: usize = HEADER_SIZE - 4;
-/// Bytes before the body.
-pub const HEADER_SIZE: usize = 256;
 const FLAG_COMPLETE: u32 = 1;
 
 /// What a file holds, as its value encoding (header offset 72) says.
@@ -162,22 +154,6 @@ fn get_name(bytes: &[u8]) -> String {
     String::from_utf8_lossy(&bytes[..end]).into_owned()
 }
 
-/// The little-endian u32 at `at` (the caller has checked the length).
-#[inline]
-pub(crate) fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    let mut word = [0u8; 4];
-    word.copy_from_slice(&bytes[at..at + 4]);
-    u32::from_le_bytes(word)
-}
-
-/// The little-endian u64 at `at` (the caller has checked the length).
-#[inline]
-pub(crate) fn u64_at(bytes: &[u8], at: usize) -> u64 {
-    let mut word = [0u8; 8];
-    word.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_le_bytes(word)
-}
-
 impl Header {
     /// The header bytes of a value table.
     pub fn encode(&self) -> [u8; HEADER_SIZE] {
@@ -254,7 +230,7 @@ impl Header {
     pub fn data_len(&self, kind: FileKind) -> Option<u64> {
         match kind {
             FileKind::Table => self.overflow_count.checked_mul(12)?.checked_add(self.index_size),
-            FileKind::Set => Some(super::set::set_data_len(self.index_size)),
+            FileKind::Set => Some(set_data_len(self.index_size)),
         }
     }
 
@@ -273,7 +249,7 @@ impl Header {
 
     pub(crate) fn read_as(path: &Path, encoding: FileKind) -> Result<Header, TableError> {
         use std::io::Read;
-        let mut file = super::open_to_read(path).map_err(TableError::io(path))?;
+        let mut file = super::regular::open_to_read(path).map_err(TableError::io(path))?;
         let mut bytes = [0u8; HEADER_SIZE];
         file.read_exact(&mut bytes).map_err(|_| TableError::NotATable { path: path.to_path_buf() })?;
         Header::decode_as(&bytes, path, encoding)
@@ -333,7 +309,7 @@ pub(crate) fn map_file(spec: &FileSpec) -> Result<(Header, memmap2::Mmap, u64), 
 /// [`map_file`] for a file of any version this program reads or upgrades.
 pub(crate) fn map_any_version(spec: &FileSpec) -> Result<(Header, memmap2::Mmap, u64), TableError> {
     let path = &spec.path;
-    let file = super::open_to_read(path).map_err(TableError::io(path))?;
+    let file = super::regular::open_to_read(path).map_err(TableError::io(path))?;
     // SAFETY: table files are written once under a temporary name and never modified after the
     // rename; the mapping is read-only. (A file truncated by another program while mapped can
     // still raise SIGBUS: docs/RELIABILITY.md.)

@@ -12,6 +12,7 @@ pub(crate) use atomic::{free_space, temporary_path};
 mod blocks;
 mod checkpoint;
 mod error;
+mod format;
 mod header;
 mod regular;
 pub(crate) use regular::{open_regular, open_to_read};
@@ -31,15 +32,13 @@ pub fn table_file_len(entries: u64) -> u64 {
 /// The length of a set file over an index space of `capacity`, with its header, rank
 /// directory and block checksums.
 pub fn set_file_len(capacity: u64) -> u64 {
-    let data = set::set_data_len(capacity);
+    let data = format::set_data_len(capacity);
     HEADER_SIZE as u64 + data + blocks::checksum_area_len(data)
 }
 pub use checkpoint::checkpoint_progress;
 pub use error::TableError;
-pub use header::{
-    Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, OLDEST_READABLE_VERSION,
-    check_file, checksum,
-};
+pub use format::{FORMAT_VERSION, HEADER_SIZE, OLDEST_READABLE_VERSION};
+pub use header::{Check, Counts, FileKind, FileSpec, Header, check_file, checksum};
 pub use set::{CheckedWords, SetFile, Words, write_set};
 pub use status::Status;
 pub use upgrade::{set_aside, upgrade};

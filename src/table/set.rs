@@ -4,12 +4,10 @@
 use super::atomic::Pending;
 use super::blocks::{BLOCK_SIZE, CheckedMap, checksum_area, combined_checksum};
 use super::error::TableError;
-use super::header::{Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, map_file};
+use super::format::{FORMAT_VERSION, HEADER_SIZE, SET_BLOCK_WORDS, set_data_len};
+use super::header::{Check, Counts, FileKind, FileSpec, Header, map_file};
 use std::io::{BufWriter, Seek, Write};
 use std::path::PathBuf;
-
-/// Words per block of the rank directory.
-pub const SET_BLOCK_WORDS: usize = 8;
 
 /// Read access to the words of a set: bit `i % 64` of word `i / 64` is index `i`. Both the
 /// in-memory set of a forward pass and a mapped set file give it.
@@ -69,13 +67,6 @@ pub fn write_set(spec: &FileSpec, capacity: u64, words: &impl Words) -> Result<(
     pending.file.rewind().map_err(pending.error())?;
     pending.file.write_all(&header.encode_as(FileKind::Set)).map_err(pending.error())?;
     pending.commit()
-}
-
-/// The bytes of data of a set over an index space of `capacity`: its words and its rank
-/// directory (a count before each block of words, then the total).
-pub(crate) fn set_data_len(capacity: u64) -> u64 {
-    let words = capacity.div_ceil(64);
-    8 * (words + words.div_ceil(SET_BLOCK_WORDS as u64) + 1)
 }
 
 /// The CRC-32 of each block of a stream of data, as it is written.

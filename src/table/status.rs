@@ -2,7 +2,8 @@
 
 use super::atomic::temporary_path;
 use super::error::TableError;
-use super::header::{FORMAT_VERSION, FileSpec, Header};
+use super::format::FORMAT_VERSION;
+use super::header::{FileSpec, Header};
 
 /// The state of a table or set file.
 #[derive(Clone, Debug, PartialEq, Eq)]

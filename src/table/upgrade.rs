@@ -4,7 +4,8 @@
 use super::atomic::Pending;
 use super::blocks::{block_checksums, checksum_area, checksum_area_len};
 use super::error::TableError;
-use super::header::{FORMAT_VERSION, FileSpec, HEADER_SIZE, Header, check_data_checksum, map_any_version};
+use super::format::{FORMAT_VERSION, HEADER_SIZE};
+use super::header::{FileSpec, Header, check_data_checksum, map_any_version};
 use memmap2::MmapMut;
 use std::path::{Path, PathBuf};
 

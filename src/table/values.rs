@@ -5,9 +5,8 @@ use super::atomic::Pending;
 use super::blocks::{CheckedMap, block_checksums, checksum_area, checksum_area_len, combined_checksum};
 use super::checkpoint::{Checkpoints, ChunkResult};
 use super::error::TableError;
-use super::header::{
-    Check, Counts, FORMAT_VERSION, FileKind, FileSpec, HEADER_SIZE, Header, map_file, u32_at, u64_at,
-};
+use super::format::{FORMAT_VERSION, HEADER_SIZE, u32_at, u64_at};
+use super::header::{Check, Counts, FileKind, FileSpec, Header, map_file};
 use crate::progress::Progress;
 use crate::value::Value;
 use memmap2::MmapMut;

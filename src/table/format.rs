@@ -1,0 +1,39 @@
+//! The numbers of the file format (docs/FORMAT.md) that every part of `table/` reads: the
+//! versions, the header's size, the byte order of numbers in a file and the length of a set's
+//! data. The lowest file of `table/`: it uses none of the others.
+
+/// The version written: 3 adds block checksums and a header checksum (docs/FORMAT.md). Files of
+/// versions 1 and 2 are not read for answers (nothing guards their bytes block by block);
+/// `generate` upgrades them in place after checking their whole-file checksum. Version 1's
+/// Connect Four index differs, so those files are rebuilt instead.
+pub const FORMAT_VERSION: u32 = 3;
+/// The oldest version any game can upgrade.
+pub const OLDEST_READABLE_VERSION: u32 = 1;
+/// Bytes before the body.
+pub const HEADER_SIZE: usize = 256;
+
+/// The little-endian u32 at `at` (the caller has checked the length).
+#[inline]
+pub(crate) fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    let mut word = [0u8; 4];
+    word.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(word)
+}
+
+/// The little-endian u64 at `at` (the caller has checked the length).
+#[inline]
+pub(crate) fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+/// Words per block of the rank directory.
+pub const SET_BLOCK_WORDS: usize = 8;
+
+/// The bytes of data of a set over an index space of `capacity`: its words and its rank
+/// directory (a count before each block of words, then the total).
+pub(crate) fn set_data_len(capacity: u64) -> u64 {
+    let words = capacity.div_ceil(64);
+    8 * (words + words.div_ceil(SET_BLOCK_WORDS as u64) + 1)
+}
