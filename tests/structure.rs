@@ -30,6 +30,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("rng", 0),
     ("prefetch", 0),
     ("reference", 0),
+    ("text", 0),
     // The file format.
     ("table", 1),
     // The solvers.
@@ -42,12 +43,11 @@ const LAYERS: &[(&str, u32)] = &[
     ("probe", 5),
     ("play", 5),
     ("picture", 5),
-    // The games: `games/<game>/`, or a game at the top (before the move to `games/`).
+    // What a game gives the registry (it names the engines' traits).
+    ("game", 5),
+    // The games: `games/<game>/`.
     ("games", GAME_RANK),
-    ("morris", GAME_RANK),
-    ("connect4", GAME_RANK),
-    ("tictactoe", GAME_RANK),
-    // Every game by name.
+    // `games/mod.rs`: every game by name.
     ("registry", 7),
     // The binary.
     ("cli", 8),
@@ -121,10 +121,12 @@ struct File {
 }
 
 impl File {
-    /// The name of the layer the file belongs to; `None` for the library's root.
+    /// The name of the layer the file belongs to; `None` for the library's root. The games'
+    /// folder's own `mod.rs` is the registry, above the games it names.
     fn layer(&self) -> Option<&str> {
         match self.krate {
             Krate::Bin => Some("cli"),
+            Krate::Lib if self.module == [GAMES_FOLDER] => Some("registry"),
             Krate::Lib => self.module.first().map(String::as_str),
         }
     }
@@ -943,22 +945,24 @@ mod checker {
     #[test]
     fn upward_imports_cycles_games_and_unranked_modules_are_reported() {
         let krate = Crate::from_sources(&sources(&[
-            ("src/lib.rs", "mod table; mod solve; mod morris; mod connect4; mod games; mod nowhere;"),
+            ("src/lib.rs", "mod table; mod solve; mod games; mod nowhere;"),
             ("src/table/mod.rs", "mod a; mod b; mod c;"),
             ("src/table/a.rs", "use super::b::B;"),
             ("src/table/b.rs", "use super::c::C;\nfn f() { super::a::g(); }"),
             ("src/table/c.rs", "use super::a::A;\nuse crate::solve::S;"),
             ("src/solve.rs", ""),
-            ("src/morris/mod.rs", "use crate::connect4::Board; use crate::games::Shared;"),
-            ("src/connect4/mod.rs", ""),
-            ("src/games/mod.rs", "mod tictactoe;"),
-            ("src/games/tictactoe.rs", "use crate::morris::Rules;"),
+            ("src/games/mod.rs", "mod morris; mod connect4; mod tictactoe;"),
+            ("src/games/morris/mod.rs", "use crate::games::connect4::Board;"),
+            ("src/games/connect4/mod.rs", ""),
+            ("src/games/tictactoe.rs", "use crate::games::morris::Rules;\nuse crate::games::GAMES;"),
             ("src/nowhere.rs", ""),
         ]));
         assert_eq!(
             krate.upward_imports(),
             [
-                "src/table/c.rs:2 `crate::solve::S` imports src/solve.rs (`solve`, rank 2) from `table` (rank 1)"
+                "src/games/tictactoe.rs:2 `crate::games::GAMES` imports src/games/mod.rs (`registry`, rank 7) \
+                 from `games` (rank 6)",
+                "src/table/c.rs:2 `crate::solve::S` imports src/solve.rs (`solve`, rank 2) from `table` (rank 1)",
             ]
         );
         assert_eq!(
@@ -976,10 +980,10 @@ mod checker {
         assert_eq!(
             krate.imports_between_games(),
             [
-                "src/games/tictactoe.rs:1 `crate::morris::Rules` imports src/morris/mod.rs of game `morris` \
-                 from game `games::tictactoe`",
-                "src/morris/mod.rs:1 `crate::connect4::Board` imports src/connect4/mod.rs of game `connect4` \
-                 from game `morris`",
+                "src/games/morris/mod.rs:1 `crate::games::connect4::Board` imports src/games/connect4/mod.rs \
+                 of game `games::connect4` from game `games::morris`",
+                "src/games/tictactoe.rs:1 `crate::games::morris::Rules` imports src/games/morris/mod.rs \
+                 of game `games::morris` from game `games::tictactoe`",
             ]
         );
         assert_eq!(

@@ -12,7 +12,6 @@ mod chain;
 mod generate;
 mod info;
 mod journal;
-mod plot;
 mod variant;
 mod verify;
 
@@ -20,7 +19,6 @@ pub use chain::{Chain, Link};
 pub use generate::{Build, JobReport, generate};
 pub use info::{InfoRow, info};
 pub use journal::{JOURNAL_NAME, Journal, TableParts};
-pub use plot::{ChartError, plot, write_chart};
 pub use variant::Variant;
 pub use verify::{TableOutcome, TableReport, verify};
 

@@ -3,8 +3,9 @@
 use std::fmt;
 use std::io;
 use std::path::Path;
-use tablebase::catalogue::{ChartError, Variant};
+use tablebase::catalogue::Variant;
 use tablebase::game::VariantError;
+use tablebase::picture::ChartError;
 use tablebase::{BuildError, ProbeError, TableError};
 
 /// `eprintln!` that never panics: with standard error a closed pipe (`2>&1 | head`), the

@@ -408,10 +408,10 @@ impl OnVariant for Listing<'_, '_> {
         let catalogue = game.catalogue(&args.dir, Purpose::Info).map_err(|e| variant_error(e, &args.dir))?;
         info(&catalogue, &args.dir, args.json)?;
         let Some(out) = &args.plot else { return Ok(()) };
-        let mut written = tablebase::catalogue::plot(&catalogue, &args.dir, out, &Progress::stderr())?;
+        let mut written = tablebase::picture::plot(&catalogue, &args.dir, out, &Progress::stderr())?;
         let charts = game.charts(&args.dir).map_err(|e| Error::Runtime(e.to_string()))?;
         for (name, svg) in charts {
-            written.push(tablebase::catalogue::write_chart(out, &name, &svg)?);
+            written.push(tablebase::picture::write_chart(out, &name, &svg)?);
         }
         report_charts(written)
     }

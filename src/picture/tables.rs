@@ -1,9 +1,8 @@
 //! `info --plot`, once for every game: a distance histogram per complete table and the
 //! outcomes of all of them, as SVG charts. Unlike `info`, it reads the table bodies.
 
-use super::Catalogue;
-use super::info::info;
-use crate::picture::{PlotError, distance_chart, outcome_chart};
+use super::plot::{PlotError, distance_chart, outcome_chart};
+use crate::catalogue::{Catalogue, info};
 use crate::progress::Progress;
 use crate::table::{Check, Status, TableError, TableFile};
 use std::fmt;
