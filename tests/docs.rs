@@ -165,3 +165,39 @@ fn the_project_cites_only_its_own_documents() {
     }
     assert!(read > 50, "the project's files were read ({read})");
 }
+
+/// The rows of the games table of a document: name, key and the game's own flags.
+fn games_table(text: &str) -> Vec<(String, String, Vec<String>)> {
+    let header = "| Game | Key | Its own flags |";
+    let at = text.find(header).unwrap_or_else(|| panic!("no table of games ({header})"));
+    text[at..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|row| {
+            let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+            let flags = flags_in(cells[2]).into_iter().collect();
+            (cells[0].to_string(), cells[1].trim_matches('`').to_string(), flags)
+        })
+        .collect()
+}
+
+#[test]
+fn the_tables_of_games_are_the_registry() {
+    let registry: Vec<(String, String, Vec<String>)> = tablebase::games::GAMES
+        .iter()
+        .map(|g| {
+            let mut flags: Vec<String> = g.settings.iter().map(|s| format!("--{}", s.name)).collect();
+            flags.sort();
+            (g.name.to_string(), g.key.to_string(), flags)
+        })
+        .collect();
+    for name in ["README.md", "docs/CLI.md"] {
+        assert_eq!(games_table(&document(name)), registry, "{name}");
+    }
+    // And the command line offers exactly these games.
+    let keys: Vec<String> = registry.iter().map(|(_, key, _)| key.clone()).collect();
+    for command in ["generate", "probe", "verify", "info", "play"] {
+        assert_eq!(subcommands(&[command.to_string()]), keys, "{command}");
+    }
+}

@@ -57,4 +57,5 @@ macro_rules! registry {
 registry! {
     morris::MorrisGame,
     connect4::Connect4Game,
+    tictactoe::TicTacToeGame,
 }
