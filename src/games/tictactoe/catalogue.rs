@@ -1,7 +1,7 @@
 //! Tic-tac-toe as layers of the shared pipeline: layer `n` holds the positions with `n` stones,
 //! indexed by the base-3 code of the least of their images.
 
-use super::board::Board;
+use super::board::{Board, board_text};
 use super::reference::tictactoe_ply_positions;
 use crate::catalogue::Variant;
 use crate::layered::{LayeredGame, Step};
@@ -77,7 +77,7 @@ impl LayeredGame for TicTacToe {
     }
 
     fn notation(&self, _ply: u32, board: &Board) -> String {
-        super::probe::board_text(board)
+        board_text(board)
     }
 
     fn variant(&self) -> Variant {

@@ -10,8 +10,8 @@ mod play;
 mod probe;
 mod reference;
 
-pub use board::{Board, Cell, MovesError, parse_moves};
+pub use board::{Board, Cell, MovesError, diagram, parse_moves};
 pub use catalogue::{GAME, TicTacToe};
 pub use game::TicTacToeGame;
-pub use probe::{Played, TicTacToeTablebase, diagram};
+pub use probe::{Played, TicTacToeTablebase};
 pub use reference::tictactoe_ply_positions;

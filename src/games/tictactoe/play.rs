@@ -1,6 +1,7 @@
 //! What a person needs to play tic-tac-toe: the sides' names, the board and the moves' notation.
 
-use super::probe::{Played, TicTacToeTablebase, diagram};
+use super::board::diagram;
+use super::probe::{Played, TicTacToeTablebase};
 use crate::play::Play;
 
 impl Play for TicTacToeTablebase {

@@ -1,6 +1,6 @@
 //! Probing tic-tac-toe positions in the per-ply tables.
 
-use super::board::{Board, Cell, parse_moves};
+use super::board::{Board, Cell, board_text, diagram, parse_moves};
 use super::catalogue::TicTacToe;
 use crate::catalogue::Catalogue;
 use crate::layered::{Layered, SolvedLayer};
@@ -91,37 +91,5 @@ impl Probe for TicTacToeTablebase {
 
     fn skips_blank_lines(&self) -> bool {
         false // a blank line is the empty board
-    }
-}
-
-/// The board for the terminal: `X`, `O` and `.`, row 3 at the top, columns a..c below.
-pub fn diagram(board: &Board) -> String {
-    let mut out = String::new();
-    for row in (0..3).rev() {
-        out.push_str(&format!("{} ", row + 1));
-        for column in 0..3 {
-            out.push(mark(board, 3 * row + column));
-            out.push(' ');
-        }
-        out.pop();
-        out.push('\n');
-    }
-    out.push_str("  a b c\n");
-    out
-}
-
-/// The board on one line for reports: rows from the top, `/` between them (`x.o/.x./...`).
-pub(crate) fn board_text(board: &Board) -> String {
-    let rows: Vec<String> = (0..3).rev().map(|row| (0..3).map(|c| mark(board, 3 * row + c)).collect()).collect();
-    rows.join("/").to_lowercase()
-}
-
-fn mark(board: &Board, cell: u8) -> char {
-    if board.x >> cell & 1 == 1 {
-        'X'
-    } else if board.o >> cell & 1 == 1 {
-        'O'
-    } else {
-        '.'
     }
 }
