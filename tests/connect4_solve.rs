@@ -135,7 +135,7 @@ fn interrupted_generation_resumes_to_identical_files() {
     }
     for ply in [9, 15] {
         let error = open_ply(&old, g, ply, Check::Header).err().expect("an old file is refused");
-        assert!(matches!(error, TableError::Outdated { found: 1, .. }), "{error}");
+        assert!(matches!(error, TableError::IndexChanged { found: 1, .. }), "{error}");
     }
     generate(&old, g);
     let (aside, rebuilt): (Vec<_>, Vec<_>) =

@@ -120,7 +120,7 @@ fn outputs_are_sound(outputs: &[FileSpec], progress: &Progress) -> Result<bool, 
                     ));
                     Status::Complete(header)
                 }
-                Err(e) if e.is_damage() => Status::Damaged(e.to_string()),
+                Err(e) if e.is_damage() => Status::Damaged(std::sync::Arc::new(e)),
                 Err(e) => return Err(e.into()),
             },
             status => status,
@@ -128,7 +128,7 @@ fn outputs_are_sound(outputs: &[FileSpec], progress: &Progress) -> Result<bool, 
         let why = match status {
             Status::Complete(_) => match check_file(spec) {
                 Ok(_) => continue,
-                Err(e) if e.is_damage() => e.to_string(),
+                Err(e) if e.is_damage() => std::sync::Arc::new(e),
                 Err(e) => return Err(e.into()),
             },
             Status::Damaged(why) => why,

@@ -69,7 +69,7 @@ impl InfoRow {
                 let c = &h.counts;
                 format!("{:>13} {:>13} {:>13} {:>5} {:>5}", c.win, c.loss, c.draw, c.max_win, c.max_loss)
             }
-            Status::Damaged(why) => why.clone(),
+            Status::Damaged(why) => why.to_string(),
             Status::Partial => {
                 self.chunks.map_or(String::new(), |(done, all)| format!("{done} of {all} chunks written"))
             }

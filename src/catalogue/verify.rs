@@ -130,7 +130,7 @@ pub enum TableOutcome {
         partial: bool,
     },
     /// The file is complete but written by an older format version: `generate` upgrades it.
-    Outdated {
+    NeedsUpgrade {
         /// The game, `morris`.
         game: &'static str,
         /// The table, `8-7` or `ply 12`.
@@ -146,8 +146,8 @@ pub enum TableOutcome {
         game: &'static str,
         /// The table, `8-7` or `ply 12`.
         table: String,
-        /// The reason, naming the file.
-        why: String,
+        /// Why, naming the file.
+        why: std::sync::Arc<TableError>,
     },
 }
 
@@ -160,7 +160,7 @@ impl TableOutcome {
             TableOutcome::Missing { game, table, partial, .. } => {
                 (game, table, if *partial { "partial" } else { "missing" }, "null")
             }
-            TableOutcome::Outdated { game, table, .. } => (game, table, "outdated", "null"),
+            TableOutcome::NeedsUpgrade { game, table, .. } => (game, table, "outdated", "null"),
             TableOutcome::Unusable { game, table, .. } => (game, table, "damaged", "\"bad\""),
         };
         format!(
@@ -174,7 +174,7 @@ impl TableOutcome {
             TableOutcome::Checked(report) => report.text(),
             TableOutcome::Missing { table, partial: false, .. } => format!("{table:<16} missing"),
             TableOutcome::Missing { table, partial: true, .. } => format!("{table:<16} partial"),
-            TableOutcome::Outdated { table, version, .. } => {
+            TableOutcome::NeedsUpgrade { table, version, .. } => {
                 format!("{table:<16} format version {version}: run generate to upgrade it")
             }
             TableOutcome::Unusable { table, .. } => format!("{table:<16} DAMAGED"),
@@ -185,7 +185,7 @@ impl TableOutcome {
     pub fn failed(&self) -> bool {
         match self {
             TableOutcome::Checked(report) => report.failed(),
-            TableOutcome::Missing { .. } | TableOutcome::Outdated { .. } => false,
+            TableOutcome::Missing { .. } | TableOutcome::NeedsUpgrade { .. } => false,
             TableOutcome::Unusable { .. } => true,
         }
     }
@@ -213,7 +213,7 @@ pub fn verify<C: Catalogue, E>(
             Status::Complete(_) => None,
             Status::Damaged(why) => Some(TableOutcome::Unusable { game, table, why }),
             Status::NeedsUpgrade(header) => {
-                Some(TableOutcome::Outdated { game, table, path, version: header.version })
+                Some(TableOutcome::NeedsUpgrade { game, table, path, version: header.version })
             }
             Status::Missing => Some(TableOutcome::Missing { game, table, path, partial: false }),
             Status::Partial => Some(TableOutcome::Missing { game, table, path, partial: true }),

@@ -207,7 +207,7 @@ pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
 
     let classes: Vec<Class> = Class::all().filter(|c| Status::of(&c.spec(&args.dir)).is_complete()).collect();
     if classes.is_empty() {
-        return Err(Error::Runtime(format!("no complete Morris tables in {}", args.dir.display())));
+        return Err(Error::NoCompleteTable { dir: args.dir.clone() });
     }
     let mut rng = SplitMix64::new(4);
     let positions: Vec<Position> = (0..args.count)
@@ -236,17 +236,13 @@ pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
     // answerable, or the figures would time errors: a class whose moves lead to a class that
     // is not there (a directory of some classes only) is refused here, before any timing.
     let sample = &positions[..positions.len().min(100_000)];
-    let unanswerable = |e: tablebase::probe::ProbeError| {
-        Error::Runtime(format!("{}: cannot probe every position drawn: {e}", args.dir.display()))
-    };
     for pos in sample {
-        probe(&tb, pos).map_err(unanswerable)?;
+        probe(&tb, pos).map_err(|source| Error::Unanswerable { dir: args.dir.clone(), source })?;
     }
     match answer_lines(&tb, text.as_bytes(), &mut std::io::sink(), Format::Brief, false) {
         Ok(0) => {}
-        _ => {
-            return Err(Error::Runtime(format!("{}: cannot probe every position drawn", args.dir.display())));
-        }
+        Ok(code) => return Err(Error::Reported(code)),
+        Err(_) => return Err(Error::NoCompleteTable { dir: args.dir.clone() }),
     }
     let brief_rate = median_rate(args.runs, positions.len(), || {
         let _ = answer_lines(&tb, text.as_bytes(), &mut std::io::sink(), Format::Brief, false);
@@ -371,7 +367,7 @@ pub fn connect4_search(args: &Connect4SearchArgs) -> Result<(), Error> {
             }
             let before = searcher.nodes();
             let start = Instant::now();
-            let found = searcher.value(&position).map_err(|e| Error::Runtime(e.to_string()))?;
+            let found = searcher.value(&position).map_err(Error::Search)?;
             let seconds = start.elapsed().as_secs_f64();
             positions += 1;
             total += seconds;
@@ -460,14 +456,14 @@ pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
             if set.contains(index) {
                 let position = game.position(args.ply, &mut walker, index);
                 let start = Instant::now();
-                let value = searcher.value(&position).map_err(|e| Error::Runtime(e.to_string()))?;
+                let value = searcher.value(&position).map_err(Error::Search)?;
                 let took = start.elapsed().as_secs_f64();
                 (seconds, longest, count) = (seconds + took, longest.max(took), count + 1);
                 let start = Instant::now();
-                let proved = prover.confirms(&position, value).map_err(|e| Error::Runtime(e.to_string()))?;
+                let proved = prover.confirms(&position, value).map_err(Error::Search)?;
                 confirming += start.elapsed().as_secs_f64();
                 if !proved {
-                    return Err(Error::Runtime(format!("index {index}: {value} found but not confirmed")));
+                    return Err(Error::NotConfirmed { index, value });
                 }
             }
         }

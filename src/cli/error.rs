@@ -5,7 +5,8 @@ use std::io;
 use std::path::Path;
 use tablebase::catalogue::Variant;
 use tablebase::game::VariantError;
-use tablebase::picture::ChartError;
+use tablebase::games::connect4::SearchError;
+use tablebase::picture::{ChartError, PlotError};
 use tablebase::{BuildError, ProbeError, TableError};
 
 /// `eprintln!` that never panics: with standard error a closed pipe (`2>&1 | head`), the
@@ -38,8 +39,60 @@ pub enum Error {
     Build(BuildError),
     /// Drawing charts failed: exit 1.
     Chart(ChartError),
-    /// Another failure while running: exit 1.
-    Runtime(String),
+    /// Drawing a game's own chart failed: exit 1.
+    Plot(PlotError),
+    /// A position could not be probed (`play`, `bench`): exit 1, or 2 for a position that
+    /// cannot arise.
+    Probe(ProbeError),
+    /// A benchmark's tables cannot answer a position it draws (`bench probe-morris`): exit 1.
+    Unanswerable {
+        /// The directory of the tables.
+        dir: std::path::PathBuf,
+        /// Why.
+        source: ProbeError,
+    },
+    /// A search failed (`bench`): exit 1.
+    Search(SearchError),
+    /// Tables the command needs are not generated or need an upgrade (`verify`): exit 1.
+    NotGenerated {
+        /// The tables, `8-7, 8-8`.
+        tables: Vec<String>,
+        /// The command that generates them.
+        command: String,
+    },
+    /// Tables to check or list are not on disk in a form their settings name: exit 1.
+    NotOnDisk {
+        /// What is missing.
+        what: String,
+        /// The command that makes them.
+        command: String,
+    },
+    /// No tables of any game in the directory (`info`, `verify` without a game): exit 1.
+    NoTables {
+        /// The directory.
+        dir: std::path::PathBuf,
+        /// Commands that make small tables of each game.
+        commands: Vec<String>,
+    },
+    /// No complete table to draw or to measure (`info --plot`, `bench`): exit 1.
+    NoCompleteTable {
+        /// The directory.
+        dir: std::path::PathBuf,
+    },
+    /// A searched value that its proof does not confirm (`bench connect4-book`): exit 1.
+    NotConfirmed {
+        /// The position's index in its ply.
+        index: u64,
+        /// The value the search found.
+        value: tablebase::Value,
+    },
+    /// `serve` cannot listen or stopped serving: exit 1.
+    Serve {
+        /// The address.
+        address: String,
+        /// What the system said.
+        source: io::Error,
+    },
     /// `verify` found a table that is wrong: exit 3 (details already reported).
     VerifyFailed,
     /// Failures already reported line by line; exit with this code.
@@ -50,6 +103,7 @@ impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Usage(_) => 2,
+            Error::Probe(e) => probe_exit_code(e),
             Error::VerifyFailed => 3,
             Error::Reported(code) => *code,
             _ => 1,
@@ -60,7 +114,35 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Usage(message) | Error::Runtime(message) => write!(f, "{message}"),
+            Error::Usage(message) => write!(f, "{message}"),
+            Error::Plot(e) => write!(f, "{e}"),
+            Error::Probe(e) => write!(f, "{}", explain(e)),
+            Error::Search(e) => write!(f, "{e}"),
+            Error::Unanswerable { dir, source } => {
+                write!(f, "{}: cannot probe every position drawn: {}", dir.display(), explain(source))
+            }
+            Error::NotGenerated { tables, command } => write!(
+                f,
+                "{} table(s) not generated or outdated ({}): run {command}",
+                tables.len(),
+                tables.join(", ")
+            ),
+            Error::NotOnDisk { what, command } => write!(f, "{what}: run {command}"),
+            Error::NoTables { dir, commands } => {
+                write!(
+                    f,
+                    "{}: no tables of any game; make some with {}",
+                    dir.display(),
+                    commands.join(" or ")
+                )
+            }
+            Error::NoCompleteTable { dir } => {
+                write!(f, "{}: no complete table: generate tables first", dir.display())
+            }
+            Error::NotConfirmed { index, value } => {
+                write!(f, "index {index}: {value} found but not confirmed")
+            }
+            Error::Serve { address, .. } => write!(f, "serving on {address}"),
             Error::Input(_) => write!(f, "standard input"),
             Error::Output(_) => write!(f, "standard output"),
             Error::File { path, .. } => write!(f, "{}", path.display()),
@@ -76,7 +158,12 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Input(e) | Error::Output(e) | Error::File { source: e, .. } => Some(e),
+            Error::Input(e)
+            | Error::Output(e)
+            | Error::File { source: e, .. }
+            | Error::Serve { source: e, .. } => Some(e),
+            Error::Probe(e) => std::error::Error::source(e),
+            Error::Search(e) => std::error::Error::source(e),
             // Their messages are shown as this error's own; the chain goes on with their causes.
             Error::Table(e) => std::error::Error::source(e),
             Error::Build(e) => std::error::Error::source(e),
@@ -171,7 +258,7 @@ pub fn variant_error(error: VariantError, dir: &Path) -> Error {
         }
         VariantError::Contradiction { why, .. } => Error::Usage(why),
         VariantError::NotOnDisk { generate, what } => {
-            Error::Runtime(format!("{what}: run {}", generate_command(&generate, dir)))
+            Error::NotOnDisk { what, command: generate_command(&generate, dir) }
         }
     }
 }

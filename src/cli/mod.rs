@@ -327,11 +327,7 @@ fn every_game(dir: &Path, mut each: impl FnMut(&str, &mut usize) -> Result<(), E
             .filter_map(|g| with_game(g.key, Small))
             .map(|variant| generate_command(&variant, dir))
             .collect();
-        return Err(Error::Runtime(format!(
-            "{}: no tables of any game; make some with {}",
-            dir.display(),
-            small.join(" or ")
-        )));
+        return Err(Error::NoTables { dir: dir.to_path_buf(), commands: small });
     }
     Ok(())
 }
@@ -409,11 +405,11 @@ impl OnVariant for Listing<'_, '_> {
         info(&catalogue, &args.dir, args.json)?;
         let Some(out) = &args.plot else { return Ok(()) };
         let mut written = tablebase::picture::plot(&catalogue, &args.dir, out, &Progress::stderr())?;
-        let charts = game.charts(&args.dir).map_err(|e| Error::Runtime(e.to_string()))?;
+        let charts = game.charts(&args.dir).map_err(Error::Plot)?;
         for (name, svg) in charts {
             written.push(tablebase::picture::write_chart(out, &name, &svg)?);
         }
-        report_charts(written)
+        report_charts(written, &args.dir)
     }
 }
 
@@ -536,7 +532,7 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
                 complain!("tablebase: {}", TableError::Missing { path: path.clone() });
                 missing.push(table.clone());
             }
-            TableOutcome::Outdated { table, path, version, .. } => {
+            TableOutcome::NeedsUpgrade { table, path, version, .. } => {
                 complain!("tablebase: {}", TableError::NeedsUpgrade { path: path.clone(), found: *version });
                 missing.push(table.clone());
             }
@@ -561,12 +557,10 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
         return Err(Error::VerifyFailed);
     }
     if !missing.is_empty() {
-        return Err(Error::Runtime(format!(
-            "{} table(s) not generated or outdated ({}): run {}",
-            missing.len(),
-            missing.join(", "),
-            generate_command(&catalogue.variant(), dir)
-        )));
+        return Err(Error::NotGenerated {
+            tables: missing,
+            command: generate_command(&catalogue.variant(), dir),
+        });
     }
     Ok(())
 }
@@ -595,9 +589,9 @@ fn info(catalogue: &impl Catalogue, dir: &Path, json: bool) -> Result<(), Error>
     Ok(())
 }
 
-fn report_charts(written: Vec<PathBuf>) -> Result<(), Error> {
+fn report_charts(written: Vec<PathBuf>, dir: &Path) -> Result<(), Error> {
     match written.first() {
-        None => Err(Error::Runtime("no complete table to draw: generate tables first".into())),
+        None => Err(Error::NoCompleteTable { dir: dir.to_path_buf() }),
         Some(first) => {
             let dir = first.parent().unwrap_or(Path::new("."));
             complain!("tablebase: wrote {} chart(s) to {}", written.len(), dir.display());

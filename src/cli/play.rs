@@ -1,7 +1,7 @@
 //! `tablebase play`: a game in the terminal against the perfect player. Reads one command per
 //! line, so it can be driven through a pipe as well as typed.
 
-use super::error::{Error, explain};
+use super::error::Error;
 use std::io::{BufRead, Write};
 use tablebase::Value;
 use tablebase::play::{Ending, Match, MoveError, Play};
@@ -12,7 +12,7 @@ use tablebase::text::{plies, quote};
 fn failed(e: ProbeError) -> Error {
     match e {
         ProbeError::Illegal(why) => Error::Usage(why),
-        e => Error::Runtime(explain(&e)),
+        e => Error::Probe(e),
     }
 }
 

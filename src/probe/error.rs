@@ -21,8 +21,8 @@ pub enum ProbeError {
     /// A table is there but cannot be used: damaged, incomplete, another version. Shared,
     /// since a table that failed to open answers every later position with the same error.
     Damaged(Arc<TableError>),
-    /// Positions of a kind this version cannot solve yet.
-    Unavailable(String),
+    /// A position the game solves by search, which did not finish (stopped by its time limit).
+    Search(Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl fmt::Display for ProbeError {
@@ -31,7 +31,7 @@ impl fmt::Display for ProbeError {
             ProbeError::Illegal(why) => write!(f, "{why}"),
             ProbeError::NotGenerated { path, .. } => write!(f, "{}: table not generated", path.display()),
             ProbeError::Damaged(error) => write!(f, "{error}"),
-            ProbeError::Unavailable(why) => write!(f, "{why}"),
+            ProbeError::Search(error) => write!(f, "{error}"),
         }
     }
 }
@@ -41,6 +41,7 @@ impl std::error::Error for ProbeError {
         match self {
             // Its message is shown as this error's own; the chain goes on with its cause.
             ProbeError::Damaged(error) => error.source(),
+            ProbeError::Search(error) => error.source(),
             _ => None,
         }
     }

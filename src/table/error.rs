@@ -32,8 +32,8 @@ pub enum TableError {
         /// The version in its header.
         found: u32,
     },
-    /// A readable version whose index for this game has changed since.
-    Outdated {
+    /// A readable version whose index for this game has changed since: generate it again.
+    IndexChanged {
         /// The file.
         path: PathBuf,
         /// The version in its header.
@@ -121,7 +121,7 @@ impl TableError {
             | TableError::Io { path, .. }
             | TableError::NotATable { path }
             | TableError::Version { path, .. }
-            | TableError::Outdated { path, .. }
+            | TableError::IndexChanged { path, .. }
             | TableError::Incomplete { path }
             | TableError::Length { path, .. }
             | TableError::Checksum { path, .. }
@@ -169,7 +169,7 @@ impl fmt::Display for TableError {
             TableError::Version { found, .. } => {
                 write!(f, "{path}: table format version {found}, this program reads version {FORMAT_VERSION}")
             }
-            TableError::Outdated { found, .. } => write!(
+            TableError::IndexChanged { found, .. } => write!(
                 f,
                 "{path}: written by table format version {found}, whose index for this game is no longer read; generate it again"
             ),

@@ -63,7 +63,7 @@ impl FileSpec {
             });
         }
         if header.version < self.since_version {
-            return Err(TableError::Outdated { path: self.path.clone(), found: header.version });
+            return Err(TableError::IndexChanged { path: self.path.clone(), found: header.version });
         }
         Ok(())
     }
@@ -297,7 +297,7 @@ pub enum Check {
 /// Maps the complete file `spec` and checks what opening can check without reading the data:
 /// the header (its own checksum, game, table, version) and the length. Returns the header, the
 /// map and the number of data bytes. A file of an older version that `generate` can upgrade is
-/// [`TableError::NeedsUpgrade`]; one that must be generated again is [`TableError::Outdated`].
+/// [`TableError::NeedsUpgrade`]; one that must be generated again is [`TableError::IndexChanged`].
 pub(crate) fn map_file(spec: &FileSpec) -> Result<(Header, memmap2::Mmap, u64), TableError> {
     let (header, map, data_len) = map_any_version(spec)?;
     if header.version < FORMAT_VERSION {

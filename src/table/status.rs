@@ -4,9 +4,10 @@ use super::atomic::temporary_path;
 use super::error::TableError;
 use super::format::FORMAT_VERSION;
 use super::header::{FileSpec, Header};
+use std::sync::Arc;
 
 /// The state of a table or set file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Status {
     /// No file, no temporary file.
     Missing,
@@ -16,8 +17,21 @@ pub enum Status {
     Complete(Header),
     /// Complete, written by an older format version that `generate` upgrades in place.
     NeedsUpgrade(Header),
-    /// A file is there but it cannot be used: the reason.
-    Damaged(String),
+    /// A file is there but it cannot be used: why (shared, as statuses are cloned).
+    Damaged(Arc<TableError>),
+}
+
+/// Statuses are equal when they say the same: damaged ones when their reasons read the same.
+impl PartialEq for Status {
+    fn eq(&self, other: &Status) -> bool {
+        match (self, other) {
+            (Status::Missing, Status::Missing) | (Status::Partial, Status::Partial) => true,
+            (Status::Complete(a), Status::Complete(b))
+            | (Status::NeedsUpgrade(a), Status::NeedsUpgrade(b)) => a == b,
+            (Status::Damaged(a), Status::Damaged(b)) => a.to_string() == b.to_string(),
+            _ => false,
+        }
+    }
 }
 
 impl Status {
@@ -29,13 +43,13 @@ impl Status {
             Ok(header) => header,
             Err(TableError::Missing { .. }) if temporary_path(path).exists() => return Status::Partial,
             Err(TableError::Missing { .. }) => return Status::Missing,
-            Err(e) => return Status::Damaged(e.to_string()),
+            Err(e) => return Status::Damaged(Arc::new(e)),
         };
         if !header.complete {
             return Status::Partial;
         }
         if let Err(e) = spec.check(&header) {
-            return Status::Damaged(e.to_string());
+            return Status::Damaged(Arc::new(e));
         }
         let expected = header.file_length(encoding);
         match std::fs::metadata(path) {
@@ -43,10 +57,12 @@ impl Status {
                 Status::NeedsUpgrade(header)
             }
             Ok(meta) if meta.len() == expected => Status::Complete(header),
-            Ok(meta) => Status::Damaged(
-                TableError::Length { path: path.clone(), expected, found: meta.len() }.to_string(),
-            ),
-            Err(e) => Status::Damaged(TableError::Io { path: path.clone(), source: e }.to_string()),
+            Ok(meta) => Status::Damaged(Arc::new(TableError::Length {
+                path: path.clone(),
+                expected,
+                found: meta.len(),
+            })),
+            Err(e) => Status::Damaged(Arc::new(TableError::Io { path: path.clone(), source: e })),
         }
     }
 

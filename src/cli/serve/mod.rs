@@ -94,7 +94,7 @@ impl Permits {
 /// Serves until the process is stopped.
 pub fn serve(dir: &Path, bind: &str, port: u16) -> Result<(), Error> {
     let listener = std::net::TcpListener::bind((bind, port))
-        .map_err(|e| Error::Runtime(format!("cannot listen on {bind}:{port}: {e}")))?;
+        .map_err(|source| Error::Serve { address: format!("{bind}:{port}"), source })?;
     let address = listener.local_addr().map_or(format!("{bind}:{port}"), |a| a.to_string());
     complain!("tablebase: serving the tables in {} at http://{address}/ (Ctrl-C stops)", dir.display());
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -118,7 +118,7 @@ pub fn serve(dir: &Path, bind: &str, port: u16) -> Result<(), Error> {
         };
         http::Response { status: reply.status, content_type: reply.kind, body }
     })
-    .map_err(|e| Error::Runtime(format!("serving on {address}: {e}")))
+    .map_err(|source| Error::Serve { address, source })
 }
 
 /// An error message as a remote client may read it: table files named relative to the tables'
@@ -245,7 +245,7 @@ fn probe_error(error: &ProbeError) -> Reply {
     let status = match error {
         ProbeError::Illegal(_) => 400,
         ProbeError::NotGenerated { .. } => 404,
-        ProbeError::Damaged(_) | ProbeError::Unavailable(_) => 500,
+        ProbeError::Damaged(_) | ProbeError::Search(_) => 500,
     };
     Reply::error(status, &explain(error))
 }

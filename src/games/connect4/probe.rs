@@ -100,7 +100,7 @@ impl Connect4Tablebase {
 
     /// The value of a position whose game is not over, by search.
     fn search(&self, position: &Position) -> Result<Value, ProbeError> {
-        self.tables.0.search(position, self.max_time).map_err(|e| ProbeError::Unavailable(e.to_string()))
+        self.tables.0.search(position, self.max_time).map_err(|e| ProbeError::Search(Box::new(e)))
     }
 }
 
