@@ -2,9 +2,9 @@
 //! memory-mapped tables.
 //!
 //! # Probing
-//! A game's tablebase ([`MorrisTablebase`], [`Connect4Tablebase`]) maps its tables on first use
-//! and answers through the [`Probe`] trait: a position's [`Value`] (win, loss or draw with the
-//! exact distance in plies), every move with its value, and the best line.
+//! A game's tablebase ([`MorrisTablebase`], [`Connect4Tablebase`], the tic-tac-toe one) maps
+//! its tables on first use and answers through the [`Probe`] trait: a position's [`Value`] (win,
+//! loss or draw with the exact distance in plies), every move with its value, and the best line.
 //!
 //! ```
 //! use tablebase::games::connect4::{Connect4, Connect4Tablebase, Geometry};
@@ -23,18 +23,52 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Adding a game
-//! A game is one module. Whose moves all leave their layer (a ply, stones on the board), it
-//! implements [`LayeredGame`] and gets its [`Catalogue`] from [`Layered`]: the forward pass over
-//! reachable positions, per-layer sets and tables, all shared. Whose positions repeat, it
-//! implements [`Catalogue`] itself with a [`solve::CyclicSet`] per job. Either way
-//! [`generate`], [`verify`] and [`info`] do the rest, the same for every game;
-//! `examples/tictactoe.rs` is a whole game in one file.
+//! # Any game of the registry
+//! [`games`] names every game once; [`Game`](game::Game) is what each gives: its settings, the
+//! tables each command works on ([`generate`], [`verify`], [`info`]), its tablebase and its
+//! start. Generic code runs for a game chosen by its key through [`games::with_game`]:
 //!
-//! The modules: [`catalogue`] (the trait and the generic drivers), [`layered`] (the layered
-//! pipeline), [`solve`] (the retrograde solvers and the forward check), [`table`] (the file
-//! format), [`probe`] (probing and its output formats), [`morris`] and [`connect4`] (the
-//! games), [`reference`] (published figures). See docs/ARCHITECTURE.md.
+//! ```
+//! use tablebase::catalogue::Variant;
+//! use tablebase::game::{Game, Purpose};
+//! use tablebase::games::{ForGame, with_game};
+//! use tablebase::{Probe, Progress, Value, generate};
+//! use std::path::Path;
+//!
+//! /// Generates a game's tables in a directory and gives the value of its start.
+//! struct Solve<'a>(&'a Path);
+//!
+//! impl ForGame for Solve<'_> {
+//!     type Output = Value;
+//!     fn run<G: Game>(self) -> Value {
+//!         let game = G::from_variant(&Variant::of(G::KEY), Purpose::Generate).unwrap();
+//!         let tables = game.catalogue(self.0, Purpose::Generate).unwrap();
+//!         generate(&tables, self.0, &Progress::hidden()).unwrap();
+//!         let tablebase = game.tablebase(self.0, None);
+//!         tablebase.value(&tablebase.parse(&game.start()).unwrap()).unwrap()
+//!     }
+//! }
+//!
+//! let scratch = tempfile::tempdir()?;
+//! assert_eq!(with_game("tictactoe", Solve(scratch.path())), Some(Value::Draw));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Adding a game
+//! A game is one folder under `src/games/` and one line of the registry (`src/games/mod.rs`).
+//! Whose moves all leave their layer (a ply, stones on the board), it implements
+//! [`LayeredGame`] and gets its [`Catalogue`] from [`Layered`]: the forward pass over reachable
+//! positions, per-layer sets and tables, all shared. Whose positions repeat, it implements
+//! [`Catalogue`] itself with a [`solve::CyclicSet`] per job. It adds [`Probe`],
+//! [`Play`](play::Play) and [`Draw`](picture::Draw) for its tablebase, and [`Game`](game::Game)
+//! for the registry. `src/games/tictactoe/` is the smallest whole example; docs/ARCHITECTURE.md
+//! walks through it.
+//!
+//! The modules, lowest first: [`table`] (the file format), [`solve`] (the retrograde solvers and
+//! the forward check), [`catalogue`] (the trait and the generic drivers), [`layered`] (the
+//! layered pipeline), [`mod@probe`], [`play`] and [`picture`] (the engines every game shares),
+//! [`game`] (what a game gives), [`games`] (the registry and the games). See
+//! docs/ARCHITECTURE.md.
 
 #![warn(missing_docs)]
 // Board code indexes fixed-size tables by point and symmetry numbers; ranges read better there.
@@ -49,7 +83,7 @@ pub mod play;
 mod prefetch;
 pub mod probe;
 mod progress;
-pub mod reference;
+mod reference;
 mod resources;
 #[doc(hidden)]
 pub mod rng;

@@ -6,7 +6,7 @@ const PUBLISHED_CHECKSUMS: &str = include_str!("../tables/reference/published-ch
 
 /// The CRC-32 of the whole file that the project publishes for the table file `name`
 /// (`morris-8-7.tbl`): generation is deterministic, so every run writes these bytes.
-pub fn published_checksum(name: &str) -> Option<u32> {
+pub(crate) fn published_checksum(name: &str) -> Option<u32> {
     rows(PUBLISHED_CHECKSUMS).find(|r| r[0] == name).and_then(|r| u32::from_str_radix(r[1].trim(), 16).ok())
 }
 

@@ -16,7 +16,7 @@ fn compare_ply(dir: &std::path::Path, g: Geometry, ply: u32, searcher: &mut Sear
     let mut compared = 0;
     let mut next = layer.set.next_member(0).unwrap();
     while let Some(index) = next {
-        let position = tables.0.position(ply, &mut walker, index);
+        let position = tables.game().position(ply, &mut walker, index);
         let stored: Value = layer.value_at(index).unwrap().expect("a member has a value");
         assert_eq!(searcher.value(&position).unwrap(), stored, "{g} ply {ply} index {index}");
         compared += 1;

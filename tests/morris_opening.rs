@@ -18,7 +18,7 @@ use tablebase::{Probe, Progress, Value};
 fn generate(dir: &Path, stones: u32) {
     tablebase::generate(&MovingPhase::for_stones(stones), dir, &Progress::hidden()).unwrap();
     let opening = Opening::new(stones).with_classes(dir, tablebase::table::Check::Checksum).unwrap();
-    tablebase::generate(&tablebase::Layered(opening), dir, &Progress::hidden()).unwrap();
+    tablebase::generate(&tablebase::Layered::new(opening), dir, &Progress::hidden()).unwrap();
 }
 
 /// A position up to the 16 symmetries: hands, side to move and the canonical stones.
@@ -69,9 +69,9 @@ fn check_game(stones: u32) {
     let counts: Vec<u64> =
         tablebase::info(&catalogue, &dir).iter().map(|row| row.positions.unwrap()).collect();
     assert_eq!(counts, per_layer, "K = {stones}: reachable positions per placement ply");
-    assert_eq!(counts.len() as u32, catalogue.0.layers());
+    assert_eq!(counts.len() as u32, catalogue.game().layers());
     let reports = common::verified(
-        &tablebase::Layered(
+        &tablebase::Layered::new(
             Opening::new(stones).with_classes(&dir, tablebase::table::Check::Header).unwrap(),
         ),
         &dir,

@@ -98,7 +98,7 @@ fn info_and_verify_count_5478_positions_765_up_to_symmetry() {
         .sum();
     assert_eq!(positions, 5478);
     // The entries of the tables are the positions up to symmetry: the sets' members.
-    let layers = tablebase::layered::Layered(tablebase::games::tictactoe::TicTacToe);
+    let layers = tablebase::layered::Layered::new(tablebase::games::tictactoe::TicTacToe);
     let entries: u64 = (0..10)
         .map(|ply| layers.open_layer(tables(), ply, |_| tablebase::table::Check::Header).unwrap().set.len())
         .sum();

@@ -9,8 +9,20 @@ use crate::table::{Check, Counts, FileSpec, SetFile, Status, TableError, TableFi
 use std::fmt;
 use std::path::Path;
 
-/// The tables of a layered game.
-pub struct Layered<G>(pub G);
+/// The tables of a layered game: the game's layers as a [`Catalogue`].
+pub struct Layered<G>(G);
+
+impl<G> Layered<G> {
+    /// The tables of `game`.
+    pub fn new(game: G) -> Layered<G> {
+        Layered(game)
+    }
+
+    /// The game whose tables these are.
+    pub fn game(&self) -> &G {
+        &self.0
+    }
+}
 
 /// A layer, as `info` and `verify` name it: `ply 12`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Walks the members of `layer` (given by their words): marks every child in `next` when there
 /// is one, and returns the number of positions the members stand for (their weights).
-pub fn expand<G: LayeredGame>(
+pub(crate) fn expand<G: LayeredGame>(
     game: &G,
     layer: u32,
     members: &impl Words,

@@ -19,7 +19,7 @@ mod solved;
 
 pub use bitset::BitSet;
 pub use catalogue::{Layer, LayerJob, Layered};
-pub use forward::{expand, reachable_counts, reachable_set};
+pub use forward::{reachable_counts, reachable_set};
 pub use solved::{LayerCursor, LayerSet, SolvedLayer};
 
 use crate::table::{Check, Counts, FileSpec};

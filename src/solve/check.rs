@@ -60,7 +60,7 @@ pub trait CheckedParts: Sync {
 
 /// Parts that no journal records: a slow table is still checked part by part (small units of
 /// parallel work, progress within minutes) when verify keeps no journal.
-pub struct Unrecorded;
+pub(crate) struct Unrecorded;
 
 impl CheckedParts for Unrecorded {
     fn holds(&self, _part: u64) -> bool {

@@ -15,7 +15,8 @@ mod check;
 mod cyclic;
 mod layered;
 
-pub use check::{CheckedParts, Consistency, Mismatch, PART_LEN, Unrecorded, check_cyclic, check_layered};
+pub(crate) use check::Unrecorded;
+pub use check::{CheckedParts, Consistency, Mismatch, PART_LEN, check_cyclic, check_layered};
 pub use cyclic::{CyclicSet, Solution, Successor, solve_cyclic};
 pub use layered::{LayeredSet, layered_value, solve_layered};
 

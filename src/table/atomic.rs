@@ -37,7 +37,7 @@ impl Pending {
 
     /// The temporary file of `path` as an earlier run left it, to go on writing it; `None` when
     /// there is none.
-    pub fn open_existing(path: &Path) -> Result<Option<Pending>, TableError> {
+    pub(crate) fn open_existing(path: &Path) -> Result<Option<Pending>, TableError> {
         let temporary = temporary_path(path);
         match super::regular::open_regular(OpenOptions::new().read(true).write(true), &temporary) {
             Ok(file) => Ok(Some(Pending { file, temporary, path: path.to_path_buf(), committed: false })),
@@ -49,7 +49,7 @@ impl Pending {
     /// Makes the file `length` bytes long with its blocks allocated on disk, so that writing
     /// through a memory map cannot fail half-way (a full disk would be a SIGBUS there): a
     /// clear error now instead.
-    pub fn reserve(&self, length: u64) -> Result<(), TableError> {
+    pub(crate) fn reserve(&self, length: u64) -> Result<(), TableError> {
         use std::os::fd::AsRawFd;
         let Ok(signed) = libc::off_t::try_from(length) else {
             return Err(self.no_space(length));
@@ -77,7 +77,7 @@ impl Pending {
 
     /// Syncs the file, renames it to its final name and syncs the directory, so that the
     /// rename survives a power loss.
-    pub fn commit(mut self) -> Result<(), TableError> {
+    pub(crate) fn commit(mut self) -> Result<(), TableError> {
         self.file.sync_all().map_err(|source| TableError::Io { path: self.temporary.clone(), source })?;
         let at_path = |source| TableError::Io { path: self.path.clone(), source };
         fs::rename(&self.temporary, &self.path).map_err(at_path)?;

@@ -160,19 +160,19 @@ impl CheckedMap {
 
     /// The little-endian u64 at data offset `offset`, from a file checked whole.
     #[inline]
-    pub fn u64_at_checked(&self, offset: u64) -> u64 {
+    pub(crate) fn u64_at_checked(&self, offset: u64) -> u64 {
         debug_assert!(self.all_checked.load(Relaxed));
         u64_at(&self.map, HEADER_SIZE + offset as usize)
     }
 
     /// Whether the whole file has been checked.
-    pub fn is_checked(&self) -> bool {
+    pub(crate) fn is_checked(&self) -> bool {
         self.all_checked.load(Relaxed)
     }
 
     /// Checks every block and the header's checksum of all the data (`expected`), reading the
     /// whole file once, in parallel.
-    pub fn check_all(&self, expected: u32) -> Result<(), TableError> {
+    pub(crate) fn check_all(&self, expected: u32) -> Result<(), TableError> {
         if self.is_checked() {
             return Ok(());
         }
@@ -197,7 +197,7 @@ impl CheckedMap {
     /// The field is zeroed because a message followed by its own CRC-32 always leaves the same
     /// CRC state: over the header as written, the file's CRC would not depend on the header's
     /// contents at all, and a header rewritten with a valid checksum would still match.
-    pub fn file_checksum(&self, data_checksum: u32) -> u32 {
+    pub(crate) fn file_checksum(&self, data_checksum: u32) -> u32 {
         let area = HEADER_SIZE + self.data_len as usize;
         let mut header = [0u8; HEADER_SIZE];
         header[..HEADER_SIZE - 4].copy_from_slice(&self.map[..HEADER_SIZE - 4]);

@@ -80,7 +80,7 @@ impl Checkpoints {
     }
 
     /// Records chunk `chunk` as written, once its `bytes` (in the file's memory map) are on disk.
-    pub fn record(&self, chunk: usize, result: &ChunkResult, bytes: &[u8]) -> Result<(), TableError> {
+    pub(crate) fn record(&self, chunk: usize, result: &ChunkResult, bytes: &[u8]) -> Result<(), TableError> {
         let io = |source| TableError::Io { path: self.path.clone(), source };
         sync_mapped(bytes).map_err(io)?;
         let record = encode_record(chunk, result);
@@ -100,7 +100,7 @@ impl Drop for Checkpoints {
 /// How far the table at `path` got while being written in checkpointed chunks: the chunks
 /// recorded and the chunks in all, as a rerun would resume them; `None` without checkpoints.
 /// Reads only: for `info`, while a build may be running.
-pub fn checkpoint_progress(path: &Path) -> Option<(usize, usize)> {
+pub(crate) fn checkpoint_progress(path: &Path) -> Option<(usize, usize)> {
     let bytes = read_all(&checkpoint_path(path)).ok()??;
     let u64_at = |at: usize| Some(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?));
     let (index_size, chunk) = (u64_at(8)?, u64_at(16)?);

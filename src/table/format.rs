@@ -29,7 +29,7 @@ pub(crate) fn u64_at(bytes: &[u8], at: usize) -> u64 {
 }
 
 /// Words per block of the rank directory.
-pub const SET_BLOCK_WORDS: usize = 8;
+pub(crate) const SET_BLOCK_WORDS: usize = 8;
 
 /// The bytes of data of a set over an index space of `capacity`: its words and its rank
 /// directory (a count before each block of words, then the total).

@@ -7,7 +7,7 @@ use crate::value::Value;
 use std::path::{Path, PathBuf};
 
 /// The first eight bytes of every file.
-pub const MAGIC: [u8; 8] = *b"TBLBASE\0";
+pub(crate) const MAGIC: [u8; 8] = *b"TBLBASE\0";
 /// Where the header's own checksum is: a CRC-32 of the bytes before it.
 const HEADER_CHECKSUM_AT: usize = HEADER_SIZE - 4;
 const FLAG_COMPLETE: u32 = 1;

@@ -35,11 +35,13 @@ pub fn set_file_len(capacity: u64) -> u64 {
     let data = format::set_data_len(capacity);
     HEADER_SIZE as u64 + data + blocks::checksum_area_len(data)
 }
-pub use checkpoint::checkpoint_progress;
+pub(crate) use checkpoint::checkpoint_progress;
 pub use error::TableError;
 pub use format::{FORMAT_VERSION, HEADER_SIZE, OLDEST_READABLE_VERSION};
 pub use header::{Check, Counts, FileKind, FileSpec, Header, check_file, checksum};
 pub use set::{CheckedWords, SetFile, Words, write_set};
 pub use status::Status;
-pub use upgrade::{set_aside, upgrade};
-pub use values::{Distances, TableFile, write_table, write_table_checkpointed};
+pub(crate) use upgrade::set_aside;
+pub use upgrade::upgrade;
+pub(crate) use values::write_table_checkpointed;
+pub use values::{Distances, TableFile, write_table};

@@ -41,7 +41,7 @@ pub fn upgrade(spec: &FileSpec) -> Result<Header, TableError> {
 
 /// Renames a damaged file out of the way, to `NAME.damaged` (or `NAME.damaged.2`, ...), so that
 /// it can be rebuilt without destroying what a person may want to look at. Returns the new name.
-pub fn set_aside(path: &Path) -> Result<PathBuf, TableError> {
+pub(crate) fn set_aside(path: &Path) -> Result<PathBuf, TableError> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let aside = (1..)
         .map(|n| match n {

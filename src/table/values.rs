@@ -189,7 +189,7 @@ impl TableFile {
 
 /// Encodes a value as its body byte; `None` when it goes to the overflow area.
 #[inline]
-pub fn encode_value(value: Value) -> Option<u8> {
+pub(crate) fn encode_value(value: Value) -> Option<u8> {
     match value {
         Value::Draw => Some(0),
         Value::Win(n) | Value::Loss(n) if n < u32::from(OVERFLOW_BYTE) - 1 => Some(n as u8 + 1),
@@ -227,7 +227,7 @@ const CHECKPOINT_CHUNK: u64 = 1 << 9;
 /// [`write_table`], and with `checkpoints` for entries that are slow to compute (a search each):
 /// chunk by chunk, each recorded as done once its bytes are on disk, so that a run cut short
 /// goes on from the chunks it wrote. The same bytes either way.
-pub fn write_table_checkpointed<S, E>(
+pub(crate) fn write_table_checkpointed<S, E>(
     spec: &FileSpec,
     index_size: u64,
     progress: &Progress,

@@ -86,7 +86,7 @@ impl Geometry {
 
     /// The bottom cell of every column.
     #[inline]
-    pub fn bottom_row(&self) -> u64 {
+    pub(crate) fn bottom_row(&self) -> u64 {
         (0..self.width).fold(0, |row, column| row | self.bottom(column))
     }
 
@@ -98,7 +98,7 @@ impl Geometry {
 
     /// Whether `stones` hold four in a row.
     #[inline]
-    pub fn has_four(&self, stones: u64) -> bool {
+    pub(crate) fn has_four(&self, stones: u64) -> bool {
         let h = u64::from(self.height);
         for shift in [1, h, h + 1, h + 2] {
             let pairs = stones & (stones >> shift);
@@ -111,7 +111,7 @@ impl Geometry {
 
     /// The empty cells that would complete four in a row for `stones`, filled or not below.
     #[inline]
-    pub fn winning_cells(&self, stones: u64) -> u64 {
+    pub(crate) fn winning_cells(&self, stones: u64) -> u64 {
         self.completing_cells(stones) & self.board()
     }
 
@@ -120,7 +120,7 @@ impl Geometry {
     /// loops that mask the result with cells of their own (the empty ones) anyway, so that the
     /// board's mask is not rebuilt at each call.
     #[inline(always)]
-    pub fn completing_cells(&self, stones: u64) -> u64 {
+    pub(crate) fn completing_cells(&self, stones: u64) -> u64 {
         let h = self.height;
         let mut cells = (stones << 1) & (stones << 2) & (stones << 3);
         for shift in [h, h + 1, h + 2] {
@@ -199,7 +199,7 @@ impl Position {
 
     /// Whether the side to move can make four in a row with its next stone.
     #[inline]
-    pub fn can_win_at_once(&self, g: &Geometry) -> bool {
+    pub(crate) fn can_win_at_once(&self, g: &Geometry) -> bool {
         let playable = (self.mask + g.bottom_row()) & g.board();
         g.winning_cells(self.current) & playable & !self.mask != 0
     }

@@ -45,14 +45,14 @@ impl Connect4 {
 
     /// The tables of the game on board `geometry`.
     pub fn tables(geometry: Geometry) -> Layered<Connect4> {
-        Layered(Connect4::new(geometry))
+        Layered::new(Connect4::new(geometry))
     }
 
     /// An opening book of board `geometry`: the tables of plies `0..=last_ply`, the last one
     /// solved by search.
     pub fn book(geometry: Geometry, last_ply: u32) -> Layered<Connect4> {
         let last_ply = last_ply.min(geometry.cells());
-        Layered(Connect4 { book: Some(last_ply), ..Connect4::new(geometry) })
+        Layered::new(Connect4 { book: Some(last_ply), ..Connect4::new(geometry) })
     }
 
     /// The last ply of the opening book on disk in `dir`, `None` when `dir` holds none.
@@ -103,7 +103,7 @@ impl Connect4 {
     /// The value of the empty board and the positions of all plies (not for a book), from the
     /// tables in `dir`.
     fn board_figures(&self, dir: &Path) -> Option<(Value, Option<u64>)> {
-        let tables = Layered(Connect4::new(self.geometry));
+        let tables = Layered::new(Connect4::new(self.geometry));
         let mut total = 0;
         if self.book.is_none() {
             for ply in 0..=self.geometry.cells() {

@@ -213,7 +213,7 @@ pub struct PlyIndex {
 /// The column codes of a position, left to right.
 type Codes = [u32; MAX_WIDTH];
 
-/// Where [`PlyIndex::seek`] left off: the codes of the last position, and for each column the
+/// Where `PlyIndex::seek` left off: the codes of the last position, and for each column the
 /// sum of the terms left of it, its stone counts, and the end of the indices that share the
 /// columns up to it.
 #[derive(Clone)]
@@ -276,7 +276,7 @@ impl PlyIndex {
 
     /// The indices of a position and of its mirror image.
     #[inline]
-    pub fn index_and_mirror(&self, position: &Position) -> (u64, u64) {
+    pub(crate) fn index_and_mirror(&self, position: &Position) -> (u64, u64) {
         let codes = self.codes(position);
         let w = self.geometry.width as usize;
         let step = self.strides;
@@ -379,7 +379,7 @@ impl PlyIndex {
     /// The position with index `index` (< size()), unranking only the columns that differ from
     /// the walker's last position.
     #[inline]
-    pub fn seek(&self, walker: &mut Walker, index: u64) -> Position {
+    pub(crate) fn seek(&self, walker: &mut Walker, index: u64) -> Position {
         let g = &self.geometry;
         let w = g.width as usize;
         let ranks = &*self.ranks;
@@ -436,12 +436,6 @@ impl PlyIndex {
         }
         let current = if self.ply.is_multiple_of(2) { first } else { mask ^ first };
         Position { current, mask, ply: self.ply }
-    }
-
-    /// Whether a position is its own mirror image.
-    #[inline]
-    pub fn is_symmetric(&self, position: &Position) -> bool {
-        position.mirror(&self.geometry) == *position
     }
 }
 

@@ -16,5 +16,5 @@ pub use catalogue::{Connect4, GAME};
 pub use game::Connect4Game;
 pub use index::{MAX_WIDTH, PlyIndex, Walker};
 pub use probe::{Column, Connect4Tablebase, Game, diagram};
-pub use search::{DEFAULT_TABLE_BYTES, SearchError, Searcher, SearcherPool, value_of_score};
+pub use search::{DEFAULT_TABLE_BYTES, SearchError, Searcher, value_of_score};
 pub use reference::{connect4_7x6_positions, connect4_board, connect4_ply_positions};

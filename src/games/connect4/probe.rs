@@ -48,7 +48,7 @@ impl Connect4Tablebase {
     /// The tables of board `geometry` in `dir`. Nothing is read until a position needs it.
     pub fn open(dir: impl Into<PathBuf>, geometry: Geometry) -> Connect4Tablebase {
         let tables = Connect4::tables(geometry);
-        let plies = LazyTables::new(tables.0.layers() as usize);
+        let plies = LazyTables::new(tables.game().layers() as usize);
         Connect4Tablebase { dir: dir.into(), tables, plies, max_time: None }
     }
 
@@ -59,7 +59,7 @@ impl Connect4Tablebase {
 
     /// The board.
     pub fn geometry(&self) -> Geometry {
-        self.tables.0.geometry()
+        self.tables.game().geometry()
     }
 
     fn ply(&self, ply: u32) -> Result<&SolvedLayer, ProbeError> {
@@ -71,7 +71,7 @@ impl Connect4Tablebase {
     }
 
     fn value_of(&self, position: &Position) -> Result<Value, ProbeError> {
-        let game = &self.tables.0;
+        let game = self.tables.game();
         let g = game.geometry();
         if position.is_won_by_previous(&g) {
             return Ok(Value::Loss(0));
@@ -100,7 +100,7 @@ impl Connect4Tablebase {
 
     /// The value of a position whose game is not over, by search.
     fn search(&self, position: &Position) -> Result<Value, ProbeError> {
-        self.tables.0.search(position, self.max_time).map_err(|e| ProbeError::Search(Box::new(e)))
+        self.tables.game().search(position, self.max_time).map_err(|e| ProbeError::Search(Box::new(e)))
     }
 }
 
@@ -111,7 +111,7 @@ impl Probe for Connect4Tablebase {
     fn parse(&self, text: &str) -> Result<Game, ProbeError> {
         let moves = text.trim();
         let position =
-            parse_moves(&self.tables.0.geometry(), moves).map_err(|e| ProbeError::Illegal(e.to_string()))?;
+            parse_moves(&self.tables.game().geometry(), moves).map_err(|e| ProbeError::Illegal(e.to_string()))?;
         Ok(Game { position, moves: moves.to_string() })
     }
 
@@ -127,7 +127,7 @@ impl Probe for Connect4Tablebase {
         let mut outcomes = Vec::new();
         let mut children = Vec::new();
         game.position
-            .for_each_move(&self.tables.0.geometry(), |column, child| children.push((column, child)));
+            .for_each_move(&self.tables.game().geometry(), |column, child| children.push((column, child)));
         for (column, child) in children {
             let value = self.value_of(&child)?.for_mover();
             let next = Game { position: child, moves: format!("{}{}", game.moves, column + 1) };
@@ -137,7 +137,7 @@ impl Probe for Connect4Tablebase {
     }
 
     fn describe(&self, game: &Game, value: Value) -> String {
-        let g = &self.tables.0.geometry();
+        let g = &self.tables.game().geometry();
         let p = &game.position;
         let mut out = diagram(g, p);
         let side = if p.ply.is_multiple_of(2) { "First player (X)" } else { "Second player (O)" };

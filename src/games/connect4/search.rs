@@ -467,7 +467,7 @@ impl Searcher {
 /// Searchers of one board shared by threads: a search takes an idle one (or makes one), so
 /// that threads never share a transposition table, and puts it back, so that later searches
 /// find the positions searched before.
-pub struct SearcherPool {
+pub(crate) struct SearcherPool {
     g: Geometry,
     table_bytes: usize,
     idle: Mutex<Vec<Searcher>>,

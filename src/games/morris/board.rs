@@ -10,7 +10,7 @@
 pub type Points = u32;
 
 pub const POINT_COUNT: usize = 24;
-pub const RING_SIZE: usize = 8;
+pub(crate) const RING_SIZE: usize = 8;
 pub const ALL_POINTS: Points = (1 << POINT_COUNT) - 1;
 
 /// Coordinates of each point, in point order.
@@ -117,18 +117,18 @@ const fn build_mills_through() -> [[Points; 2]; POINT_COUNT] {
 }
 
 /// `MILLS_THROUGH[p]`: the two mills that contain point `p` (every point lies on exactly two).
-pub const MILLS_THROUGH: [[Points; 2]; POINT_COUNT] = build_mills_through();
+pub(crate) const MILLS_THROUGH: [[Points; 2]; POINT_COUNT] = build_mills_through();
 
 /// Whether the stone on `p` is part of a mill of `stones` (which must contain `p`).
 #[inline]
-pub fn in_mill(stones: Points, p: usize) -> bool {
+pub(crate) fn in_mill(stones: Points, p: usize) -> bool {
     let [m0, m1] = MILLS_THROUGH[p];
     stones & m0 == m0 || stones & m1 == m1
 }
 
 /// The stones of `stones` that lie in at least one mill of `stones`.
 #[inline]
-pub fn stones_in_mills(stones: Points) -> Points {
+pub(crate) fn stones_in_mills(stones: Points) -> Points {
     let mut covered = 0;
     for mill in MILLS {
         if stones & mill == mill {
@@ -141,7 +141,7 @@ pub fn stones_in_mills(stones: Points) -> Points {
 /// The stones of `stones` that an opponent who has just closed a mill may remove: those in no
 /// mill, or all of them when every one is in a mill.
 #[inline]
-pub fn removable(stones: Points) -> Points {
+pub(crate) fn removable(stones: Points) -> Points {
     let free = stones & !stones_in_mills(stones);
     if free != 0 { free } else { stones }
 }

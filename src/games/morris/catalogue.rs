@@ -86,7 +86,7 @@ impl fmt::Display for Class {
 
 /// The classes needed for `target` (itself, its partner and, through captures, the classes
 /// they depend on), or all 49 classes.
-pub fn needed_classes(target: Option<Class>) -> BTreeSet<Class> {
+pub(crate) fn needed_classes(target: Option<Class>) -> BTreeSet<Class> {
     let Some(target) = target else {
         return Class::all().collect();
     };
@@ -103,7 +103,7 @@ pub fn needed_classes(target: Option<Class>) -> BTreeSet<Class> {
 
 /// The class pairs `{A-B, B-A}` (as `A-B` with `A <= B`) in an order where every pair comes
 /// after the pairs its captures reach: by total stones.
-pub fn pairs_in_order(classes: &BTreeSet<Class>) -> Vec<Class> {
+pub(crate) fn pairs_in_order(classes: &BTreeSet<Class>) -> Vec<Class> {
     let mut pairs: Vec<Class> = classes.iter().filter(|c| c.mover <= c.other).copied().collect();
     pairs.sort_by_key(|c| (c.mover + c.other, c.mover));
     pairs
@@ -134,7 +134,7 @@ impl SolvedClass {
 
 /// The positions of `A-B` and `B-A` (one class when `A == B`), numbered `A-B` first: a
 /// non-capturing move leads from one class to the other, a capture out of the pair.
-pub struct ClassPair<'a> {
+pub(crate) struct ClassPair<'a> {
     classes: [Class; 2],
     indices: [ClassIndex; 2],
     single: bool,

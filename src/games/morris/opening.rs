@@ -137,7 +137,7 @@ impl Opening {
 
     /// The tables of the opening with `stones` per side.
     pub fn tables(stones: u32) -> Layered<Opening> {
-        Layered(Opening::new(stones))
+        Layered::new(Opening::new(stones))
     }
 
     /// Stones per side.

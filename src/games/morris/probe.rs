@@ -57,7 +57,7 @@ impl MorrisTablebase {
     pub fn open(dir: impl Into<PathBuf>, stones_per_side: u8) -> MorrisTablebase {
         let classes = LazyTables::new(Class::all().count());
         let opening = Opening::tables(u32::from(stones_per_side));
-        let placement_layers = LazyTables::new(opening.0.layers() as usize);
+        let placement_layers = LazyTables::new(opening.game().layers() as usize);
         MorrisTablebase { dir: dir.into(), stones_per_side, classes, opening, placement_layers }
     }
 
@@ -109,7 +109,7 @@ impl MorrisTablebase {
                 "not reachable from the start of the {k}-stone game (W: B: w {k} {k})"
             ))
         };
-        let layer = opening.0.layer_of(position).ok_or_else(unreachable)?;
+        let layer = opening.game().layer_of(position).ok_or_else(unreachable)?;
         if position.material(position.to_move) < 3 {
             // Lost at once, and stored nowhere: reachable when a reachable position of the
             // layer before leads to it.
@@ -118,7 +118,7 @@ impl MorrisTablebase {
                 false => Err(unreachable()),
             };
         }
-        let index = opening.0.index(layer, position).ok_or_else(unreachable)?;
+        let index = opening.game().index(layer, position).ok_or_else(unreachable)?;
         let dense = self.placement_layer(layer)?.set.rank(index)?.ok_or_else(unreachable)?;
         Ok(Lookup::Layer(self.placement_layer(layer)?, dense))
     }
@@ -138,7 +138,7 @@ impl MorrisTablebase {
         let before = self.placement_layer(layer - 1)?;
         let mut found = Ok(false);
         for_each_unmove(position, self.stones_per_side, |parent| {
-            if let (Ok(false), Some(index)) = (&found, self.opening.0.index(layer - 1, &parent)) {
+            if let (Ok(false), Some(index)) = (&found, self.opening.game().index(layer - 1, &parent)) {
                 found = before.set.rank(index).map(|dense| dense.is_some());
             }
         });

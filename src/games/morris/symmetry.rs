@@ -9,20 +9,20 @@
 use super::board::{Points, RING_SIZE};
 
 /// Number of ring patterns, 3^8.
-pub const PATTERNS: usize = 6561;
+pub(crate) const PATTERNS: usize = 6561;
 /// Symmetries of the square (acting on one ring).
-pub const SQUARE_SYMMETRIES: usize = 8;
+pub(crate) const SQUARE_SYMMETRIES: usize = 8;
 /// Symmetries of the board: the square's, with and without the outer/inner swap.
 pub const BOARD_SYMMETRIES: usize = 16;
 
 /// Where symmetry `d` (0..8) of the square sends point `k` of a ring: `d < 4` rotates by `d`
 /// quarter turns, `d >= 4` reflects and then rotates.
-pub const fn ring_point_image(d: usize, k: usize) -> usize {
+pub(crate) const fn ring_point_image(d: usize, k: usize) -> usize {
     if d < 4 { (k + 2 * d) % RING_SIZE } else { (2 * (d - 4) + RING_SIZE - k) % RING_SIZE }
 }
 
 /// `SQUARE_PRODUCT[a][b]`: the symmetry "first `b`, then `a`".
-pub const SQUARE_PRODUCT: [[u8; SQUARE_SYMMETRIES]; SQUARE_SYMMETRIES] = {
+pub(crate) const SQUARE_PRODUCT: [[u8; SQUARE_SYMMETRIES]; SQUARE_SYMMETRIES] = {
     let mut table = [[0u8; SQUARE_SYMMETRIES]; SQUARE_SYMMETRIES];
     let mut a = 0;
     while a < SQUARE_SYMMETRIES {
@@ -73,7 +73,7 @@ const fn build_byte_images() -> [[u8; 256]; SQUARE_SYMMETRIES] {
 }
 
 /// `BYTE_IMAGE[d][ring]`: a ring's 8-bit mask under square symmetry `d`.
-pub static BYTE_IMAGE: [[u8; 256]; SQUARE_SYMMETRIES] = build_byte_images();
+pub(crate) static BYTE_IMAGE: [[u8; 256]; SQUARE_SYMMETRIES] = build_byte_images();
 
 const fn build_pattern_of_byte() -> [u16; 256] {
     let mut table = [0u16; 256];
@@ -96,7 +96,7 @@ const fn build_pattern_of_byte() -> [u16; 256] {
 }
 
 /// `PATTERN_OF_BYTE[mask]`: the ring pattern with digit 1 where the mask has a bit.
-pub static PATTERN_OF_BYTE: [u16; 256] = build_pattern_of_byte();
+pub(crate) static PATTERN_OF_BYTE: [u16; 256] = build_pattern_of_byte();
 
 const POW3: [usize; RING_SIZE] = [1, 3, 9, 27, 81, 243, 729, 2187];
 
@@ -124,7 +124,7 @@ const fn build_pattern_images() -> [[u16; PATTERNS]; SQUARE_SYMMETRIES] {
 }
 
 /// `PATTERN_IMAGE[d][pattern]`: a ring pattern under square symmetry `d`.
-pub static PATTERN_IMAGE: [[u16; PATTERNS]; SQUARE_SYMMETRIES] = build_pattern_images();
+pub(crate) static PATTERN_IMAGE: [[u16; PATTERNS]; SQUARE_SYMMETRIES] = build_pattern_images();
 
 const fn build_masks_of_pattern() -> [[u8; 2]; PATTERNS] {
     let mut table = [[0u8; 2]; PATTERNS];
@@ -147,11 +147,11 @@ const fn build_masks_of_pattern() -> [[u8; 2]; PATTERNS] {
 }
 
 /// `MASKS_OF_PATTERN[pattern]`: the ring masks of the digit-1 and digit-2 stones.
-pub static MASKS_OF_PATTERN: [[u8; 2]; PATTERNS] = build_masks_of_pattern();
+pub(crate) static MASKS_OF_PATTERN: [[u8; 2]; PATTERNS] = build_masks_of_pattern();
 
 /// The ring pattern of ring `ring` (0 outer, 1 middle, 2 inner) of a position.
 #[inline]
-pub fn ring_pattern(mover: Points, other: Points, ring: usize) -> u16 {
+pub(crate) fn ring_pattern(mover: Points, other: Points, ring: usize) -> u16 {
     let shift = RING_SIZE * ring;
     PATTERN_OF_BYTE[((mover >> shift) & 0xff) as usize]
         + 2 * PATTERN_OF_BYTE[((other >> shift) & 0xff) as usize]
@@ -159,7 +159,7 @@ pub fn ring_pattern(mover: Points, other: Points, ring: usize) -> u16 {
 
 /// The stones of a position made of three ring patterns (outer, middle, inner).
 #[inline]
-pub fn from_ring_patterns(rings: [u16; 3]) -> (Points, Points) {
+pub(crate) fn from_ring_patterns(rings: [u16; 3]) -> (Points, Points) {
     let mut mover = 0;
     let mut other = 0;
     for (ring, &pattern) in rings.iter().enumerate() {

@@ -30,7 +30,7 @@ impl Game for TicTacToeGame {
     }
 
     fn catalogue(&self, _dir: &Path, _purpose: Purpose) -> Result<Layered<TicTacToe>, VariantError> {
-        Ok(Layered(TicTacToe))
+        Ok(Layered::new(TicTacToe))
     }
 
     fn tablebase(&self, dir: &Path, _search_seconds: Option<f64>) -> TicTacToeTablebase {

@@ -28,7 +28,7 @@ pub struct TicTacToeTablebase {
 impl TicTacToeTablebase {
     /// The tables in `dir`. Nothing is read until a position needs it.
     pub fn open(dir: impl Into<PathBuf>) -> TicTacToeTablebase {
-        TicTacToeTablebase { dir: dir.into(), tables: Layered(TicTacToe), plies: LazyTables::new(10) }
+        TicTacToeTablebase { dir: dir.into(), tables: Layered::new(TicTacToe), plies: LazyTables::new(10) }
     }
 
     fn value_of(&self, board: &Board) -> Result<Value, ProbeError> {
