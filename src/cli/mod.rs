@@ -261,23 +261,20 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 
 /// Runs the command line.
 pub fn run(cli: Cli) -> Result<(), Error> {
-    match &cli.command {
-        Command::Generate { game } => on_game(game, Generating(&game.args)),
-        Command::Probe { game } => on_game(game, Probing(&game.args)),
-        Command::Verify { game: Some(game), .. } => on_game(game, Verifying(&game.args, None)),
+    match cli.command {
+        Command::Generate { game } => on_game(&game, Generating(&game.args)),
+        Command::Probe { game } => on_game(&game, Probing(&game.args)),
+        Command::Verify { game: Some(game), .. } => on_game(&game, Verifying(&game.args, None)),
         Command::Verify { game: None, all } => {
-            every_game(&all.dir, |key, found| with_game(key, Verifying(all, Some(found))).unwrap_or(Ok(())))
+            every_game(&all.dir, |key, found| with_game(key, Verifying(&all, Some(found))).unwrap_or(Ok(())))
         }
-        Command::Info { game: Some(game), .. } => on_game(game, Listing(&game.args, None)),
+        Command::Info { game: Some(game), .. } => on_game(&game, Listing(&game.args, None)),
         Command::Info { game: None, all } => {
-            every_game(&all.dir, |key, found| with_game(key, Listing(all, Some(found))).unwrap_or(Ok(())))
+            every_game(&all.dir, |key, found| with_game(key, Listing(&all, Some(found))).unwrap_or(Ok(())))
         }
-        Command::Play { game } => on_game(game, Playing(&game.args)),
-        Command::Serve { dir, port, bind } => serve::serve(dir, bind, *port),
-        Command::Bench { .. } => match cli.command {
-            Command::Bench { target } => bench::run(target),
-            _ => unreachable!("matched above"),
-        },
+        Command::Play { game } => on_game(&game, Playing(&game.args)),
+        Command::Serve { dir, port, bind } => serve::serve(&dir, &bind, port),
+        Command::Bench { target } => bench::run(target),
     }
 }
 
@@ -296,8 +293,9 @@ fn on_game<A: CommandArgs, W: OnVariant>(on: &OnGame<A>, work: W) -> Result<(), 
     impl<W: OnVariant> ForGame for Checked<'_, W> {
         type Output = Result<(), Error>;
         fn run<G: Game>(self) -> Result<(), Error> {
-            let game = G::from_variant(self.variant, self.purpose)
-                .map_err(|e| variant_error(e, Path::new("DIR")))?;
+            // Settings alone name no directory: only a catalogue's tables can be missing.
+            let game =
+                G::from_variant(self.variant, self.purpose).map_err(|e| variant_error(e, Path::new(".")))?;
             self.work.run(game)
         }
     }
