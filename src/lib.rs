@@ -71,6 +71,7 @@
 //! docs/ARCHITECTURE.md.
 
 #![warn(missing_docs)]
+#![warn(unnameable_types)]
 // Board code indexes fixed-size tables by point and symmetry numbers; ranges read better there.
 #![allow(clippy::needless_range_loop)]
 
@@ -85,10 +86,11 @@ pub mod probe;
 mod progress;
 mod reference;
 mod resources;
-#[doc(hidden)]
-pub mod rng;
+mod rng;
 pub mod solve;
 pub mod table;
+#[doc(hidden)]
+pub mod testing;
 pub mod text;
 mod value;
 

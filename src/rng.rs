@@ -1,14 +1,17 @@
 //! A small deterministic generator (SplitMix64) for sampling positions in tests and benchmarks,
 //! where reproducibility from a seed matters more than statistical strength.
 
+/// SplitMix64 (Steele, Lea and Flood), seeded by any `u64`.
 #[derive(Clone, Debug)]
 pub struct SplitMix64(u64);
 
 impl SplitMix64 {
+    /// The generator seeded by `seed`.
     pub fn new(seed: u64) -> SplitMix64 {
         SplitMix64(seed)
     }
 
+    /// The next number.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);

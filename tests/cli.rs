@@ -4,7 +4,7 @@
 mod common;
 
 use std::process::{Command, Output};
-use tablebase::games::morris::morris_class_size;
+use tablebase::testing::morris::morris_class_size;
 
 fn tablebase(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tablebase")).args(args).output().expect("the binary runs")

@@ -2,12 +2,12 @@
 
 use tablebase::Progress;
 use tablebase::games::connect4::{Connect4, Geometry};
-use tablebase::games::connect4::{connect4_7x6_positions, connect4_board};
+use tablebase::testing::connect4::{connect4_7x6_positions, connect4_board};
 
 /// Reachable positions per ply up to `last_ply`, mirror images counted separately.
 fn reachable_counts(g: Geometry, last_ply: u32, progress: &Progress) -> Vec<u64> {
     let mut counts = Vec::new();
-    tablebase::layered::reachable_counts(&Connect4::new(g), last_ply, progress, |_, positions| {
+    tablebase::testing::reachable_counts(&Connect4::new(g), last_ply, progress, |_, positions| {
         counts.push(positions);
         Ok::<(), ()>(())
     })

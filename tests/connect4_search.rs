@@ -3,8 +3,9 @@
 
 mod common;
 
-use tablebase::games::connect4::{Connect4, Geometry, Searcher};
+use tablebase::games::connect4::{Connect4, Geometry};
 use tablebase::table::Check;
+use tablebase::testing::connect4::Searcher;
 use tablebase::{LayeredGame, Progress, Value};
 
 /// Every reachable position of `ply` (one of each mirror pair, as stored) is searched and
@@ -92,7 +93,7 @@ fn verify_proves_a_books_searched_ply_and_finds_a_wrong_value() {
 #[test]
 fn verify_resume_goes_on_from_the_parts_of_a_searched_ply() {
     use tablebase::catalogue::{JOURNAL_NAME, Journal, TableOutcome};
-    use tablebase::solve::PART_LEN;
+    use tablebase::testing::PART_LEN;
     let (dir, book) = book_5x4("book-parts");
     let verify = || {
         let mut journal = Journal::open(&book, &dir).unwrap();

@@ -6,10 +6,10 @@ mod common;
 use common::scratch;
 
 use std::fs;
-use tablebase::games::connect4::connect4_board;
 use tablebase::games::connect4::{Connect4, Geometry};
 use tablebase::layered::SolvedLayer;
 use tablebase::table::{Check, TableError};
+use tablebase::testing::connect4::connect4_board;
 use tablebase::{Progress, Value};
 
 fn generate(dir: &std::path::Path, g: Geometry) {
@@ -232,8 +232,9 @@ fn every_value_equals_a_plain_minimax() {
 #[test]
 fn verify_recomputes_the_sets() {
     use tablebase::catalogue::TableOutcome;
-    use tablebase::layered::BitSet;
-    use tablebase::table::{SetFile, Words, write_set};
+    use tablebase::table::{SetFile, Words};
+    use tablebase::testing::BitSet;
+    use tablebase::testing::write_set;
     let g = Geometry::new(4, 4).unwrap();
     let dir = scratch("set-moved");
     generate(&dir, g);

@@ -12,7 +12,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 use tablebase::games::morris::{Position, PositionText, for_each_move};
-use tablebase::rng::SplitMix64;
+use tablebase::testing::SplitMix64;
 
 fn tablebase(args: &[&str], stdin: &str) -> Output {
     common::tablebase_with_input(env!("CARGO_BIN_EXE_tablebase"), args, stdin)

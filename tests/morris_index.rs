@@ -3,10 +3,10 @@
 mod common;
 
 use common::{binomial, for_each_placement, random_placement};
-use tablebase::games::morris::ClassIndex;
-use tablebase::games::morris::morris_class_size;
 use tablebase::games::morris::{BOARD_SYMMETRIES, canonical, transform};
-use tablebase::rng::SplitMix64;
+use tablebase::testing::SplitMix64;
+use tablebase::testing::morris::ClassIndex;
+use tablebase::testing::morris::morris_class_size;
 
 fn classes() -> impl Iterator<Item = (u32, u32)> {
     (3..=9).flat_map(|a| (3..=9).map(move |b| (a, b)))

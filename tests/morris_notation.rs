@@ -2,10 +2,11 @@
 
 mod common;
 
+use tablebase::games::morris::for_each_move;
 use tablebase::games::morris::{Color, Position};
 use tablebase::games::morris::{NotationError, PositionText, parse_move, parse_position};
-use tablebase::games::morris::{for_each_move, hands_alternate};
-use tablebase::rng::SplitMix64;
+use tablebase::testing::SplitMix64;
+use tablebase::testing::morris::hands_alternate;
 
 fn random_position(rng: &mut SplitMix64, k: u8) -> Position {
     loop {

@@ -4,9 +4,11 @@
 mod common;
 
 use common::random_placement;
-use tablebase::games::morris::{ClassIndex, Color, Position};
-use tablebase::games::morris::{for_each_move, for_each_unmove, for_each_unslide, hands_alternate};
-use tablebase::rng::SplitMix64;
+use tablebase::games::morris::for_each_move;
+use tablebase::games::morris::{Color, Position};
+use tablebase::testing::SplitMix64;
+use tablebase::testing::morris::ClassIndex;
+use tablebase::testing::morris::{for_each_unmove, for_each_unslide, hands_alternate};
 
 /// Checks both directions of the inverse relation at `pos`; returns (successors, predecessors).
 fn check_inverse(pos: &Position, k: u8) -> (u64, u64) {

@@ -11,8 +11,9 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 use tablebase::Progress;
 use tablebase::games::morris::{Class, MovingPhase, SolvedClass};
-use tablebase::games::morris::{morris_class_size, morris_class_wdl};
-use tablebase::table::{Check, HEADER_SIZE, checksum};
+use tablebase::table::Check;
+use tablebase::testing::morris::{morris_class_size, morris_class_wdl};
+use tablebase::testing::{HEADER_SIZE, checksum};
 
 fn tablebase(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tablebase")).args(args).output().expect("the binary runs")
@@ -110,7 +111,7 @@ fn killed_generation_resumes_to_identical_tables() {
         child.wait().unwrap();
         // Whatever is under a final name is complete and checks out.
         for (name, bytes) in table_bytes(&interrupted) {
-            let header = tablebase::table::Header::decode(&bytes, Path::new(&name)).unwrap();
+            let header = tablebase::testing::Header::decode(&bytes, Path::new(&name)).unwrap();
             assert!(
                 header.complete
                     && bytes.len() as u64 == header.file_length(tablebase::table::FileKind::Table),

@@ -7,10 +7,9 @@ use std::hint::black_box;
 use std::io::Write;
 use std::time::Instant;
 use tablebase::games::connect4::{Connect4, Geometry};
-use tablebase::games::morris::{
-    ClassIndex, MAX_STONES, MIN_STONES, Position, for_each_move, for_each_unslide,
-};
-use tablebase::rng::SplitMix64;
+use tablebase::games::morris::{MAX_STONES, MIN_STONES, Position, for_each_move};
+use tablebase::testing::SplitMix64;
+use tablebase::testing::morris::{ClassIndex, for_each_unslide};
 
 #[derive(Subcommand)]
 pub enum Target {
@@ -289,8 +288,8 @@ pub fn connect4_forward(args: &Connect4ForwardArgs) -> Result<(), Error> {
     writeln!(out, "ply\tpositions\treference\tseconds").map_err(Error::Output)?;
     let mut mismatches = 0;
     let game = Connect4::new(g);
-    tablebase::layered::reachable_counts(&game, args.plies, &progress, |ply, positions| {
-        let word = match tablebase::games::connect4::connect4_ply_positions(g.width, g.height, ply) {
+    tablebase::testing::reachable_counts(&game, args.plies, &progress, |ply, positions| {
+        let word = match tablebase::testing::connect4::connect4_ply_positions(g.width, g.height, ply) {
             Some(expected) if expected == positions => "match",
             Some(_) => {
                 mismatches += 1;
@@ -309,7 +308,7 @@ pub fn connect4_forward(args: &Connect4ForwardArgs) -> Result<(), Error> {
 #[derive(Args)]
 pub struct SearchTableArgs {
     /// The transposition table's size, in MB (1 to 16384).
-    #[arg(long, default_value_t = (tablebase::games::connect4::DEFAULT_TABLE_BYTES >> 20) as u64,
+    #[arg(long, default_value_t = (tablebase::testing::connect4::DEFAULT_TABLE_BYTES >> 20) as u64,
           value_parser = clap::value_parser!(u64).range(1..=16384))]
     table_mb: u64,
 }
@@ -343,7 +342,8 @@ pub struct Connect4SearchArgs {
 /// Searches every position of each test set and compares its value and distance with the
 /// set's score: mean and longest time, positions searched per second. Exit 3 on a mismatch.
 pub fn connect4_search(args: &Connect4SearchArgs) -> Result<(), Error> {
-    use tablebase::games::connect4::{Searcher, parse_moves, value_of_score};
+    use tablebase::games::connect4::parse_moves;
+    use tablebase::testing::connect4::{Searcher, value_of_score};
     let g = args.size;
     let mut out = std::io::stdout().lock();
     writeln!(out, "set\tpositions\texact\tmean ms\tmax ms\tmean nodes\tnodes/s").map_err(Error::Output)?;
@@ -421,7 +421,7 @@ pub struct Connect4BookArgs {
 /// extrapolates the CPU time of the whole ply.
 pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
     use tablebase::LayeredGame;
-    use tablebase::games::connect4::Searcher;
+    use tablebase::testing::connect4::Searcher;
     let g = args.size;
     if args.ply >= g.cells() {
         return Err(Error::Usage(format!(
@@ -432,7 +432,7 @@ pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
     }
     let game = Connect4::new(g);
     let progress = tablebase::Progress::stderr();
-    let set = tablebase::layered::reachable_set(&game, args.ply, &progress);
+    let set = tablebase::testing::reachable_set(&game, args.ply, &progress);
     progress.clear();
     let members = set.len();
     let mut rng = SplitMix64::new(args.seed);

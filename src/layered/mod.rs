@@ -12,14 +12,13 @@
 //!    its `.tbl` file, one byte per reachable position in the order of the set: the dense index
 //!    of a position is its rank in the set.
 
-mod bitset;
+pub(crate) mod bitset;
 mod catalogue;
-mod forward;
+pub(crate) mod forward;
 mod solved;
 
-pub use bitset::BitSet;
+pub(crate) use bitset::BitSet;
 pub use catalogue::{Layer, LayerJob, Layered};
-pub use forward::{reachable_counts, reachable_set};
 pub use solved::{LayerCursor, LayerSet, SolvedLayer};
 
 use crate::table::{Check, Counts, FileSpec};

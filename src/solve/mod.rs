@@ -11,12 +11,12 @@
 //! Either way every value comes with its exact distance (docs/CLI.md, "Values"), and the tables do not
 //! depend on thread scheduling: reruns give identical bytes.
 
-mod check;
+pub(crate) mod check;
 mod cyclic;
 mod layered;
 
 pub(crate) use check::Unrecorded;
-pub use check::{CheckedParts, Consistency, Mismatch, PART_LEN, check_cyclic, check_layered};
+pub use check::{CheckedParts, Consistency, Mismatch, check_cyclic, check_layered};
 pub use cyclic::{CyclicSet, Solution, Successor, solve_cyclic};
 pub use layered::{LayeredSet, layered_value, solve_layered};
 

@@ -12,36 +12,37 @@ pub(crate) use atomic::{free_space, temporary_path};
 mod blocks;
 mod checkpoint;
 mod error;
-mod format;
-mod header;
+pub(crate) mod format;
+pub(crate) mod header;
 mod regular;
 pub(crate) use regular::{open_regular, open_to_read};
-mod set;
+pub(crate) mod set;
 mod status;
 mod upgrade;
-mod values;
-
-pub use blocks::BLOCK_SIZE;
+pub(crate) mod values;
 
 /// The length of a value table of `entries` entries without overflow entries, with its header
 /// and block checksums.
-pub fn table_file_len(entries: u64) -> u64 {
+pub(crate) fn table_file_len(entries: u64) -> u64 {
     HEADER_SIZE as u64 + entries + blocks::checksum_area_len(entries)
 }
 
 /// The length of a set file over an index space of `capacity`, with its header, rank
 /// directory and block checksums.
-pub fn set_file_len(capacity: u64) -> u64 {
+pub(crate) fn set_file_len(capacity: u64) -> u64 {
     let data = format::set_data_len(capacity);
     HEADER_SIZE as u64 + data + blocks::checksum_area_len(data)
 }
 pub(crate) use checkpoint::checkpoint_progress;
 pub use error::TableError;
-pub use format::{FORMAT_VERSION, HEADER_SIZE, OLDEST_READABLE_VERSION};
-pub use header::{Check, Counts, FileKind, FileSpec, Header, check_file, checksum};
-pub use set::{CheckedWords, SetFile, Words, write_set};
+pub(crate) use format::{HEADER_SIZE, OLDEST_READABLE_VERSION};
+pub use header::{Check, Counts, FileKind, FileSpec};
+pub(crate) use header::{Header, check_file};
+pub(crate) use set::write_set;
+pub use set::{CheckedWords, SetFile, Words};
 pub use status::Status;
 pub(crate) use upgrade::set_aside;
-pub use upgrade::upgrade;
+pub(crate) use upgrade::upgrade;
+pub(crate) use values::write_table;
 pub(crate) use values::write_table_checkpointed;
-pub use values::{Distances, TableFile, write_table};
+pub use values::{Distances, TableFile};

@@ -333,8 +333,8 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::BLOCK_SIZE;
     use crate::table::atomic::temporary_path;
+    use crate::table::blocks::BLOCK_SIZE;
     use crate::table::checkpoint::{checkpoint_path, parse_record};
 
     #[test]

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use tablebase::rng::SplitMix64;
+use tablebase::testing::SplitMix64;
 
 /// Calls `f(set)` for every set of `count` points among `free`, in increasing order of the
 /// compressed bit pattern.

@@ -4,17 +4,17 @@
 mod board;
 mod catalogue;
 mod game;
-mod index;
+pub(crate) mod index;
 mod picture;
 mod play;
 mod probe;
-mod reference;
-mod search;
+pub(crate) mod reference;
+pub(crate) mod search;
 
 pub use board::{Geometry, MovesError, Position, SizeError, TABULATED_CELLS, parse_moves};
 pub use catalogue::{Connect4, GAME};
 pub use game::Connect4Game;
-pub use index::{MAX_WIDTH, PlyIndex, Walker};
+pub use index::{MAX_WIDTH, Walker};
 pub use probe::{Column, Connect4Tablebase, Game, diagram};
-pub use search::{DEFAULT_TABLE_BYTES, SearchError, Searcher, value_of_score};
-pub use reference::{connect4_7x6_positions, connect4_board, connect4_ply_positions};
+pub use search::SearchError;
+pub(crate) use reference::{connect4_board, connect4_ply_positions};

@@ -8,10 +8,9 @@ mod game;
 mod picture;
 mod play;
 mod probe;
-mod reference;
+pub(crate) mod reference;
 
 pub use board::{Board, Cell, MovesError, diagram, parse_moves};
 pub use catalogue::{GAME, TicTacToe};
 pub use game::TicTacToeGame;
 pub use probe::{Played, TicTacToeTablebase};
-pub use reference::tictactoe_ply_positions;
