@@ -27,13 +27,15 @@ use std::sync::OnceLock;
 
 /// Stones per side in a moving-phase class.
 pub const MIN_STONES: u32 = 3;
-/// The most stones per side.
+/// The most stones per side in the standard game.
 pub const MAX_STONES: u32 = 9;
+/// The most stones per side the index covers: Morabaraba's 12, which fill the board.
+pub(crate) const INDEX_MAX_STONES: u32 = 12;
 
 /// Classes `(p, q)` of one ring: `p` stones of the side to move and `q` of the other, `p + q <= 8`.
 const RING_CLASSES: usize = 45;
-/// Pair totals `(a, b)` are looked up at `a * PAIR_STRIDE + b`, with `a, b <= 9`.
-const PAIR_STRIDE: usize = 10;
+/// Pair totals `(a, b)` are looked up at `a * PAIR_STRIDE + b`, with `a, b <= 12`.
+const PAIR_STRIDE: usize = INDEX_MAX_STONES as usize + 1;
 /// Guide-table sizes of [`PrefixSums`]: a few segments per bucket, a few megabytes in all.
 const PAIR_GUIDE_BUCKETS: usize = 1024;
 const CLASS_GUIDE_BUCKETS: usize = 2048;
@@ -264,11 +266,13 @@ struct PairBlock {
 }
 
 fn class_slot(mover: u32, other: u32) -> usize {
-    (mover * (MAX_STONES + 1) + other) as usize
+    (mover * (INDEX_MAX_STONES + 1) + other) as usize
 }
 
 impl Tables {
-    fn build() -> Tables {
+    /// The tables of the classes with at most `max` stones a side; the entries of larger
+    /// counts are left empty (same layout, so lookups do not depend on `max`).
+    fn build(max: usize) -> Tables {
         let masks = subgroups_of_d4();
         let id_of = |mask: u8| masks.iter().position(|&m| m == mask).expect("a subgroup");
         let full = id_of(0xff);
@@ -284,7 +288,8 @@ impl Tables {
         for tables in &orbits {
             for a in 0..PAIR_STRIDE {
                 for b in 0..PAIR_STRIDE {
-                    let prefix = if a + b <= 16 { pair_prefix(tables, a, b) } else { vec![0] };
+                    let covered = a <= max && b <= max && a + b <= 16;
+                    let prefix = if covered { pair_prefix(tables, a, b) } else { vec![0] };
                     pair_offsets.push(PrefixSums::new(prefix, PAIR_GUIDE_BUCKETS));
                 }
             }
@@ -305,7 +310,7 @@ impl Tables {
         let ranked = tables.orbits[trivial].ranked[trivial].as_ref().expect("trivial");
         for a in 0..PAIR_STRIDE {
             for b in 0..PAIR_STRIDE {
-                let blocks = tables.trivial_pair_blocks(a, b);
+                let blocks = if a <= max && b <= max { tables.trivial_pair_blocks(a, b) } else { Vec::new() };
                 for block in &blocks {
                     let size = ranked.class_total(usize::from(block.second));
                     tables.trivial_block_at
@@ -334,9 +339,10 @@ impl Tables {
         // Every count from 0: the placement phase has classes with fewer than 3 stones on the
         // board. A class's offsets depend only on its own counts, so adding classes leaves the
         // moving-phase indices as they are.
-        for mover in 0..=MAX_STONES {
-            for other in 0..=MAX_STONES {
-                let offsets = tables.middle_prefix(mover as usize, other as usize);
+        for mover in 0..=INDEX_MAX_STONES {
+            for other in 0..=INDEX_MAX_STONES {
+                let covered = mover as usize <= max && other as usize <= max;
+                let offsets = if covered { tables.middle_prefix(mover as usize, other as usize) } else { vec![0] };
                 tables.class_offsets.push(PrefixSums::new(offsets, CLASS_GUIDE_BUCKETS));
             }
         }
@@ -645,9 +651,17 @@ impl RankedUnder {
     }
 }
 
-fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(Tables::build)
+/// The tables of the classes up to `mover`-`other`: those of the standard game's 9 stones
+/// while both counts allow, so that it never pays for Morabaraba's larger classes (a third
+/// more time and memory at every start). A class is numbered the same by either.
+fn tables(mover: u32, other: u32) -> &'static Tables {
+    static UP_TO_9: OnceLock<Tables> = OnceLock::new();
+    static UP_TO_12: OnceLock<Tables> = OnceLock::new();
+    if mover <= MAX_STONES && other <= MAX_STONES {
+        UP_TO_9.get_or_init(|| Tables::build(MAX_STONES as usize))
+    } else {
+        UP_TO_12.get_or_init(|| Tables::build(INDEX_MAX_STONES as usize))
+    }
 }
 
 /// The index of one moving-phase class `A-B`: a bijection between the class's positions up to
@@ -662,14 +676,14 @@ pub struct ClassIndex {
 
 impl ClassIndex {
     /// The index of the positions with `mover` stones of the side to move and `other` of the
-    /// other side on the board, each 0..=9 (the moving phase's classes are 3..=9; positions
-    /// of the placement phase have fewer).
+    /// other side on the board, each 0..=12 (the moving phase's classes are 3..=9 in the
+    /// standard game, 3..=12 in Morabaraba; positions of the placement phase have fewer).
     ///
     /// # Panics
-    /// If a count is over 9; callers validate user input first.
+    /// If a count is over 12; callers validate user input first.
     pub fn new(mover: u32, other: u32) -> ClassIndex {
-        assert!(mover <= MAX_STONES && other <= MAX_STONES, "class {mover}-{other}");
-        let tables = tables();
+        assert!(mover <= INDEX_MAX_STONES && other <= INDEX_MAX_STONES, "class {mover}-{other}");
+        let tables = tables(mover, other);
         ClassIndex { tables, offsets: &tables.class_offsets[class_slot(mover, other)], mover, other }
     }
 
@@ -738,7 +752,7 @@ impl ClassIndex {
 /// Diagnostics of the ring-entry tables: orbit counts per subgroup of D4.
 #[cfg(test)]
 fn subgroup_orbit_counts() -> Vec<(u8, usize)> {
-    tables().orbits.iter().map(|o| (o.mask, o.orbit_count())).collect()
+    tables(0, 0).orbits.iter().map(|o| (o.mask, o.orbit_count())).collect()
 }
 
 #[cfg(test)]
@@ -780,8 +794,8 @@ mod tests {
     fn index_equals_the_general_chain_in_every_class() {
         let mut rng = crate::rng::SplitMix64::new(7);
         let mut trivial = 0;
-        for a in 0..=MAX_STONES {
-            for b in 0..=MAX_STONES {
+        for a in 0..=INDEX_MAX_STONES {
+            for b in 0..=INDEX_MAX_STONES {
                 let class = ClassIndex::new(a, b);
                 for _ in 0..20_000 {
                     let (m, o) = class.position(rng.below(class.size()));
@@ -795,6 +809,32 @@ mod tests {
             }
         }
         assert!(trivial > 1_000_000, "the trivial stabiliser's path was taken {trivial} times");
+    }
+
+    /// The standard game's classes are numbered by the 9-stone tables; Morabaraba reaches the
+    /// same classes through the 12-stone ones. Both must number them alike.
+    #[test]
+    fn twelve_stone_tables_number_the_standard_classes_alike() {
+        let twelve: &'static Tables = Box::leak(Box::new(Tables::build(INDEX_MAX_STONES as usize)));
+        let mut rng = crate::rng::SplitMix64::new(12);
+        for a in 0..=MAX_STONES {
+            for b in 0..=MAX_STONES {
+                let nine = ClassIndex::new(a, b);
+                let other = ClassIndex {
+                    tables: twelve,
+                    offsets: &twelve.class_offsets[class_slot(a, b)],
+                    mover: a,
+                    other: b,
+                };
+                assert_eq!(nine.size(), other.size(), "class {a}-{b}");
+                for _ in 0..2_000 {
+                    let index = rng.below(nine.size());
+                    let (m, o) = nine.position(index);
+                    assert_eq!(other.position(index), (m, o), "class {a}-{b} index {index}");
+                    assert_eq!(other.index(m, o), index, "class {a}-{b}");
+                }
+            }
+        }
     }
 
     #[test]
