@@ -34,8 +34,6 @@ pub(crate) const INDEX_MAX_STONES: u32 = 12;
 
 /// Classes `(p, q)` of one ring: `p` stones of the side to move and `q` of the other, `p + q <= 8`.
 const RING_CLASSES: usize = 45;
-/// Pair totals `(a, b)` are looked up at `a * PAIR_STRIDE + b`, with `a, b <= 12`.
-const PAIR_STRIDE: usize = INDEX_MAX_STONES as usize + 1;
 /// Guide-table sizes of [`PrefixSums`]: a few segments per bucket, a few megabytes in all.
 const PAIR_GUIDE_BUCKETS: usize = 1024;
 const CLASS_GUIDE_BUCKETS: usize = 2048;
@@ -240,8 +238,10 @@ struct Tables {
     /// class, so that comparing keys compares orbit numbers.
     trivial_key: Vec<u32>,
     /// Per pair total `(a, b)` and first ring class: the start of its [`PairBlock`] and the size
-    /// of the second ring's class, at `(a * PAIR_STRIDE + b) * RING_CLASSES + class`.
+    /// of the second ring's class, at `(a * stride + b) * RING_CLASSES + class`.
     trivial_block_at: Vec<[u32; 2]>,
+    /// Stone counts per side are `0..stride`: pair and class entries are at `a * stride + b`.
+    stride: usize,
 }
 
 /// A middle ring pattern's D4 orbit, the symmetry that maps it to the orbit's least pattern, the
@@ -265,9 +265,6 @@ struct PairBlock {
     second: u8,
 }
 
-fn class_slot(mover: u32, other: u32) -> usize {
-    (mover * (INDEX_MAX_STONES + 1) + other) as usize
-}
 
 impl Tables {
     /// The tables of the classes with at most `max` stones a side; the entries of larger
@@ -284,11 +281,14 @@ impl Tables {
             .map(|(s, &mask)| OrbitTables::build(s, mask, &masks, &least_of))
             .collect();
 
-        let mut pair_offsets = Vec::with_capacity(masks.len() * PAIR_STRIDE * PAIR_STRIDE);
+        // Counts 0..=max: the standard game's tables keep their 10 x 10 layout, which its
+        // solver's cache has room for beside its own arrays.
+        let stride = max + 1;
+        let mut pair_offsets = Vec::with_capacity(masks.len() * stride * stride);
         for tables in &orbits {
-            for a in 0..PAIR_STRIDE {
-                for b in 0..PAIR_STRIDE {
-                    let covered = a <= max && b <= max && a + b <= 16;
+            for a in 0..stride {
+                for b in 0..stride {
+                    let covered = a + b <= 16;
                     let prefix = if covered { pair_prefix(tables, a, b) } else { vec![0] };
                     pair_offsets.push(PrefixSums::new(prefix, PAIR_GUIDE_BUCKETS));
                 }
@@ -305,16 +305,17 @@ impl Tables {
             trivial_blocks: Vec::new(),
             middle: Vec::new(),
             trivial_key: Vec::new(),
-            trivial_block_at: vec![[0, 0]; PAIR_STRIDE * PAIR_STRIDE * RING_CLASSES],
+            trivial_block_at: vec![[0, 0]; stride * stride * RING_CLASSES],
+            stride,
         };
         let ranked = tables.orbits[trivial].ranked[trivial].as_ref().expect("trivial");
-        for a in 0..PAIR_STRIDE {
-            for b in 0..PAIR_STRIDE {
-                let blocks = if a <= max && b <= max { tables.trivial_pair_blocks(a, b) } else { Vec::new() };
+        for a in 0..stride {
+            for b in 0..stride {
+                let blocks = tables.trivial_pair_blocks(a, b);
                 for block in &blocks {
                     let size = ranked.class_total(usize::from(block.second));
                     tables.trivial_block_at
-                        [(a * PAIR_STRIDE + b) * RING_CLASSES + usize::from(block.first)] =
+                        [(a * stride + b) * RING_CLASSES + usize::from(block.first)] =
                         [block.start, size];
                 }
                 tables.trivial_blocks.push(blocks);
@@ -339,19 +340,23 @@ impl Tables {
         // Every count from 0: the placement phase has classes with fewer than 3 stones on the
         // board. A class's offsets depend only on its own counts, so adding classes leaves the
         // moving-phase indices as they are.
-        for mover in 0..=INDEX_MAX_STONES {
-            for other in 0..=INDEX_MAX_STONES {
-                let covered = mover as usize <= max && other as usize <= max;
-                let offsets = if covered { tables.middle_prefix(mover as usize, other as usize) } else { vec![0] };
+        for mover in 0..stride {
+            for other in 0..stride {
+                let offsets = tables.middle_prefix(mover, other);
                 tables.class_offsets.push(PrefixSums::new(offsets, CLASS_GUIDE_BUCKETS));
             }
         }
         tables
     }
 
+    /// Where class `mover`-`other` is in `class_offsets`.
+    fn class_slot(&self, mover: u32, other: u32) -> usize {
+        mover as usize * self.stride + other as usize
+    }
+
     #[inline]
     fn pairs(&self, subgroup: usize, a: usize, b: usize) -> &PrefixSums<u32> {
-        &self.pair_offsets[(subgroup * PAIR_STRIDE + a) * PAIR_STRIDE + b]
+        &self.pair_offsets[(subgroup * self.stride + a) * self.stride + b]
     }
 
     fn middle_prefix(&self, mover: usize, other: usize) -> Vec<u64> {
@@ -377,7 +382,7 @@ impl Tables {
         let (key_o, key_i) = (self.trivial_key[o], self.trivial_key[i]);
         let (first, second) = if key_o <= key_i { (key_o, key_i) } else { (key_i, key_o) };
         let (class, r1, r2) = (first >> 16, first & 0xffff, second & 0xffff);
-        let [start, n] = self.trivial_block_at[(a * PAIR_STRIDE + b) * RING_CLASSES + class as usize];
+        let [start, n] = self.trivial_block_at[(a * self.stride + b) * RING_CLASSES + class as usize];
         if class == second >> 16 {
             // The triangle: row r holds the n - r pairs whose second rank is r or more.
             start + r1 * (2 * n + 1 - r1) / 2 + (r2 - r1)
@@ -440,7 +445,7 @@ impl Tables {
     /// [`Tables::pair_at`] for the trivial subgroup, by arithmetic within a block.
     #[inline]
     fn trivial_pair_at(&self, a: usize, b: usize, index: u32) -> (u16, u16) {
-        let blocks = &self.trivial_blocks[a * PAIR_STRIDE + b];
+        let blocks = &self.trivial_blocks[a * self.stride + b];
         let block = blocks[blocks.partition_point(|block| block.start <= index) - 1];
         let ranked = self.orbits[self.trivial].ranked[self.trivial].as_ref().expect("trivial");
         let (first, second) = (block.first as usize, block.second as usize);
@@ -684,7 +689,7 @@ impl ClassIndex {
     pub fn new(mover: u32, other: u32) -> ClassIndex {
         assert!(mover <= INDEX_MAX_STONES && other <= INDEX_MAX_STONES, "class {mover}-{other}");
         let tables = tables(mover, other);
-        ClassIndex { tables, offsets: &tables.class_offsets[class_slot(mover, other)], mover, other }
+        ClassIndex { tables, offsets: &tables.class_offsets[tables.class_slot(mover, other)], mover, other }
     }
 
     /// Stones of the side to move.
@@ -822,7 +827,7 @@ mod tests {
                 let nine = ClassIndex::new(a, b);
                 let other = ClassIndex {
                     tables: twelve,
-                    offsets: &twelve.class_offsets[class_slot(a, b)],
+                    offsets: &twelve.class_offsets[twelve.class_slot(a, b)],
                     mover: a,
                     other: b,
                 };
