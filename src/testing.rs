@@ -25,8 +25,3 @@ pub mod connect4 {
     };
     pub use crate::games::connect4::search::{DEFAULT_TABLE_BYTES, Searcher, value_of_score};
 }
-
-/// Tic-tac-toe: published figures.
-pub mod tictactoe {
-    pub use crate::games::tictactoe::reference::tictactoe_ply_positions;
-}

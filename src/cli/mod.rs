@@ -307,18 +307,11 @@ fn on_game<A: CommandArgs, W: OnVariant>(on: &OnGame<A>, work: W) -> Result<(), 
 /// fails when `dir` holds tables of none.
 fn every_game(dir: &Path, mut each: impl FnMut(&str, &mut usize) -> Result<(), Error>) -> Result<(), Error> {
     let mut found = 0;
-    let mut worst: Option<Error> = None;
+    let mut worst = Ok(());
     for game in GAMES {
-        if let Err(e) = each(game.key, &mut found) {
-            // The first failure of the worst kind: a table found wrong before one missing.
-            if worst.as_ref().is_none_or(|w| e.exit_code() > w.exit_code()) {
-                worst = Some(e);
-            }
-        }
+        keep_worse(&mut worst, each(game.key, &mut found));
     }
-    if let Some(e) = worst {
-        return Err(e);
-    }
+    worst?;
     if found == 0 {
         let small: Vec<String> = GAMES
             .iter()
@@ -328,6 +321,16 @@ fn every_game(dir: &Path, mut each: impl FnMut(&str, &mut usize) -> Result<(), E
         return Err(Error::NoTables { dir: dir.to_path_buf(), commands: small });
     }
     Ok(())
+}
+
+/// Keeps in `worst` the first failure of the worst kind (a table found wrong before one
+/// missing), so that going on past a failure still exits as the worst one requires.
+fn keep_worse(worst: &mut Result<(), Error>, result: Result<(), Error>) {
+    if let Err(e) = result
+        && worst.as_ref().err().is_none_or(|w| e.exit_code() > w.exit_code())
+    {
+        *worst = Err(e);
+    }
 }
 
 /// A small variant's settings, for a newcomer's first tables.
@@ -382,12 +385,7 @@ impl ForGame for Verifying<'_, '_> {
             if !args.json {
                 complain!("tablebase: verify {}", game.title());
             }
-            let result = OnVariant::run(Verifying(args, None), game);
-            if let Err(e) = result
-                && worst.as_ref().err().is_none_or(|w: &Error| e.exit_code() > w.exit_code())
-            {
-                worst = Err(e);
-            }
+            keep_worse(&mut worst, OnVariant::run(Verifying(args, None), game));
         }
         worst
     }

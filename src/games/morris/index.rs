@@ -15,7 +15,7 @@
 //!
 //! Every step is a table lookup over the 3^8 ring patterns, and offsets are prefix sums of exact
 //! orbit counts, so the numbering has no gaps: a class's index size is its number of distinct
-//! positions. The tables cover all 49 classes and take a few megabytes.
+//! positions. The tables cover every class of up to 12 stones a side and take a few megabytes.
 
 use super::board::Points;
 use super::board::RING_SIZE;
@@ -265,10 +265,9 @@ struct PairBlock {
     second: u8,
 }
 
-
 impl Tables {
-    /// The tables of the classes with at most `max` stones a side; the entries of larger
-    /// counts are left empty (same layout, so lookups do not depend on `max`).
+    /// The tables of the classes with at most `max` stones a side, laid out for those counts
+    /// alone (entries at `a * (max + 1) + b`).
     fn build(max: usize) -> Tables {
         let masks = subgroups_of_d4();
         let id_of = |mask: u8| masks.iter().position(|&m| m == mask).expect("a subgroup");
@@ -281,15 +280,14 @@ impl Tables {
             .map(|(s, &mask)| OrbitTables::build(s, mask, &masks, &least_of))
             .collect();
 
-        // Counts 0..=max: the standard game's tables keep their 10 x 10 layout, which its
-        // solver's cache has room for beside its own arrays.
+        // Counts 0..=max only: a 13 x 13 layout for the standard game's tables too made its
+        // generation 3.6% slower (docs/BENCHMARKS.md, "The Morris index up to 12 stones").
         let stride = max + 1;
         let mut pair_offsets = Vec::with_capacity(masks.len() * stride * stride);
         for tables in &orbits {
             for a in 0..stride {
                 for b in 0..stride {
-                    let covered = a + b <= 16;
-                    let prefix = if covered { pair_prefix(tables, a, b) } else { vec![0] };
+                    let prefix = if a + b <= 16 { pair_prefix(tables, a, b) } else { vec![0] };
                     pair_offsets.push(PrefixSums::new(prefix, PAIR_GUIDE_BUCKETS));
                 }
             }

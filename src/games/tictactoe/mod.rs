@@ -8,7 +8,7 @@ mod game;
 mod picture;
 mod play;
 mod probe;
-pub(crate) mod reference;
+mod reference;
 
 pub use board::{Board, Cell, MovesError, diagram, parse_moves};
 pub use catalogue::{GAME, TicTacToe};
