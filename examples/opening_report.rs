@@ -2,12 +2,15 @@
 //! value, every first placement and every reply up to symmetry, the reachable positions per
 //! placement ply, and the earliest ply at which a placement from a drawn position loses.
 //!
-//! `cargo run --release --example opening_report -- DIR K` reads the tables of
-//! `tablebase generate morris --stones K --dir DIR` (nothing but the public API and `probe`).
+//! `cargo run --release --example opening_report -- DIR K [GAME]` reads the tables of
+//! `tablebase generate GAME --stones K --dir DIR`, GAME `morris` (the default) or `morabaraba`
+//! (nothing but the public API and `probe`).
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
-use tablebase::games::morris::{Color, Move, Opening, Position, canonical};
+use tablebase::games::morris::{
+    Color, Morabaraba, MorrisVariant, Move, Opening, Position, Standard, canonical,
+};
 use tablebase::probe::Outcome;
 use tablebase::{MorrisTablebase, Probe, Value, info};
 
@@ -23,7 +26,10 @@ fn key(p: &Position) -> Key {
 
 /// The moves of `p` up to symmetry: one representative (the first listed) per distinct
 /// position reached, with how many moves reach it and their value.
-fn distinct_moves(tables: &MorrisTablebase, p: &Position) -> Vec<(Move, usize, Value, Position)> {
+fn distinct_moves<V: MorrisVariant>(
+    tables: &MorrisTablebase<V>,
+    p: &Position,
+) -> Vec<(Move, usize, Value, Position)> {
     let mut seen: Vec<(Key, Move, usize, Value, Position)> = Vec::new();
     for Outcome { mv, next, value } in tables.moves(p).unwrap_or_else(|e| fail(&e.to_string())) {
         let k = key(&next);
@@ -62,16 +68,29 @@ fn whose_stone(ply: usize) -> String {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [dir, stones] = &args[..] else {
-        eprintln!("usage: opening_report DIR K");
-        std::process::exit(2);
+    let (dir, stones, game) = match &args[..] {
+        [dir, stones] => (dir, stones, "morris"),
+        [dir, stones, game] => (dir, stones, game.as_str()),
+        _ => {
+            eprintln!("usage: opening_report DIR K [morris|morabaraba]");
+            std::process::exit(2);
+        }
     };
     let dir = PathBuf::from(dir);
+    match game {
+        "morris" => report::<Standard>(dir, stones),
+        "morabaraba" => report::<Morabaraba>(dir, stones),
+        _ => fail("GAME is morris or morabaraba"),
+    }
+}
+
+fn report<V: MorrisVariant>(dir: PathBuf, stones: &str) {
+    let most = V::RULES.stones;
     let stones: u8 = match stones.parse() {
-        Ok(k @ 3..=9) => k,
-        _ => fail("K is 3..9"),
+        Ok(k) if (3..=most).contains(&u32::from(k)) => k,
+        _ => fail(&format!("K is 3..{most}")),
     };
-    let tables = MorrisTablebase::open(&dir, stones);
+    let tables = MorrisTablebase::<V>::open(&dir, stones);
     let start = Position::start(stones);
     let value = tables.value(&start).unwrap_or_else(|e| fail(&e.to_string()));
     println!("### {stones} stones per side\n");
@@ -80,7 +99,7 @@ fn main() {
     println!("| placement ply | reachable positions (up to symmetry) | index size |");
     println!("|---|---:|---:|");
     let mut total = 0;
-    for row in info(&Opening::tables(u32::from(stones)), &dir) {
+    for row in info(&Opening::<V>::tables(u32::from(stones)), &dir) {
         let positions = row.counts().map(|c| c.positions()).unwrap_or_else(|| fail("opening incomplete"));
         total += positions;
         println!("| {} | {positions} | {} |", row.table.trim_start_matches("placement ply "), row.index_size);

@@ -11,6 +11,7 @@ use common::scratch;
 use std::fs;
 use std::path::Path;
 use std::process::Output;
+use tablebase::games::morris::Standard;
 use tablebase::games::morris::{Position, PositionText, for_each_move};
 use tablebase::testing::SplitMix64;
 
@@ -28,7 +29,7 @@ fn morris_positions(rng: &mut SplitMix64, count: usize) -> String {
             lines.push_str(&format!("{}\n", PositionText(&position)));
             n += 1;
             let mut next = Vec::new();
-            for_each_move(&position, |_, child| next.push(child));
+            for_each_move::<Standard>(&position, |_, child| next.push(child));
             if next.is_empty() || position.material(position.to_move) < 3 {
                 break;
             }

@@ -2,6 +2,7 @@
 
 mod common;
 
+use tablebase::games::morris::Standard;
 use tablebase::games::morris::for_each_move;
 use tablebase::games::morris::{Color, Position};
 use tablebase::games::morris::{NotationError, PositionText, parse_move, parse_position};
@@ -38,7 +39,7 @@ fn random_positions_round_trip() {
         let pos = random_position(&mut rng, k);
         let text = PositionText(&pos).to_string();
         assert_eq!(parse_position(&text, k), Ok(pos), "{text}");
-        for_each_move(&pos, |mv, _| {
+        for_each_move::<Standard>(&pos, |mv, _| {
             assert_eq!(parse_move(&mv.to_string()), Ok(mv));
         });
     }

@@ -9,6 +9,7 @@ use common::scratch;
 
 use std::collections::HashMap;
 use std::path::Path;
+use tablebase::games::morris::Standard;
 use tablebase::games::morris::{
     Color, MorrisTablebase, MovingPhase, Opening, Position, canonical, for_each_move,
 };
@@ -16,8 +17,9 @@ use tablebase::layered::LayeredGame;
 use tablebase::{Probe, Progress, Value};
 
 fn generate(dir: &Path, stones: u32) {
-    tablebase::generate(&MovingPhase::for_stones(stones), dir, &Progress::hidden()).unwrap();
-    let opening = Opening::new(stones).with_classes(dir, tablebase::table::Check::Checksum).unwrap();
+    tablebase::generate(&MovingPhase::<Standard>::for_stones(stones), dir, &Progress::hidden()).unwrap();
+    let opening =
+        Opening::<Standard>::new(stones).with_classes(dir, tablebase::table::Check::Checksum).unwrap();
     tablebase::generate(&tablebase::Layered::new(opening), dir, &Progress::hidden()).unwrap();
 }
 
@@ -42,7 +44,7 @@ fn minimax(p: &Position, moving: &MorrisTablebase, memo: &mut HashMap<Key, Value
         return v;
     }
     let mut children = Vec::new();
-    for_each_move(p, |_, next| children.push(next));
+    for_each_move::<Standard>(p, |_, next| children.push(next));
     let value = tablebase::best_of(children.iter().map(|c| minimax(c, moving, memo).for_mover()));
     memo.insert(key(p), value);
     value
@@ -51,7 +53,7 @@ fn minimax(p: &Position, moving: &MorrisTablebase, memo: &mut HashMap<Key, Value
 fn check_game(stones: u32) {
     let dir = scratch(&format!("k{stones}"));
     generate(&dir, stones);
-    let tables = MorrisTablebase::open(&*dir, stones as u8);
+    let tables = MorrisTablebase::<Standard>::open(&*dir, stones as u8);
     let mut memo = HashMap::new();
     let start = minimax(&Position::start(stones as u8), &tables, &mut memo);
     assert_eq!(tables.value(&Position::start(stones as u8)).unwrap(), start, "K = {stones}: the start");
@@ -65,14 +67,14 @@ fn check_game(stones: u32) {
         per_layer[2 * stones as usize - hand[0] as usize - hand[1] as usize] += 1;
     }
     // The sets hold exactly the reachable positions: their sizes are the minimax's counts.
-    let catalogue = Opening::tables(stones);
+    let catalogue = Opening::<Standard>::tables(stones);
     let counts: Vec<u64> =
         tablebase::info(&catalogue, &dir).iter().map(|row| row.positions.unwrap()).collect();
     assert_eq!(counts, per_layer, "K = {stones}: reachable positions per placement ply");
     assert_eq!(counts.len() as u32, catalogue.game().layers());
     let reports = common::verified(
         &tablebase::Layered::new(
-            Opening::new(stones).with_classes(&dir, tablebase::table::Check::Header).unwrap(),
+            Opening::<Standard>::new(stones).with_classes(&dir, tablebase::table::Check::Header).unwrap(),
         ),
         &dir,
         false,

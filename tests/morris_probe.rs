@@ -8,6 +8,7 @@ use std::process::Output;
 use std::sync::OnceLock;
 use tablebase::Progress;
 use tablebase::Value;
+use tablebase::games::morris::Standard;
 use tablebase::games::morris::{Class, MovingPhase, for_each_move, parse_position};
 use tablebase::games::morris::{MorrisTablebase, Position};
 use tablebase::probe::ProbeError;
@@ -17,7 +18,8 @@ fn tables_dir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = common::shared_scratch("probe-test");
-        tablebase::generate(&MovingPhase::new(Class::parse("4-4")), &dir, &Progress::hidden()).unwrap();
+        tablebase::generate(&MovingPhase::<Standard>::new(Class::parse("4-4")), &dir, &Progress::hidden())
+            .unwrap();
         dir
     })
 }
@@ -32,9 +34,9 @@ fn position(text: &str) -> Position {
 
 #[test]
 fn every_value_up_to_4_4_is_explained_by_its_moves() {
-    let tb = MorrisTablebase::open(tables_dir(), 9);
+    let tb = MorrisTablebase::<Standard>::open(tables_dir(), 9);
     let mut checked = 0u64;
-    for class in MovingPhase::new(Class::parse("4-4")).classes() {
+    for class in MovingPhase::<Standard>::new(Class::parse("4-4")).classes() {
         let index = class.index();
         for i in 0..index.size() {
             let (mover, other) = index.position(i);
@@ -74,7 +76,7 @@ fn every_value_up_to_4_4_is_explained_by_its_moves() {
 
 #[test]
 fn known_positions() {
-    let tb = MorrisTablebase::open(tables_dir(), 9);
+    let tb = MorrisTablebase::<Standard>::open(tables_dir(), 9);
     // White flies b6-g7 closing a7-d7-g7 and leaves Black two stones.
     let mill = position("W:a7,d7,b6 B:a1,d1,g4 w");
     let probed = tb.probe(&mill).unwrap();
@@ -92,7 +94,7 @@ fn known_positions() {
 
 #[test]
 fn best_lines_play_out_to_the_end_in_exactly_the_distance() {
-    let tb = MorrisTablebase::open(tables_dir(), 9);
+    let tb = MorrisTablebase::<Standard>::open(tables_dir(), 9);
     let class = Class::parse("3-3").unwrap();
     let index = class.index();
     let mut longest_loss = None;
@@ -104,7 +106,7 @@ fn best_lines_play_out_to_the_end_in_exactly_the_distance() {
         let mut current = pos;
         for mv in &line {
             let mut next = None;
-            for_each_move(&current, |candidate, after| {
+            for_each_move::<Standard>(&current, |candidate, after| {
                 if candidate == *mv {
                     next = Some(after)
                 }
@@ -129,7 +131,7 @@ fn best_lines_play_out_to_the_end_in_exactly_the_distance() {
 
 #[test]
 fn library_errors_say_what_is_wrong() {
-    let tb = MorrisTablebase::open(tables_dir(), 9);
+    let tb = MorrisTablebase::<Standard>::open(tables_dir(), 9);
     let five = position("W:a1,d1,g1,a4,a7 B:b2,b4,b6,c3,c4 w");
     match tb.probe(&five) {
         Err(ProbeError::NotGenerated { path, variant }) => {

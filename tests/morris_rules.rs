@@ -4,6 +4,7 @@
 mod common;
 
 use common::random_placement;
+use tablebase::games::morris::Standard;
 use tablebase::games::morris::for_each_move;
 use tablebase::games::morris::{Color, Position};
 use tablebase::testing::SplitMix64;
@@ -13,28 +14,28 @@ use tablebase::testing::morris::{for_each_unmove, for_each_unslide, hands_altern
 /// Checks both directions of the inverse relation at `pos`; returns (successors, predecessors).
 fn check_inverse(pos: &Position, k: u8) -> (u64, u64) {
     let (mut successors, mut predecessors) = (0, 0);
-    for_each_move(pos, |mv, next| {
+    for_each_move::<Standard>(pos, |mv, next| {
         successors += 1;
         let mut found = false;
-        for_each_unmove(&next, k, |p| found |= p == *pos);
+        for_each_unmove::<Standard>(&next, k, |p| found |= p == *pos);
         assert!(found, "{pos:?} --{mv}--> {next:?}, but no un-move leads back");
     });
-    for_each_unmove(pos, k, |before| {
+    for_each_unmove::<Standard>(pos, k, |before| {
         predecessors += 1;
         let mut found = false;
-        for_each_move(&before, |_, next| found |= next == *pos);
+        for_each_move::<Standard>(&before, |_, next| found |= next == *pos);
         assert!(found, "{before:?} is an un-move of {pos:?}, but no move leads there");
     });
     if pos.is_moving_phase() {
         // The moving-phase un-moves are the un-moves whose predecessor also has empty hands.
         let mut all = Vec::new();
-        for_each_unmove(pos, k, |p| {
+        for_each_unmove::<Standard>(pos, k, |p| {
             if p.is_moving_phase() {
                 all.push(p)
             }
         });
         let mut slides = Vec::new();
-        for_each_unslide(pos, k, |p| slides.push(p));
+        for_each_unslide::<Standard>(pos, k, |p| slides.push(p));
         let key = |p: &Position| (p.stones, p.to_move);
         all.sort_by_key(key);
         slides.sort_by_key(key);
@@ -129,6 +130,6 @@ fn first_and_last_placements() {
     assert_eq!((successors, predecessors), (24, 0));
     // After White's first stone: one un-move, back to the start.
     let mut after = None;
-    for_each_move(&start, |_, next| after = after.or(Some(next)));
+    for_each_move::<Standard>(&start, |_, next| after = after.or(Some(next)));
     assert_eq!(check_inverse(&after.unwrap(), 9).1, 1);
 }

@@ -11,6 +11,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 use tablebase::Progress;
 use tablebase::games::morris::{Class, MovingPhase, SolvedClass};
+use tablebase::games::morris::{MorrisVariant, Standard};
 use tablebase::table::Check;
 use tablebase::testing::morris::{morris_class_size, morris_class_wdl};
 use tablebase::testing::{HEADER_SIZE, checksum};
@@ -26,14 +27,14 @@ fn class(text: &str) -> Class {
 #[test]
 fn classes_up_to_5_5_match_the_reference_and_their_successors() {
     let dir = scratch("up-to-5-5");
-    let catalogue = MovingPhase::new(Some(class("5-5")));
+    let catalogue = MovingPhase::<Standard>::new(Some(class("5-5")));
     let reports = tablebase::generate(&catalogue, &dir, &Progress::hidden()).unwrap();
     let jobs: Vec<&str> = reports.iter().map(|r| r.job.as_str()).collect();
     assert_eq!(jobs, ["3-3", "3-4", "3-5", "4-4", "4-5", "5-5"], "pairs by total stones");
     let needed = catalogue.classes();
     assert_eq!(needed.len(), 9);
     for &c in &needed {
-        let solved = SolvedClass::open(&dir, c, Check::Checksum).unwrap();
+        let solved = SolvedClass::open(&dir, &Standard::RULES, c, Check::Checksum).unwrap();
         let counts = solved.file.header().counts;
         assert_eq!(Some(counts.positions()), morris_class_size(c.mover, c.other), "{c}");
         assert_eq!(Some([counts.win, counts.loss, counts.draw]), morris_class_wdl(c.mover, c.other), "{c}");
@@ -49,14 +50,14 @@ fn classes_up_to_5_5_match_the_reference_and_their_successors() {
     }
 
     // Gasser 1996: in 3-3 the longest loss is 26 plies and the side to move wins about 83%.
-    let three = SolvedClass::open(&dir, class("3-3"), Check::Header).unwrap();
+    let three = SolvedClass::open(&dir, &Standard::RULES, class("3-3"), Check::Header).unwrap();
     let counts = three.file.header().counts;
     assert_eq!(counts.max_loss, 26);
     let share = counts.win as f64 / counts.positions() as f64;
     assert!((0.825..0.835).contains(&share), "{share}");
     // Distances have the parity of their result everywhere.
     for c in &needed {
-        let solved = SolvedClass::open(&dir, *c, Check::Header).unwrap();
+        let solved = SolvedClass::open(&dir, &Standard::RULES, *c, Check::Header).unwrap();
         let h = solved.file.header().counts;
         assert!(h.max_win == 0 || !h.max_win.is_multiple_of(2));
         assert!(h.max_loss.is_multiple_of(2));
@@ -131,7 +132,8 @@ fn killed_generation_resumes_to_identical_tables() {
 #[test]
 fn verify_reports_damage_with_exit_3_and_missing_tables_with_exit_1() {
     let dir = scratch("verify");
-    tablebase::generate(&MovingPhase::new(Some(class("3-4"))), &dir, &Progress::hidden()).unwrap();
+    tablebase::generate(&MovingPhase::<Standard>::new(Some(class("3-4"))), &dir, &Progress::hidden())
+        .unwrap();
     let d = dir.to_str().unwrap();
     let ok = tablebase(&["verify", "morris", "--up-to", "3-4", "--json", "--dir", d]);
     assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
@@ -155,7 +157,7 @@ fn verify_reports_damage_with_exit_3_and_missing_tables_with_exit_1() {
     assert!(String::from_utf8(quick.stdout).unwrap().contains(r#""consistent": null"#));
 
     // A wrong value under a valid checksum: only recomputation finds it.
-    let spec = class("3-3").spec(&dir);
+    let spec = class("3-3").spec(&dir, &Standard::RULES);
     let path = spec.path.clone();
     let pristine = fs::read(&path).unwrap();
     let mut bytes = pristine.clone();

@@ -10,6 +10,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
 use std::sync::OnceLock;
 use tablebase::games::connect4::{Connect4Tablebase, Geometry};
 use tablebase::games::morris::MorrisTablebase;
+use tablebase::games::morris::Standard;
 use tablebase::{Probe, Value};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_tablebase");
@@ -316,7 +317,7 @@ fn connect4_played_through_a_pipe_to_a_win() {
 
 #[test]
 fn morris_played_through_a_pipe_from_the_start_and_from_an_endgame() {
-    let game = MorrisTablebase::open(dir(), 3);
+    let game = MorrisTablebase::<Standard>::open(dir(), 3);
     // The 3-stone game is a White win in 23 (docs/RESULTS.md): played out with White's best
     // moves against the perfect player, it ends after exactly 23 plies.
     let args = ["play", "morris", "--stones", "3", "--dir", dir(), "--seed", "1"];

@@ -7,7 +7,9 @@ use std::hint::black_box;
 use std::io::Write;
 use std::time::Instant;
 use tablebase::games::connect4::{Connect4, Geometry};
-use tablebase::games::morris::{MAX_STONES, MIN_STONES, Position, for_each_move};
+use tablebase::games::morris::{MIN_STONES, MorrisVariant, Position, Standard, for_each_move};
+
+const MAX_STONES: u32 = Standard::RULES.stones;
 use tablebase::testing::SplitMix64;
 use tablebase::testing::morris::{ClassIndex, for_each_unslide};
 
@@ -137,7 +139,7 @@ pub fn morris(args: &MorrisBenchArgs) -> Result<(), Error> {
         let move_rate = median_rate(args.runs, sample.len(), || {
             moves = 0;
             for &(m, o) in sample {
-                for_each_move(&Position::moving(m, o), |_, next| {
+                for_each_move::<Standard>(&Position::moving(m, o), |_, next| {
                     moves += 1;
                     checksum = checksum.wrapping_add(u64::from(next.stones[0]));
                 });
@@ -147,7 +149,7 @@ pub fn morris(args: &MorrisBenchArgs) -> Result<(), Error> {
         let unmove_rate = median_rate(args.runs, sample.len(), || {
             unmoves = 0;
             for &(m, o) in sample {
-                for_each_unslide(&Position::moving(m, o), 9, |before| {
+                for_each_unslide::<Standard>(&Position::moving(m, o), 9, |before| {
                     unmoves += 1;
                     checksum = checksum.wrapping_add(u64::from(before.stones[1]));
                 });
@@ -204,7 +206,9 @@ pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
     use tablebase::probe::probe;
     use tablebase::table::Status;
 
-    let classes: Vec<Class> = Class::all().filter(|c| Status::of(&c.spec(&args.dir)).is_complete()).collect();
+    let classes: Vec<Class> = Class::all(MAX_STONES)
+        .filter(|c| Status::of(&c.spec(&args.dir, &Standard::RULES)).is_complete())
+        .collect();
     if classes.is_empty() {
         return Err(Error::NoCompleteTable { dir: args.dir.clone() });
     }
@@ -230,7 +234,7 @@ pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
     if let Some(path) = &args.write_positions {
         std::fs::write(path, &text).map_err(|source| Error::File { path: path.clone(), source })?;
     }
-    let tb = MorrisTablebase::open(&args.dir, 9);
+    let tb = MorrisTablebase::<Standard>::open(&args.dir, MAX_STONES as u8);
     // Warm up: map the tables and bring them into the page cache. Every position must be
     // answerable, or the figures would time errors: a class whose moves lead to a class that
     // is not there (a directory of some classes only) is refused here, before any timing.

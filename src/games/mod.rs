@@ -36,26 +36,26 @@ pub trait ForGame {
 }
 
 macro_rules! registry {
-    ($($module:ident :: $game:ident),+ $(,)?) => {
+    ($($module:ident :: { $($game:ident),+ }),+ $(,)?) => {
         $(pub mod $module;)+
 
         /// Every game, in the order help and the page list them.
-        pub const GAMES: &[About] = &[$(About::of::<$module::$game>()),+];
+        pub const GAMES: &[About] = &[$($(About::of::<$module::$game>()),+),+];
 
         /// Runs `work` for the game whose key is `key`; `None` for a key no game has.
         pub fn with_game<W: ForGame>(key: &str, work: W) -> Option<W::Output> {
-            $(
+            $($(
                 if key == <$module::$game as Game>::KEY {
                     return Some(work.run::<$module::$game>());
                 }
-            )+
+            )+)+
             None
         }
     };
 }
 
 registry! {
-    morris::MorrisGame,
-    connect4::Connect4Game,
-    tictactoe::TicTacToeGame,
+    morris::{MorrisGame, MorabarabaGame},
+    connect4::{Connect4Game},
+    tictactoe::{TicTacToeGame},
 }

@@ -1,11 +1,12 @@
-//! The Nine Men's Morris moving phase as a catalogue: a table per class `A-B`, solved in class
+//! A Morris variant's moving phase as a catalogue: a table per class `A-B`, solved in class
 //! pairs `{A-B, B-A}` by the cyclic solver, back to front by total stones; and every table of a
 //! game, the classes followed by the opening (`morris_tables`, in `game.rs`).
 
-use super::index::{ClassIndex, MAX_STONES, MIN_STONES};
+use super::index::{ClassIndex, INDEX_MAX_STONES};
 use super::notation::PositionText;
 use super::position::Position;
-use super::rules::{for_each_move, for_each_unslide};
+use super::rules::{for_each_move, for_each_unslide, is_full_board_draw};
+use super::variant::{MIN_STONES, MorrisRules, MorrisVariant};
 use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference, Variant};
 use crate::progress::Progress;
 use crate::solve::{CheckedParts, Consistency, CyclicSet, SolveError, Successor, check_cyclic, solve_cyclic};
@@ -13,10 +14,8 @@ use crate::table::{Check, FileSpec, Status, TableError, TableFile, write_table};
 use crate::value::Value;
 use std::collections::BTreeSet;
 use std::fmt;
+use std::marker::PhantomData;
 use std::path::Path;
-
-/// The game in file headers.
-pub const GAME: &str = "morris";
 
 /// A moving-phase class: stones of the side to move, of the other side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -28,9 +27,10 @@ pub struct Class {
 }
 
 impl Class {
-    /// The class `mover-other`, each 3..=9.
+    /// The class `mover-other`, each 3..=12: a class of some variant (whether of a given one,
+    /// [`MorrisRules::has_class`] says).
     pub fn new(mover: u32, other: u32) -> Option<Class> {
-        let range = MIN_STONES..=MAX_STONES;
+        let range = MIN_STONES..=INDEX_MAX_STONES;
         (range.contains(&mover) && range.contains(&other)).then_some(Class { mover, other })
     }
 
@@ -56,9 +56,10 @@ impl Class {
         ClassIndex::new(self.mover, self.other)
     }
 
-    /// The table file of this class in `dir`.
-    pub fn spec(self, dir: &Path) -> FileSpec {
-        FileSpec::table(dir.join(format!("morris-{}-{}.tbl", self.mover, self.other)), GAME, self.to_string())
+    /// The table file of this class of variant `rules` in `dir`: `KEY-A-B.tbl`.
+    pub fn spec(self, dir: &Path, rules: &MorrisRules) -> FileSpec {
+        let file = format!("{}-{}-{}.tbl", rules.key, self.mover, self.other);
+        FileSpec::table(dir.join(file), rules.key, self.to_string())
     }
 
     /// The classes of the pair this class is solved in, the first with `mover <= other`.
@@ -71,10 +72,9 @@ impl Class {
         if self.mover == self.other { vec![self] } else { vec![self, self.swapped()] }
     }
 
-    /// Every class, `3-3` to `9-9`.
-    pub fn all() -> impl Iterator<Item = Class> {
-        (MIN_STONES..=MAX_STONES)
-            .flat_map(|a| (MIN_STONES..=MAX_STONES).map(move |b| Class { mover: a, other: b }))
+    /// Every class of a game with `stones` a side, `3-3` to `K-K`.
+    pub fn all(stones: u32) -> impl Iterator<Item = Class> {
+        (MIN_STONES..=stones).flat_map(move |a| (MIN_STONES..=stones).map(move |b| Class { mover: a, other: b }))
     }
 }
 
@@ -85,10 +85,10 @@ impl fmt::Display for Class {
 }
 
 /// The classes needed for `target` (itself, its partner and, through captures, the classes
-/// they depend on), or all 49 classes.
-pub(crate) fn needed_classes(target: Option<Class>) -> BTreeSet<Class> {
+/// they depend on), or every class of the game with `stones` a side.
+pub(crate) fn needed_classes(target: Option<Class>, stones: u32) -> BTreeSet<Class> {
     let Some(target) = target else {
-        return Class::all().collect();
+        return Class::all(stones).collect();
     };
     let mut needed = BTreeSet::new();
     let mut stack = vec![target];
@@ -118,10 +118,10 @@ pub struct SolvedClass {
 }
 
 impl SolvedClass {
-    /// Opens the table of `class` in `dir`.
-    pub fn open(dir: &Path, class: Class, check: Check) -> Result<SolvedClass, TableError> {
+    /// Opens the table of `class` of variant `rules` in `dir`.
+    pub fn open(dir: &Path, rules: &MorrisRules, class: Class, check: Check) -> Result<SolvedClass, TableError> {
         let index = class.index();
-        let file = TableFile::open(&class.spec(dir), index.size(), check)?;
+        let file = TableFile::open(&class.spec(dir, rules), index.size(), check)?;
         Ok(SolvedClass { index, file })
     }
 
@@ -134,23 +134,25 @@ impl SolvedClass {
 
 /// The positions of `A-B` and `B-A` (one class when `A == B`), numbered `A-B` first: a
 /// non-capturing move leads from one class to the other, a capture out of the pair.
-pub(crate) struct ClassPair<'a> {
+pub(crate) struct ClassPair<'a, V> {
     classes: [Class; 2],
     indices: [ClassIndex; 2],
     single: bool,
     /// Per class: the solved class its captures lead to (`None`: a capture wins at once).
     captures: [Option<&'a SolvedClass>; 2],
+    variant: PhantomData<V>,
 }
 
-impl<'a> ClassPair<'a> {
+impl<'a, V: MorrisVariant> ClassPair<'a, V> {
     /// `captures` must hold the solved class after a capture from each class of the pair.
-    pub fn new(first: Class, captures: [Option<&'a SolvedClass>; 2]) -> ClassPair<'a> {
+    pub fn new(first: Class, captures: [Option<&'a SolvedClass>; 2]) -> ClassPair<'a, V> {
         let classes = [first, first.swapped()];
         ClassPair {
             classes,
             indices: classes.map(Class::index),
             single: first.mover == first.other,
             captures,
+            variant: PhantomData,
         }
     }
 
@@ -175,7 +177,7 @@ impl<'a> ClassPair<'a> {
     }
 }
 
-impl CyclicSet for ClassPair<'_> {
+impl<V: MorrisVariant> CyclicSet for ClassPair<'_, V> {
     fn size(&self) -> u64 {
         self.classes().iter().map(|c| c.index().size()).sum()
     }
@@ -186,8 +188,13 @@ impl CyclicSet for ClassPair<'_> {
         let (mover, other) = self.indices[k].position(local);
         let partner = self.partner(k);
         let other_count = self.classes[k].other;
+        let position = Position::moving(mover, other);
+        if is_full_board_draw::<V>(&position) {
+            f(Successor::Outside(Value::Draw)); // no move, and not lost
+            return Ok(());
+        }
         let mut failed = None;
-        for_each_move(&Position::moving(mover, other), |_, next| {
+        for_each_move::<V>(&position, |_, next| {
             // After White's move Black is to move: Black's stones first.
             let (to_move, waiting) = (next.stones[1], next.stones[0]);
             if to_move.count_ones() == other_count {
@@ -211,7 +218,7 @@ impl CyclicSet for ClassPair<'_> {
         let (mover, other) = self.indices[k].position(local);
         let partner = self.partner(k);
         let mover_count = self.classes[k].mover;
-        for_each_unslide(&Position::moving(mover, other), MAX_STONES as u8, |before| {
+        for_each_unslide::<V>(&Position::moving(mover, other), V::RULES.stones as u8, |before| {
             // Black moved last; a predecessor with a White stone put back lies outside the pair.
             if before.stones[0].count_ones() == mover_count {
                 f(self.offset(partner) + self.indices[partner].index(before.stones[1], before.stones[0]));
@@ -224,46 +231,50 @@ impl CyclicSet for ClassPair<'_> {
 /// building on them; `verify` checks each class's checksum on its own, so it opens by header.
 fn open_captures(
     dir: &Path,
+    rules: &MorrisRules,
     pair: Class,
     check: impl Fn(Class) -> Check,
 ) -> Result<[Option<SolvedClass>; 2], TableError> {
-    let open = |class: Class| class.after_capture().map(|c| SolvedClass::open(dir, c, check(c))).transpose();
+    let open =
+        |class: Class| class.after_capture().map(|c| SolvedClass::open(dir, rules, c, check(c))).transpose();
     Ok([open(pair)?, if pair.mover == pair.other { None } else { open(pair.swapped())? }])
 }
 
-/// The Nine Men's Morris moving phase: every class up to a target (and what it depends on), or
-/// all 49.
+/// A Morris variant's moving phase: every class up to a target (and what it depends on), or all
+/// of them (49 in the standard game, 100 in Morabaraba).
 #[derive(Clone, Copy, Debug)]
-pub struct MovingPhase {
+pub struct MovingPhase<V> {
     target: Option<Class>,
+    variant: PhantomData<V>,
 }
 
-impl MovingPhase {
+impl<V: MorrisVariant> MovingPhase<V> {
     /// The classes needed for class `target` (itself, its partner and, through captures, the
-    /// classes they depend on), or all 49 classes.
-    pub fn new(target: Option<Class>) -> MovingPhase {
-        MovingPhase { target }
+    /// classes they depend on), or every class of the variant.
+    pub fn new(target: Option<Class>) -> MovingPhase<V> {
+        MovingPhase { target, variant: PhantomData }
     }
 
-    /// The classes of a game with `stones` per side (3..=9): up to `K-K`.
-    pub fn for_stones(stones: u32) -> MovingPhase {
-        MovingPhase::new(if stones >= MAX_STONES { None } else { Class::new(stones, stones) })
+    /// The classes of a game with `stones` per side (3 up to the variant's): up to `K-K`.
+    pub fn for_stones(stones: u32) -> MovingPhase<V> {
+        MovingPhase::new(if stones >= V::RULES.stones { None } else { Class::new(stones, stones) })
     }
 
     /// Every class of the catalogue.
     pub fn classes(&self) -> BTreeSet<Class> {
-        needed_classes(self.target)
+        needed_classes(self.target, V::RULES.stones)
     }
 
     fn solve_pair(&self, dir: &Path, pair: Class, build: &Build) -> Result<String, BuildError> {
-        let captures = open_captures(dir, pair, |_| Check::Checksum)?;
-        let set = ClassPair::new(pair, [captures[0].as_ref(), captures[1].as_ref()]);
+        let rules = &V::RULES;
+        let captures = open_captures(dir, rules, pair, |_| Check::Checksum)?;
+        let set = ClassPair::<V>::new(pair, [captures[0].as_ref(), captures[1].as_ref()]);
         let name = pair.members().iter().map(Class::to_string).collect::<Vec<_>>().join("/");
-        let solution =
-            solve_cyclic(&set, build.progress).map_err(BuildError::solve(format!("morris {name}")))?;
+        let solution = solve_cyclic(&set, build.progress)
+            .map_err(BuildError::solve(format!("{} {name}", rules.key)))?;
         for (k, &class) in set.classes().iter().enumerate() {
             let offset = set.offset(k);
-            let spec = class.spec(dir);
+            let spec = class.spec(dir, rules);
             if Status::of(&spec).is_complete() {
                 continue; // written before an interruption; solving again gives the same bytes
             }
@@ -274,20 +285,23 @@ impl MovingPhase {
     }
 }
 
-impl Catalogue for MovingPhase {
+impl<V: MorrisVariant> Catalogue for MovingPhase<V> {
     type Key = Class;
     type Job = Class;
 
     fn game(&self) -> &'static str {
-        GAME
+        V::RULES.key
     }
 
     fn name(&self) -> String {
-        GAME.to_string()
+        V::RULES.key.to_string()
     }
 
     fn title(&self) -> String {
-        "Nine Men's Morris, moving phase (classes A-B: A stones of the side to move, B of the other)".into()
+        format!(
+            "{}, moving phase (classes A-B: A stones of the side to move, B of the other)",
+            V::RULES.name
+        )
     }
 
     fn keys(&self) -> Vec<Class> {
@@ -295,7 +309,7 @@ impl Catalogue for MovingPhase {
     }
 
     fn table(&self, dir: &Path, class: Class) -> FileSpec {
-        class.spec(dir)
+        class.spec(dir, &V::RULES)
     }
 
     fn index_size(&self, class: Class) -> u64 {
@@ -303,10 +317,7 @@ impl Catalogue for MovingPhase {
     }
 
     fn reference(&self, class: Class) -> Reference {
-        Reference {
-            positions: crate::games::morris::morris_class_size(class.mover, class.other),
-            wdl: crate::games::morris::morris_class_wdl(class.mover, class.other),
-        }
+        V::class_reference(class.mover, class.other)
     }
 
     fn jobs(&self) -> Vec<Class> {
@@ -314,7 +325,7 @@ impl Catalogue for MovingPhase {
     }
 
     fn outputs(&self, dir: &Path, pair: Class) -> Vec<FileSpec> {
-        pair.members().into_iter().map(|c| c.spec(dir)).collect()
+        pair.members().into_iter().map(|c| c.spec(dir, &V::RULES)).collect()
     }
 
     fn needs(&self, _dir: &Path, pair: Class) -> Needs {
@@ -336,14 +347,15 @@ impl Catalogue for MovingPhase {
         progress: &Progress,
     ) -> Result<Option<Consistency>, BuildError> {
         let pair = class.pair();
-        let files = pair.members().into_iter().map(|c| SolvedClass::open(dir, c, Check::Header));
+        let rules = &V::RULES;
+        let files = pair.members().into_iter().map(|c| SolvedClass::open(dir, rules, c, Check::Header));
         let Ok(files) = files.collect::<Result<Vec<_>, _>>() else {
             return Ok(None); // its partner is missing or damaged: reported on its own
         };
-        let Ok(captures) = open_captures(dir, pair, |_| Check::Header) else {
+        let Ok(captures) = open_captures(dir, rules, pair, |_| Check::Header) else {
             return Ok(None); // a table it depends on is missing or damaged: reported on its own
         };
-        let set = ClassPair::new(pair, [captures[0].as_ref(), captures[1].as_ref()]);
+        let set = ClassPair::<V>::new(pair, [captures[0].as_ref(), captures[1].as_ref()]);
         let first_size = set.offset(1);
         let stored = |i: u64| {
             let (file, local) = if i < first_size || files.len() == 1 { (0, i) } else { (1, i - first_size) };
@@ -352,7 +364,7 @@ impl Catalogue for MovingPhase {
         let k = usize::from(class != pair);
         let offset = set.offset(k);
         let mut found = check_cyclic(&set, offset..offset + class.index().size(), stored, progress)
-            .map_err(BuildError::solve(format!("morris {class}")))?;
+            .map_err(BuildError::solve(format!("{} {class}", rules.key)))?;
         for m in &mut found.examples {
             m.index -= offset;
         }
@@ -365,7 +377,7 @@ impl Catalogue for MovingPhase {
     }
 
     fn variant(&self) -> Variant {
-        let variant = Variant::of(GAME).switch("no-opening");
+        let variant = Variant::of(V::RULES.key).switch("no-opening");
         match self.target {
             Some(target) => variant.with("up-to", target),
             None => variant,

@@ -1,24 +1,25 @@
-//! Nine Men's Morris in the registry: its settings (`--stones`, `--up-to`, `--no-opening`), the
-//! tables each command works on, where a game starts, and the chart of its classes.
+//! The Morris variants in the registry: their settings (`--stones`, `--up-to`, `--no-opening`),
+//! the tables each command works on, where a game starts, and the chart of its classes.
 
-use super::catalogue::{Class, GAME, MovingPhase};
-use super::index::{MAX_STONES, MIN_STONES};
+use super::catalogue::{Class, MovingPhase};
 use super::opening::Opening;
 use super::probe::MorrisTablebase;
+use super::variant::{MIN_STONES, Morabaraba, MorrisVariant, Standard};
 use crate::catalogue::{Catalogue, Chain, Variant};
 use crate::game::{Game, Purpose, Setting, VariantError};
 use crate::layered::Layered;
 use crate::picture::PlotError;
+use std::marker::PhantomData;
 use std::path::Path;
 
-/// Every Morris table of the game with K stones per side: the moving-phase classes it needs,
-/// then (unless left out) the placement layers of its opening, which read those classes.
-pub type MorrisTables = Chain<MovingPhase, Layered<Opening>>;
+/// Every table of a Morris variant's game with K stones per side: the moving-phase classes it
+/// needs, then (unless left out) the placement layers of its opening, which read those classes.
+pub type MorrisTables<V = Standard> = Chain<MovingPhase<V>, Layered<Opening<V>>>;
 
-/// The tables of the game with `stones` per side (3..=9): the classes up to `K-K` and its
-/// opening; with `up_to`, only the classes that class needs and no opening; without
-/// `opening`, the classes only.
-pub fn morris_tables(stones: u32, up_to: Option<Class>, opening: bool) -> MorrisTables {
+/// The tables of the game with `stones` per side (3 up to the variant's): the classes up to
+/// `K-K` and its opening; with `up_to`, only the classes that class needs and no opening;
+/// without `opening`, the classes only.
+pub fn morris_tables<V: MorrisVariant>(stones: u32, up_to: Option<Class>, opening: bool) -> MorrisTables<V> {
     match up_to {
         Some(class) => Chain { first: MovingPhase::new(Some(class)), second: None },
         None => {
@@ -27,65 +28,47 @@ pub fn morris_tables(stones: u32, up_to: Option<Class>, opening: bool) -> Morris
     }
 }
 
-/// Nine Men's Morris with K stones a side, or some of its tables.
+/// A Morris variant with K stones a side, or some of its tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MorrisGame {
-    /// Stones each side starts with (9: Nine Men's Morris).
+pub struct MorrisGame<V = Standard> {
+    /// Stones each side starts with (the variant's own number: the whole game).
     pub stones: u8,
     /// Only the moving-phase classes this class needs (no opening).
     pub up_to: Option<Class>,
     /// With the placement-phase (opening) tables.
     pub opening: bool,
+    /// The rules.
+    pub variant: PhantomData<V>,
 }
 
-impl MorrisGame {
+/// Morabaraba in the registry.
+pub type MorabarabaGame = MorrisGame<Morabaraba>;
+
+impl<V: MorrisVariant> MorrisGame<V> {
     /// The whole game with `stones` a side.
-    pub fn new(stones: u8) -> MorrisGame {
-        MorrisGame { stones, up_to: None, opening: true }
+    pub fn new(stones: u8) -> MorrisGame<V> {
+        MorrisGame { stones, up_to: None, opening: true, variant: PhantomData }
     }
 
     /// Every table of this variant, in the order they are built.
-    pub fn tables(&self) -> MorrisTables {
+    pub fn tables(&self) -> MorrisTables<V> {
         morris_tables(u32::from(self.stones), self.up_to, self.opening)
     }
 }
 
-use Purpose::{Generate, Info, Play, Probe, Verify};
-
-impl Game for MorrisGame {
-    const KEY: &'static str = GAME;
-    const NAME: &'static str = "Nine Men's Morris";
-    const SETTINGS: &'static [Setting] = &[
-        Setting {
-            name: "stones",
-            value: Some("K"),
-            help: "Stones each side starts with (3..9; default 9, Nine Men's Morris).",
-            purposes: &[Generate, Verify, Info, Probe, Play],
-            required: false,
-        },
-        Setting {
-            name: "up-to",
-            value: Some("A-B"),
-            help: "Only the moving-phase classes needed for class A-B (no opening).",
-            purposes: &[Generate, Verify],
-            required: false,
-        },
-        Setting {
-            name: "no-opening",
-            value: None,
-            help: "Moving phase only, without the placement-phase (opening) tables (implied by --up-to).",
-            purposes: &[Generate],
-            required: false,
-        },
-    ];
+impl<V: MorrisVariant> Game for MorrisGame<V> {
+    const KEY: &'static str = V::RULES.key;
+    const NAME: &'static str = V::RULES.name;
+    const SETTINGS: &'static [Setting] = V::SETTINGS;
     const SIDES: [&'static str; 2] = ["white", "black"];
     const POSITIONS: &'static str = "quote each: 'W:a1,d1,g1 B:a4,b4,c4 b'";
 
-    type Catalogue = MorrisTables;
-    type Tablebase = MorrisTablebase;
+    type Catalogue = MorrisTables<V>;
+    type Tablebase = MorrisTablebase<V>;
 
-    fn from_variant(variant: &Variant, _purpose: Purpose) -> Result<MorrisGame, VariantError> {
-        let range = MIN_STONES..=MAX_STONES;
+    fn from_variant(variant: &Variant, _purpose: Purpose) -> Result<MorrisGame<V>, VariantError> {
+        let max_stones = V::RULES.stones;
+        let range = MIN_STONES..=max_stones;
         let stones = match variant.value("stones") {
             None => None,
             Some(text) => match text.trim().parse::<u32>() {
@@ -94,18 +77,22 @@ impl Game for MorrisGame {
                     return Err(VariantError::Invalid {
                         setting: "stones",
                         value: text.to_string(),
-                        expected: format!("expected a number from {MIN_STONES} to {MAX_STONES}"),
+                        expected: format!("expected a number from {MIN_STONES} to {max_stones}"),
                     });
                 }
             },
         };
         let up_to = match variant.value("up-to") {
             None => None,
-            Some(text) => Some(Class::parse(text).ok_or_else(|| VariantError::Invalid {
-                setting: "up-to",
-                value: text.to_string(),
-                expected: format!("expected A-B with A and B in {MIN_STONES}..{MAX_STONES}"),
-            })?),
+            Some(text) => Some(
+                Class::parse(text)
+                    .filter(|c| V::RULES.has_class(c.mover, c.other))
+                    .ok_or_else(|| VariantError::Invalid {
+                        setting: "up-to",
+                        value: text.to_string(),
+                        expected: format!("expected A-B with A and B in {MIN_STONES}..{max_stones}"),
+                    })?,
+            ),
         };
         // The K-stone game has no class with more than K stones a side: asking for both is a
         // contradiction, not a request for the larger classes.
@@ -116,27 +103,28 @@ impl Game for MorrisGame {
                 settings: ["up-to", "stones"],
                 why: format!(
                     "--up-to {class} and --stones {k} contradict each other: the {k}-stone game has \
-                     classes up to {k}-{k} (without --stones, --up-to {class} names the classes of the 9-stone game)"
+                     classes up to {k}-{k} (without --stones, --up-to {class} names the classes of the {max_stones}-stone game)"
                 ),
             });
         }
         let opening = up_to.is_none() && !variant.has("no-opening");
-        Ok(MorrisGame { stones: stones.unwrap_or(MAX_STONES as u8), up_to, opening })
+        Ok(MorrisGame { stones: stones.unwrap_or(max_stones as u8), up_to, opening, variant: PhantomData })
     }
 
     fn variant(&self) -> Variant {
+        let key = V::RULES.key;
         match (self.up_to, self.opening) {
-            (Some(class), _) => Variant::of(GAME).switch("no-opening").with("up-to", class),
-            (None, false) => Variant::of(GAME).with("stones", self.stones).switch("no-opening"),
-            (None, true) => Variant::of(GAME).with("stones", self.stones),
+            (Some(class), _) => Variant::of(key).switch("no-opening").with("up-to", class),
+            (None, false) => Variant::of(key).with("stones", self.stones).switch("no-opening"),
+            (None, true) => Variant::of(key).with("stones", self.stones),
         }
     }
 
-    fn catalogue(&self, _dir: &Path, _purpose: Purpose) -> Result<MorrisTables, VariantError> {
+    fn catalogue(&self, _dir: &Path, _purpose: Purpose) -> Result<MorrisTables<V>, VariantError> {
         Ok(self.tables())
     }
 
-    fn tablebase(&self, dir: &Path, _search_seconds: Option<f64>) -> MorrisTablebase {
+    fn tablebase(&self, dir: &Path, _search_seconds: Option<f64>) -> MorrisTablebase<V> {
         MorrisTablebase::open(dir, self.stones)
     }
 
@@ -145,34 +133,41 @@ impl Game for MorrisGame {
     }
 
     fn title(&self) -> String {
-        match self.stones {
-            9 => Self::NAME.to_string(),
-            k => format!("Morris with {k} stones each"),
+        match u32::from(self.stones) {
+            k if k == V::RULES.stones => Self::NAME.to_string(),
+            k => format!("{} with {k} stones each", V::RULES.short_name),
         }
     }
 
     /// Each game whose opening has its first table in `dir`; where no opening is, the moving
     /// phase up to the largest class there.
-    fn present(dir: &Path) -> Vec<MorrisGame> {
+    fn present(dir: &Path) -> Vec<MorrisGame<V>> {
+        let (key, max_stones) = (V::RULES.key, V::RULES.stones);
         let names = file_names(dir);
-        let mut games: Vec<MorrisGame> = (MIN_STONES..=MAX_STONES)
+        let mut games: Vec<MorrisGame<V>> = (MIN_STONES..=max_stones)
             .rev()
-            .filter(|k| names.iter().any(|n| *n == format!("{GAME}-opening{k}-ply00.tbl")))
+            .filter(|k| names.iter().any(|n| *n == format!("{key}-opening{k}-ply00.tbl")))
             .map(|k| MorrisGame::new(k as u8))
             .collect();
         if games.is_empty() {
             let largest = names
                 .iter()
-                .filter_map(|n| Class::parse(n.strip_prefix("morris-")?.strip_suffix(".tbl")?))
+                .filter_map(|n| Class::parse(n.strip_prefix(key)?.strip_prefix('-')?.strip_suffix(".tbl")?))
+                .filter(|c| V::RULES.has_class(c.mover, c.other))
                 .max_by_key(|c| (c.mover + c.other, c.mover));
             if let Some(class) = largest {
-                games.push(MorrisGame { stones: MAX_STONES as u8, up_to: Some(class), opening: false });
+                games.push(MorrisGame {
+                    stones: max_stones as u8,
+                    up_to: Some(class),
+                    opening: false,
+                    variant: PhantomData,
+                });
             }
         }
         games
     }
 
-    fn small() -> MorrisGame {
+    fn small() -> MorrisGame<V> {
         MorrisGame::new(3)
     }
 
@@ -192,7 +187,7 @@ impl Game for MorrisGame {
         if classes.is_empty() {
             return Ok(Vec::new());
         }
-        Ok(vec![("morris-classes.svg".to_string(), crate::picture::class_heat_map(&classes)?)])
+        Ok(vec![(format!("{}-classes.svg", V::RULES.key), crate::picture::class_heat_map(&classes)?)])
     }
 }
 

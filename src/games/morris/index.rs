@@ -19,16 +19,13 @@
 
 use super::board::Points;
 use super::board::RING_SIZE;
+use super::variant::{MorrisVariant, Standard};
 use super::symmetry::{
     BYTE_IMAGE, PATTERN_IMAGE, PATTERN_OF_BYTE, PATTERNS, SQUARE_PRODUCT, SQUARE_SYMMETRIES,
     from_ring_patterns, ring_pattern,
 };
 use std::sync::OnceLock;
 
-/// Stones per side in a moving-phase class.
-pub const MIN_STONES: u32 = 3;
-/// The most stones per side in the standard game.
-pub const MAX_STONES: u32 = 9;
 /// The most stones per side the index covers: Morabaraba's 12, which fill the board.
 pub(crate) const INDEX_MAX_STONES: u32 = 12;
 
@@ -660,8 +657,9 @@ impl RankedUnder {
 fn tables(mover: u32, other: u32) -> &'static Tables {
     static UP_TO_9: OnceLock<Tables> = OnceLock::new();
     static UP_TO_12: OnceLock<Tables> = OnceLock::new();
-    if mover <= MAX_STONES && other <= MAX_STONES {
-        UP_TO_9.get_or_init(|| Tables::build(MAX_STONES as usize))
+    let standard = Standard::RULES.stones;
+    if mover <= standard && other <= standard {
+        UP_TO_9.get_or_init(|| Tables::build(standard as usize))
     } else {
         UP_TO_12.get_or_init(|| Tables::build(INDEX_MAX_STONES as usize))
     }
@@ -820,8 +818,8 @@ mod tests {
     fn twelve_stone_tables_number_the_standard_classes_alike() {
         let twelve: &'static Tables = Box::leak(Box::new(Tables::build(INDEX_MAX_STONES as usize)));
         let mut rng = crate::rng::SplitMix64::new(12);
-        for a in 0..=MAX_STONES {
-            for b in 0..=MAX_STONES {
+        for a in 0..=Standard::RULES.stones {
+            for b in 0..=Standard::RULES.stones {
                 let nine = ClassIndex::new(a, b);
                 let other = ClassIndex {
                     tables: twelve,

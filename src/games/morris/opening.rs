@@ -1,4 +1,4 @@
-//! The placement phase (the opening) of the K-stone game as a layered game.
+//! The placement phase (the opening) of a Morris variant's K-stone game as a layered game.
 //!
 //! Layer `p` holds the positions after `p` placements, `p = 0 .. 2K - 1`; layer 0 is the start.
 //! Sides alternate strictly, White first, so `p` fixes the side to move and both hands: the side
@@ -13,20 +13,22 @@
 //! and only those where both sides still have 3 stones on the board and in hand are there: a
 //! side with fewer has lost.
 
-use super::catalogue::{Class, GAME, SolvedClass};
-use super::index::ClassIndex;
+use super::catalogue::{Class, SolvedClass};
+use super::index::{ClassIndex, INDEX_MAX_STONES};
 use super::notation::PositionText;
 use super::position::{Color, Position};
 use super::rules::for_each_move;
+use super::variant::MorrisVariant;
 use crate::catalogue::Variant;
 use crate::layered::{Layered, LayeredGame, Step};
 use crate::table::{Check, FileSpec, TableError};
 use crate::value::Value;
+use std::marker::PhantomData;
 use std::path::Path;
 use std::sync::OnceLock;
 
-/// Sectors of a layer: `a` and `b` in `0..=9`.
-const SIDE: usize = 10;
+/// Sectors of a layer: `a` and `b` in `0..=12`.
+const SIDE: usize = INDEX_MAX_STONES as usize + 1;
 const NO_SECTOR: u16 = u16::MAX;
 
 /// One sector of a layer: positions with `mover` and `other` stones on the board.
@@ -97,26 +99,27 @@ impl PlacementLayer {
 /// The placement phase of the game with `stones` per side, for the layered pipeline. Its last
 /// layer's moves lead into the moving phase, whose class tables it opens when that layer is
 /// solved or checked ([`LayeredGame::prepare`]).
-pub struct Opening {
+pub struct Opening<V> {
     stones: u32,
     layers: Vec<PlacementLayer>,
     /// The moving-phase classes `3-3 .. K-K`, by `(mover - 3) * (K - 2) + (other - 3)`, once
     /// opened.
     classes: OnceLock<Vec<SolvedClass>>,
+    variant: PhantomData<V>,
 }
 
-impl Opening {
-    /// The opening of the game with `stones` per side (3..=9), without its moving-phase tables:
-    /// enough for `info` and the index.
-    pub fn new(stones: u32) -> Opening {
-        let stones = stones.clamp(3, 9);
+impl<V: MorrisVariant> Opening<V> {
+    /// The opening of the game with `stones` per side (3 up to the variant's), without its
+    /// moving-phase tables: enough for `info` and the index.
+    pub fn new(stones: u32) -> Opening<V> {
+        let stones = stones.clamp(3, V::RULES.stones);
         let layers = (0..2 * stones).map(|layer| PlacementLayer::new(stones, layer)).collect();
-        Opening { stones, layers, classes: OnceLock::new() }
+        Opening { stones, layers, classes: OnceLock::new(), variant: PhantomData }
     }
 
     /// The same with the moving-phase classes `3-3 .. K-K` in `dir` open (checked as `check`
     /// says), for a program that probes the last layer's steps itself.
-    pub fn with_classes(self, dir: &Path, check: Check) -> Result<Opening, TableError> {
+    pub fn with_classes(self, dir: &Path, check: Check) -> Result<Opening<V>, TableError> {
         self.open_classes(dir, &|_| check)?;
         Ok(self)
     }
@@ -129,14 +132,14 @@ impl Opening {
         let k = self.stones;
         let classes = (3..=k)
             .flat_map(|mover| (3..=k).filter_map(move |other| Class::new(mover, other)))
-            .map(|class| SolvedClass::open(dir, class, check(&class.spec(dir))))
+            .map(|class| SolvedClass::open(dir, &V::RULES, class, check(&class.spec(dir, &V::RULES))))
             .collect::<Result<_, _>>()?;
         let _ = self.classes.set(classes);
         Ok(())
     }
 
     /// The tables of the opening with `stones` per side.
-    pub fn tables(stones: u32) -> Layered<Opening> {
+    pub fn tables(stones: u32) -> Layered<Opening<V>> {
         Layered::new(Opening::new(stones))
     }
 
@@ -168,27 +171,31 @@ impl Opening {
         match self.classes.get().and_then(|classes| classes.get(slot)) {
             Some(solved) if (3..=k).contains(&a) && (3..=k).contains(&b) => solved.value(mover, other),
             _ => Err(TableError::Missing {
-                path: Class::new(a.clamp(3, 9), b.clamp(3, 9)).expect("3..=9").spec(Path::new("")).path,
+                path: Class::new(a.clamp(3, k), b.clamp(3, k))
+                    .expect("3..=K")
+                    .spec(Path::new(""), &V::RULES)
+                    .path,
             }),
         }
     }
 }
 
-impl LayeredGame for Opening {
+impl<V: MorrisVariant> LayeredGame for Opening<V> {
     type Position = Position;
     type Walker = ();
 
     fn game(&self) -> &'static str {
-        GAME
+        V::RULES.key
     }
 
     fn name(&self) -> String {
-        format!("morris opening ({} stones)", self.stones)
+        format!("{} opening ({} stones)", V::RULES.key, self.stones)
     }
 
     fn title(&self) -> String {
         format!(
-            "Nine Men's Morris with {} stones, placement phase (layers: placements made, up to symmetry)",
+            "{} with {} stones, placement phase (layers: placements made, up to symmetry)",
+            V::RULES.name,
             self.stones
         )
     }
@@ -206,7 +213,7 @@ impl LayeredGame for Opening {
     }
 
     fn file_stem(&self, layer: u32) -> String {
-        format!("morris-opening{}-ply{layer:02}", self.stones)
+        format!("{}-opening{}-ply{layer:02}", V::RULES.key, self.stones)
     }
 
     fn index_size(&self, layer: u32) -> u64 {
@@ -234,7 +241,7 @@ impl LayeredGame for Opening {
         let Some(next) = self.layers.get(layer as usize + 1) else {
             return; // the last placement leads into the moving phase
         };
-        for_each_move(position, |_, child| {
+        for_each_move::<V>(position, |_, child| {
             if child.material(child.to_move) >= 3
                 && let Some(index) = next.index(&child)
             {
@@ -252,7 +259,7 @@ impl LayeredGame for Opening {
     ) -> Result<(), TableError> {
         let next = self.layers.get(layer as usize + 1);
         let mut failed = None;
-        for_each_move(position, |_, child| {
+        for_each_move::<V>(position, |_, child| {
             if child.material(child.to_move) < 3 {
                 f(Step::Done(Value::Win(1))); // the removal leaves the opponent two stones
                 return;
@@ -276,6 +283,6 @@ impl LayeredGame for Opening {
     }
 
     fn variant(&self) -> Variant {
-        Variant::of(GAME).with("stones", self.stones)
+        Variant::of(V::RULES.key).with("stones", self.stones)
     }
 }

@@ -2,8 +2,9 @@
 
 use crate::picture::Draw;
 use crate::picture::svg::{badge, caption, open, open_mark, outcome_colour, verdict};
-use super::board::{ADJACENT, POINT_COUNT, POINT_NAMES};
+use super::board::{POINT_COUNT, POINT_NAMES};
 use super::position::{Color, Move, NO_POINT, Position};
+use super::variant::{MorrisRules, MorrisVariant};
 use super::{MorrisTablebase, PositionText};
 use crate::probe::Probed;
 use crate::value::Value;
@@ -23,10 +24,10 @@ fn at(p: usize) -> (f64, f64) {
     (MARGIN + file * STEP, MARGIN + (6.0 - rank) * STEP)
 }
 
-/// The Morris position as SVG (see [`Draw`]).
-pub fn morris_svg(position: &Position, probed: &Probed<Move>) -> String {
+/// The position of variant `rules` as SVG (see [`Draw`]).
+pub fn morris_svg(position: &Position, probed: &Probed<Move>, rules: &MorrisRules) -> String {
     let mut out = String::new();
-    open(&mut out, SIZE, SIZE + CAPTION, &format!("Nine Men's Morris: {}", PositionText(position)));
+    open(&mut out, SIZE, SIZE + CAPTION, &format!("{}: {}", rules.name, PositionText(position)));
     out.push_str("<defs>\n");
     for value in [Value::Win(1), Value::Draw, Value::Loss(2)] {
         let colour = outcome_colour(value);
@@ -37,7 +38,7 @@ pub fn morris_svg(position: &Position, probed: &Probed<Move>) -> String {
         );
     }
     out.push_str("</defs>\n");
-    board(&mut out);
+    board(&mut out, rules);
     stones(&mut out, position);
     let flying = flies(position);
     marks(&mut out, probed, flying);
@@ -54,12 +55,13 @@ pub fn morris_svg(position: &Position, probed: &Probed<Move>) -> String {
     out
 }
 
-/// The three squares and the lines that join them, the points, and the coordinates.
-fn board(out: &mut String) {
+/// The three squares and the lines that join them (with the diagonals where the variant has
+/// them), the points, and the coordinates.
+fn board(out: &mut String, rules: &MorrisRules) {
     out.push_str("<g stroke=\"#3d3d3d\" stroke-width=\"3\" stroke-linecap=\"round\">\n");
     for p in 0..POINT_COUNT {
         for q in (p + 1)..POINT_COUNT {
-            if ADJACENT[p] & (1 << q) != 0 {
+            if rules.adjacent[p] & (1 << q) != 0 {
                 let ((x1, y1), (x2, y2)) = (at(p), at(q));
                 let _ = writeln!(out, "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\"/>");
             }
@@ -166,8 +168,8 @@ fn marks(out: &mut String, probed: &Probed<Move>, flying: bool) {
     }
 }
 
-impl Draw for MorrisTablebase {
+impl<V: MorrisVariant> Draw for MorrisTablebase<V> {
     fn svg(&self, position: &Position, probed: &Probed<Move>) -> String {
-        morris_svg(position, probed)
+        morris_svg(position, probed, &V::RULES)
     }
 }

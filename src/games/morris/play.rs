@@ -1,9 +1,10 @@
-//! What a person needs to play Morris: the sides' names, the board and the moves' notation.
+//! What a person needs to play a Morris variant: the sides' names, the board and the moves' notation.
 
+use super::variant::MorrisVariant;
 use super::{MorrisTablebase, Position};
 use crate::play::Play;
 
-impl Play for MorrisTablebase {
+impl<V: MorrisVariant> Play for MorrisTablebase<V> {
     fn side_to_move(&self, position: &Position) -> usize {
         position.to_move.index()
     }
@@ -13,7 +14,7 @@ impl Play for MorrisTablebase {
     }
 
     fn board(&self, position: &Position) -> String {
-        super::diagram(position)
+        super::diagram(position, &V::RULES)
     }
 
     fn move_hint(&self) -> String {

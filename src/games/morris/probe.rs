@@ -1,11 +1,12 @@
-//! Probing Nine Men's Morris positions: the moving-phase classes and the placement layers.
+//! Probing the positions of a Morris variant: the moving-phase classes and the placement layers.
 
-use super::board::point_from_name;
-use super::catalogue::{Class, GAME, SolvedClass};
+use super::board::{POINT_COUNT, POINT_NAMES, point_from_name, points};
+use super::catalogue::{Class, SolvedClass};
 use super::notation::{PositionText, parse_position};
 use super::opening::Opening;
 use super::position::{Color, Move, Position};
 use super::rules::{for_each_move, for_each_unmove};
+use super::variant::{MorrisRules, MorrisVariant, Standard};
 use crate::catalogue::{Catalogue, Variant};
 use crate::layered::{Layered, LayeredGame, SolvedLayer};
 use crate::probe::{LazyTables, Outcome, Probe, ProbeError, Probed};
@@ -42,20 +43,21 @@ impl Lookup<'_> {
     }
 }
 
-/// The Morris tables in a directory, each mapped on first use (read-only, shared by threads).
-pub struct MorrisTablebase {
+/// The tables of a Morris variant in a directory, each mapped on first use (read-only, shared
+/// by threads).
+pub struct MorrisTablebase<V = Standard> {
     dir: PathBuf,
     stones_per_side: u8,
     classes: LazyTables<SolvedClass>,
-    opening: Layered<Opening>,
+    opening: Layered<Opening<V>>,
     placement_layers: LazyTables<SolvedLayer>,
 }
 
-impl MorrisTablebase {
-    /// Tables in `dir` for a game with `stones_per_side` stones each (9: Nine Men's Morris).
-    /// Nothing is read until a position needs it.
-    pub fn open(dir: impl Into<PathBuf>, stones_per_side: u8) -> MorrisTablebase {
-        let classes = LazyTables::new(Class::all().count());
+impl<V: MorrisVariant> MorrisTablebase<V> {
+    /// Tables in `dir` for a game with `stones_per_side` stones each (the variant's own number:
+    /// the whole game). Nothing is read until a position needs it.
+    pub fn open(dir: impl Into<PathBuf>, stones_per_side: u8) -> MorrisTablebase<V> {
+        let classes = LazyTables::new(Class::all(V::RULES.stones).count());
         let opening = Opening::tables(u32::from(stones_per_side));
         let placement_layers = LazyTables::new(opening.game().layers() as usize);
         MorrisTablebase { dir: dir.into(), stones_per_side, classes, opening, placement_layers }
@@ -77,11 +79,12 @@ impl MorrisTablebase {
     }
 
     fn class(&self, class: Class) -> Result<&SolvedClass, ProbeError> {
-        let slot = ((class.mover - 3) * 7 + (class.other - 3)) as usize;
+        let rules = &V::RULES;
+        let slot = ((class.mover - 3) * (rules.stones - 2) + (class.other - 3)) as usize;
         self.classes.get(
             slot,
-            || SolvedClass::open(&self.dir, class, Check::Header),
-            || Variant::of(GAME).switch("no-opening").with("up-to", class),
+            || SolvedClass::open(&self.dir, rules, class, Check::Header),
+            || Variant::of(rules.key).switch("no-opening").with("up-to", class),
         )
     }
 
@@ -94,8 +97,10 @@ impl MorrisTablebase {
             return Ok(Lookup::Known(Value::Loss(0)));
         }
         let (mover, other) = (position.mover_stones(), position.other_stones());
-        let class = Class::new(mover.count_ones(), other.count_ones())
-            .ok_or_else(|| ProbeError::Illegal("more than 9 stones on a side".into()))?;
+        let (a, b) = (mover.count_ones(), other.count_ones());
+        let class = Class::new(a, b).filter(|_| V::RULES.has_class(a, b)).ok_or_else(|| {
+            ProbeError::Illegal(format!("more than {} stones on a side", V::RULES.stones))
+        })?;
         let solved = self.class(class)?;
         Ok(Lookup::Table(solved, solved.index.index(mover, other)))
     }
@@ -137,7 +142,7 @@ impl MorrisTablebase {
     fn has_reachable_parent(&self, layer: u32, position: &Position) -> Result<bool, ProbeError> {
         let before = self.placement_layer(layer - 1)?;
         let mut found = Ok(false);
-        for_each_unmove(position, self.stones_per_side, |parent| {
+        for_each_unmove::<V>(position, self.stones_per_side, |parent| {
             if let (Ok(false), Some(index)) = (&found, self.opening.game().index(layer - 1, &parent)) {
                 found = before.set.rank(index).map(|dense| dense.is_some());
             }
@@ -146,7 +151,7 @@ impl MorrisTablebase {
     }
 }
 
-impl Probe for MorrisTablebase {
+impl<V: MorrisVariant> Probe for MorrisTablebase<V> {
     type Position = Position;
     type Move = Move;
 
@@ -184,7 +189,7 @@ impl Probe for MorrisTablebase {
 
     fn moves(&self, position: &Position) -> Result<Vec<Outcome<Self>>, ProbeError> {
         let mut successors = Vec::with_capacity(64);
-        for_each_move(position, |mv, next| successors.push((mv, next)));
+        for_each_move::<V>(position, |mv, next| successors.push((mv, next)));
         successors
             .into_iter()
             .map(|(mv, next)| {
@@ -195,7 +200,7 @@ impl Probe for MorrisTablebase {
     }
 
     fn describe(&self, position: &Position, value: Value) -> String {
-        let mut out = diagram(position);
+        let mut out = diagram(position, &V::RULES);
         out.push_str(&crate::text::verdict(position.to_move.name(), value));
         out.push('\n');
         out
@@ -218,10 +223,16 @@ const BOARD: [&str; 13] = [
     "o-----------o-----------o",
 ];
 
-/// The board with `W`, `B` and `.` on the points, ranks and files labelled.
-pub fn diagram(position: &Position) -> String {
+/// The board of variant `rules` with `W`, `B` and `.` on the points, ranks and files labelled.
+pub fn diagram(position: &Position, rules: &MorrisRules) -> String {
+    let mut board = BOARD.map(|line| line.as_bytes().to_vec());
+    for (p, q) in diagonal_lines(rules) {
+        let (x, row) = text_cell(p);
+        let (qx, q_row) = text_cell(q);
+        board[(row + q_row) / 2][(x + qx) / 2] = if (qx > x) == (q_row > row) { b'\\' } else { b'/' };
+    }
     let mut out = String::new();
-    for (row, line) in BOARD.iter().enumerate() {
+    for (row, line) in board.iter().map(|l| String::from_utf8_lossy(l).into_owned()).enumerate() {
         let rank = 7 - row / 2;
         out.push_str(if row % 2 == 0 { &"7654321"[7 - rank..8 - rank] } else { " " });
         out.push_str("  ");
@@ -248,4 +259,22 @@ pub fn diagram(position: &Position) -> String {
         out.push_str(&format!("in hand: White {}, Black {}\n", position.hand[0], position.hand[1]));
     }
     out
+}
+
+/// Where point `p` is in [`BOARD`]: its column and row.
+fn text_cell(p: usize) -> (usize, usize) {
+    let name = POINT_NAMES[p].as_bytes();
+    (4 * usize::from(name[0] - b'a'), 2 * usize::from(b'7' - name[1]))
+}
+
+/// The lines of `rules` that join points on different files and ranks: the diagonals, each
+/// once.
+fn diagonal_lines(rules: &MorrisRules) -> impl Iterator<Item = (usize, usize)> + '_ {
+    (0..POINT_COUNT).flat_map(move |p| {
+        points(rules.adjacent[p]).filter(move |&q| {
+            let (a, b) = (POINT_NAMES[p].as_bytes(), POINT_NAMES[q].as_bytes());
+            p < q && a[0] != b[0] && a[1] != b[1]
+        })
+        .map(move |q| (p, q))
+    })
 }

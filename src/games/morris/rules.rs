@@ -1,11 +1,13 @@
-//! Moves and un-moves of Nine Men's Morris (docs/RULES.md), allocation-free.
+//! Moves and un-moves of the Morris variants (docs/RULES.md), allocation-free, each compiled for
+//! one variant's rules.
 //!
 //! Successors are produced by [`for_each_move`]; predecessors by [`for_each_unmove`], its exact
 //! inverse: `p` is produced by `for_each_unmove(s)` exactly when `s` is produced by
 //! `for_each_move(p)`. The solver walks predecessors; probe and verify walk successors.
 
-use super::board::{ADJACENT, ALL_POINTS, Points, in_mill, points, removable};
+use super::board::{ALL_POINTS, Points, points};
 use super::position::{Color, Move, NO_POINT, Position};
+use super::variant::{MorrisVariant, in_mill, removable};
 
 /// Whether the hands fit the alternation of docs/RULES.md (White places first): White to move
 /// holds as many stones as Black, Black to move holds one more, and after the last placement
@@ -21,14 +23,21 @@ pub fn hands_alternate(hand: [u8; 2], to_move: Color) -> bool {
 }
 
 /// Whether the game is over with the side to move having lost: fewer than three stones on the
-/// board and in hand, or no legal move.
-pub fn is_lost(pos: &Position) -> bool {
+/// board and in hand, or no legal move (unless the board is full where that is a draw).
+pub fn is_lost<V: MorrisVariant>(pos: &Position) -> bool {
     if pos.material(pos.to_move) < 3 {
         return true;
     }
     let mut any = false;
-    for_each_move(pos, |_, _| any = true);
-    !any
+    for_each_move::<V>(pos, |_, _| any = true);
+    !any && !is_full_board_draw::<V>(pos)
+}
+
+/// Whether `pos` is a full board, which ends the game in a draw in variants with that rule. Its
+/// side to move has no move: every point is taken, and with 12 stones nobody flies.
+#[inline]
+pub fn is_full_board_draw<V: MorrisVariant>(pos: &Position) -> bool {
+    V::RULES.full_board_is_draw && V::RULES.can_fill_board() && pos.occupied() == ALL_POINTS
 }
 
 /// Whether the side to move, with stones on the board only, may fly.
@@ -41,7 +50,7 @@ fn flies(pos: &Position, color: Color) -> bool {
 /// move has fewer than three stones is a finished game (the mover won). A position whose side to
 /// move has already lost by material has no moves.
 #[inline]
-pub fn for_each_move(pos: &Position, mut f: impl FnMut(Move, Position)) {
+pub fn for_each_move<V: MorrisVariant>(pos: &Position, mut f: impl FnMut(Move, Position)) {
     let me = pos.to_move;
     let them = me.other();
     if pos.material(me) < 3 || pos.material(them) < 3 {
@@ -54,8 +63,8 @@ pub fn for_each_move(pos: &Position, mut f: impl FnMut(Move, Position)) {
         let mut next = Position { stones: pos.stones, hand: hand_after, to_move: them };
         next.stones[me.index()] = mine_after;
         let mv = Move { from, to: to as u8, remove: NO_POINT };
-        if in_mill(mine_after, to) {
-            for r in points(removable(theirs)) {
+        if in_mill::<V>(mine_after, to) {
+            for r in points(removable::<V>(theirs)) {
                 let mut after = next;
                 after.stones[them.index()] = theirs & !(1 << r);
                 f(Move { remove: r as u8, ..mv }, after);
@@ -76,7 +85,7 @@ pub fn for_each_move(pos: &Position, mut f: impl FnMut(Move, Position)) {
     } else {
         let flying = flies(pos, me);
         for from in points(mine) {
-            let targets = if flying { empty } else { ADJACENT[from] & empty };
+            let targets = if flying { empty } else { V::RULES.adjacent[from] & empty };
             for to in points(targets) {
                 emit(from as u8, to, mine & !(1 << from) | (1 << to), pos.hand);
             }
@@ -89,7 +98,7 @@ pub fn for_each_move(pos: &Position, mut f: impl FnMut(Move, Position)) {
 /// empty before and after), un-placements, each with the removed stone put back where the
 /// move closed a mill.
 #[inline]
-pub fn for_each_unmove(pos: &Position, stones_per_side: u8, mut f: impl FnMut(Position)) {
+pub fn for_each_unmove<V: MorrisVariant>(pos: &Position, stones_per_side: u8, mut f: impl FnMut(Position)) {
     let me = pos.to_move; // the side that did not make the last move
     let them = me.other(); // the side that made it
     if pos.material(them) < 3 || !hands_alternate(pos.hand, me) {
@@ -100,26 +109,26 @@ pub fn for_each_unmove(pos: &Position, stones_per_side: u8, mut f: impl FnMut(Po
     if u32::from(unplaced_hand[them.index()]) <= u32::from(stones_per_side)
         && hands_alternate(unplaced_hand, them)
     {
-        for_each_unmove_of_kind(pos, stones_per_side, None, unplaced_hand, &mut f);
+        for_each_unmove_of_kind::<V>(pos, stones_per_side, None, unplaced_hand, &mut f);
     }
     if pos.is_moving_phase() {
-        for_each_unmove_of_kind(pos, stones_per_side, Some(flies(pos, them)), pos.hand, &mut f);
+        for_each_unmove_of_kind::<V>(pos, stones_per_side, Some(flies(pos, them)), pos.hand, &mut f);
     }
 }
 
 /// Un-moves of the moving phase only (slides and flies), for the moving-phase solver.
 #[inline]
-pub fn for_each_unslide(pos: &Position, max_stones: u8, mut f: impl FnMut(Position)) {
+pub fn for_each_unslide<V: MorrisVariant>(pos: &Position, max_stones: u8, mut f: impl FnMut(Position)) {
     let them = pos.to_move.other();
     if pos.material(them) < 3 || !pos.is_moving_phase() {
         return;
     }
-    for_each_unmove_of_kind(pos, max_stones, Some(flies(pos, them)), pos.hand, &mut f);
+    for_each_unmove_of_kind::<V>(pos, max_stones, Some(flies(pos, them)), pos.hand, &mut f);
 }
 
 /// `flying`: `None` un-places; `Some(flies)` un-slides (or un-flies when `flies`).
 #[inline]
-fn for_each_unmove_of_kind(
+fn for_each_unmove_of_kind<V: MorrisVariant>(
     pos: &Position,
     stones_per_side: u8,
     flying: Option<bool>,
@@ -133,11 +142,11 @@ fn for_each_unmove_of_kind(
     let theirs = pos.stones[them.index()];
     let my_material = pos.material(me);
     for to in points(theirs) {
-        let closed_mill = in_mill(theirs, to);
+        let closed_mill = in_mill::<V>(theirs, to);
         let sources = match flying {
             None => 1, // a single pseudo-source: the stone goes back to the hand
             Some(true) => empty,
-            Some(false) => ADJACENT[to] & empty,
+            Some(false) => V::RULES.adjacent[to] & empty,
         };
         for from in points(sources) {
             let theirs_before = match flying {
@@ -154,7 +163,7 @@ fn for_each_unmove_of_kind(
                 let vacated = if flying.is_some() { 1 << from } else { 0 };
                 for back in points(empty & !vacated) {
                     let mine_before = mine | (1 << back);
-                    if removable(mine_before) & (1 << back) != 0 {
+                    if removable::<V>(mine_before) & (1 << back) != 0 {
                         let mut p = before;
                         p.stones[me.index()] = mine_before;
                         f(p);
@@ -171,6 +180,7 @@ fn for_each_unmove_of_kind(
 mod tests {
     use super::*;
     use crate::games::morris::board::point_from_name;
+    use crate::games::morris::variant::Standard;
 
     fn at(names: &[&str]) -> Points {
         names.iter().map(|n| 1 << point_from_name(n).unwrap()).sum()
@@ -178,7 +188,7 @@ mod tests {
 
     fn moves(pos: &Position) -> Vec<String> {
         let mut v = Vec::new();
-        for_each_move(pos, |m, _| v.push(m.to_string()));
+        for_each_move::<Standard>(pos, |m, _| v.push(m.to_string()));
         v.sort();
         v
     }
@@ -219,8 +229,8 @@ mod tests {
             to_move: Color::White,
         };
         // a7-d7-g7, a4 boxed in by d6, g4, a1, b4 and the mill itself.
-        assert!(is_lost(&blocked));
+        assert!(is_lost::<Standard>(&blocked));
         let two = Position { stones: [at(&["a7", "d7"]), at(&["a1", "d1", "g1"])], ..blocked };
-        assert!(is_lost(&two));
+        assert!(is_lost::<Standard>(&two));
     }
 }
