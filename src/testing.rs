@@ -13,7 +13,7 @@ pub use crate::table::set::write_set;
 /// Nine Men's Morris: the per-class index, un-moves, published figures.
 pub mod morris {
     pub use crate::games::morris::index::ClassIndex;
-    pub use crate::games::morris::reference::{morris_class_size, morris_class_wdl};
+    pub use crate::games::morris::reference::{morris_class_size, morris_class_wdl, placement_positions};
     pub use crate::games::morris::rules::{for_each_unmove, for_each_unslide, hands_alternate};
 }
 

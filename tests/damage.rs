@@ -11,16 +11,16 @@ use common::scratch;
 use std::fs;
 use std::path::Path;
 use std::process::Output;
-use tablebase::games::morris::Standard;
-use tablebase::games::morris::{Position, PositionText, for_each_move};
+use tablebase::games::morris::{Morabaraba, MorrisVariant, Position, PositionText, Standard, for_each_move};
 use tablebase::testing::SplitMix64;
 
 fn tablebase(args: &[&str], stdin: &str) -> Output {
     common::tablebase_with_input(env!("CARGO_BIN_EXE_tablebase"), args, stdin)
 }
 
-/// Positions met in random games of the 3-stone game, placement and moving phase.
-fn morris_positions(rng: &mut SplitMix64, count: usize) -> String {
+/// Positions met in random games of the 3-stone game of a Morris variant, placement and
+/// moving phase.
+fn morris_positions<V: MorrisVariant>(rng: &mut SplitMix64, count: usize) -> String {
     let mut lines = String::new();
     let mut n = 0;
     while n < count {
@@ -29,7 +29,7 @@ fn morris_positions(rng: &mut SplitMix64, count: usize) -> String {
             lines.push_str(&format!("{}\n", PositionText(&position)));
             n += 1;
             let mut next = Vec::new();
-            for_each_move::<Standard>(&position, |_, child| next.push(child));
+            for_each_move::<V>(&position, |_, child| next.push(child));
             if next.is_empty() || position.material(position.to_move) < 3 {
                 break;
             }
@@ -168,7 +168,10 @@ fn hostile_damage(game: Game, name: &str, files_per_kind: &[&str], seed: u64) {
 #[test]
 fn morris_tables_and_sets_damaged_at_random() {
     let mut rng = SplitMix64::new(7);
-    let game = Game { args: vec!["morris", "--stones", "3"], positions: morris_positions(&mut rng, 3000) };
+    let game = Game {
+        args: vec!["morris", "--stones", "3"],
+        positions: morris_positions::<Standard>(&mut rng, 3000),
+    };
     let files = [
         "morris-3-3.tbl",
         "morris-opening3-ply03.set",
@@ -176,6 +179,17 @@ fn morris_tables_and_sets_damaged_at_random() {
         "morris-opening3-ply04.tbl",
     ];
     hostile_damage(game, "morris", &files, 11);
+}
+
+#[test]
+fn morabaraba_tables_and_sets_damaged_at_random() {
+    let mut rng = SplitMix64::new(9);
+    let game = Game {
+        args: vec!["morabaraba", "--stones", "3"],
+        positions: morris_positions::<Morabaraba>(&mut rng, 3000),
+    };
+    let files = ["morabaraba-3-3.tbl", "morabaraba-opening3-ply04.set", "morabaraba-opening3-ply05.tbl"];
+    hostile_damage(game, "morabaraba", &files, 13);
 }
 
 #[test]

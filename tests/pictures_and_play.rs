@@ -9,8 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
 use std::sync::OnceLock;
 use tablebase::games::connect4::{Connect4Tablebase, Geometry};
-use tablebase::games::morris::MorrisTablebase;
-use tablebase::games::morris::Standard;
+use tablebase::games::morris::{Morabaraba, MorrisTablebase, Standard};
 use tablebase::{Probe, Value};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_tablebase");
@@ -19,8 +18,8 @@ fn tablebase(args: &[&str]) -> Output {
     common::tablebase_with_input(BINARY, args, "")
 }
 
-/// Connect Four 5x4 and the 3-stone Morris game (classes up to 3-3 and its opening), generated
-/// once for every test of this file.
+/// Connect Four 5x4 and the 3-stone games of Morris and Morabaraba (classes up to 3-3 and their
+/// openings), generated once for every test of this file.
 fn tables() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
@@ -29,6 +28,7 @@ fn tables() -> &'static Path {
         for args in [
             &["generate", "connect4", "--size", "5x4", "--dir", d][..],
             &["generate", "morris", "--stones", "3", "--dir", d][..],
+            &["generate", "morabaraba", "--stones", "3", "--dir", d][..],
         ] {
             let out = tablebase(args);
             assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
@@ -340,6 +340,68 @@ fn morris_played_through_a_pipe_from_the_start_and_from_an_endgame() {
     assert!(transcript.contains("You win (White) after 17 plies."), "{transcript}");
     assert_eq!(plies, 17);
     assert!(!transcript.contains("in hand"), "{transcript}");
+}
+
+/// The lines of a Morris board picture: its `<line>` elements inside the board's group.
+fn board_lines(svg: &str) -> usize {
+    let document = roxmltree::Document::parse(svg).unwrap();
+    let board =
+        document.descendants().find(|n| n.tag_name().name() == "g" && n.attribute("stroke").is_some());
+    board.unwrap().children().filter(|n| n.tag_name().name() == "line").count()
+}
+
+/// Morabaraba as a person meets it: the pictures draw its diagonals, `play` ends where the brute force of tests/morabaraba_reference.rs says, and `serve`
+/// and `info --plot` take it like any game.
+#[test]
+fn morabaraba_is_drawn_with_its_diagonals_played_served_and_plotted() {
+    let game = ["morabaraba", "--stones", "3"];
+    // 32 edges on the standard board, 40 with the diagonals.
+    assert_eq!(board_lines(&check_picture(&["morris", "--stones", "3"], "start")), 32);
+    assert_eq!(board_lines(&check_picture(&game, "start")), 40);
+    // The 3-stone game: White wins in 9 plies (the brute force's answer).
+    let played = MorrisTablebase::<Morabaraba>::open(dir(), 3);
+    let args = ["play", "morabaraba", "--stones", "3", "--dir", dir(), "--seed", "5"];
+    let (transcript, plies) = play_best(&played, &args);
+    assert!(transcript.contains("You win (White) after 9 plies."), "{transcript}");
+    assert_eq!(plies, 9);
+    assert!(
+        transcript.contains('\\') && transcript.contains('/'),
+        "the text board draws the diagonals: {transcript}"
+    );
+
+    let server = Server::start();
+    let (status, _, games) = server.request("GET", "/api/games");
+    assert_eq!(status, 200);
+    let games: serde_json::Value = serde_json::from_str(&games).unwrap();
+    let listed =
+        games["games"].as_array().unwrap().iter().find(|g| g["game"] == "morabaraba").expect("listed");
+    assert_eq!(listed["name"], "Morabaraba");
+    let cli =
+        tablebase(&["probe", "morabaraba", "--stones", "3", "--dir", dir(), "--json", "--line", "start"]);
+    let (status, _, body) =
+        server.request("GET", "/api/probe?game=morabaraba&stones=3&position=start&line=1");
+    assert_eq!(status, 200);
+    assert_eq!(body.trim(), String::from_utf8(cli.stdout).unwrap().trim());
+    let (status, _, svg) = server.request("GET", "/api/svg?game=morabaraba&stones=3&position=start");
+    assert_eq!((status, board_lines(&svg)), (200, 40));
+    let (status, _, body) = server.request("GET", "/api/probe?game=morabaraba&stones=13&position=start");
+    assert_eq!(status, 400, "{body}");
+
+    let out_dir = tables().join("plots-morabaraba");
+    let out = tablebase(&[
+        "info",
+        "morabaraba",
+        "--stones",
+        "3",
+        "--dir",
+        dir(),
+        "--plot",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    roxmltree::Document::parse(&std::fs::read_to_string(out_dir.join("morabaraba-classes.svg")).unwrap())
+        .unwrap();
+    assert!(out_dir.join("morabaraba-opening3-ply05-distances.svg").exists());
 }
 
 #[test]

@@ -7,11 +7,13 @@ use std::hint::black_box;
 use std::io::Write;
 use std::time::Instant;
 use tablebase::games::connect4::{Connect4, Geometry};
-use tablebase::games::morris::{MIN_STONES, MorrisVariant, Position, Standard, for_each_move};
-
-const MAX_STONES: u32 = Standard::RULES.stones;
+use tablebase::games::morris::{
+    MIN_STONES, Morabaraba, MorrisVariant, Opening, Position, Standard, for_each_move,
+};
 use tablebase::testing::SplitMix64;
 use tablebase::testing::morris::{ClassIndex, for_each_unslide};
+
+const MAX_STONES: u32 = Standard::RULES.stones;
 
 #[derive(Subcommand)]
 pub enum Target {
@@ -19,6 +21,9 @@ pub enum Target {
     Morris(MorrisBenchArgs),
     /// Probing speed on the Morris tables in a directory.
     ProbeMorris(ProbeBenchArgs),
+    /// The Morris opening's forward pass alone, reachable positions per placement ply against
+    /// the reference.
+    MorrisForward(MorrisForwardArgs),
     /// The Connect Four forward pass alone, counted per ply against the reference.
     Connect4Forward(Connect4ForwardArgs),
     /// The Connect Four search on test sets of positions with known scores (Pascal Pons's
@@ -33,6 +38,10 @@ pub fn run(target: Target) -> Result<(), Error> {
     match target {
         Target::Morris(args) => morris(&args),
         Target::ProbeMorris(args) => probe_morris(&args),
+        Target::MorrisForward(args) => match args.game {
+            MorrisGameName::Morris => morris_forward::<Standard>(&args),
+            MorrisGameName::Morabaraba => morris_forward::<Morabaraba>(&args),
+        },
         Target::Connect4Forward(args) => connect4_forward(&args),
         Target::Connect4Search(args) => connect4_search(&args),
         Target::Connect4Book(args) => connect4_book(&args),
@@ -270,6 +279,60 @@ pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
     )
     .map_err(Error::Output)?;
     Ok(())
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum MorrisGameName {
+    Morris,
+    Morabaraba,
+}
+
+#[derive(Args)]
+pub struct MorrisForwardArgs {
+    /// The variant.
+    #[arg(long, value_enum, default_value = "morris")]
+    game: MorrisGameName,
+    /// Stones each side starts with (default: the variant's own).
+    #[arg(long)]
+    stones: Option<u32>,
+    /// The last placement ply to count (default: the last).
+    #[arg(long)]
+    plies: Option<u32>,
+}
+
+/// The opening's forward pass alone, in memory (two plies' bit sets at a time): reachable
+/// positions per placement ply against the reference, with the time since the start. Exit 3
+/// when a count differs from the reference.
+pub fn morris_forward<V: MorrisVariant>(args: &MorrisForwardArgs) -> Result<(), Error> {
+    let most = V::RULES.stones;
+    let stones = args.stones.unwrap_or(most);
+    if !(MIN_STONES..=most).contains(&stones) {
+        return Err(Error::Usage(format!(
+            "--stones {stones}: {} has 3 to {most} stones a side",
+            V::RULES.name
+        )));
+    }
+    let game = Opening::<V>::new(stones);
+    let progress = tablebase::Progress::stderr();
+    let start = Instant::now();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "ply\tpositions\treference\tseconds").map_err(Error::Output)?;
+    let mut mismatches = 0;
+    let last = args.plies.unwrap_or(2 * stones - 1);
+    tablebase::testing::reachable_counts(&game, last, &progress, |ply, positions| {
+        let word = match tablebase::testing::morris::placement_positions(V::RULES.key, stones, ply) {
+            Some(expected) if expected == positions => "match",
+            Some(_) => {
+                mismatches += 1;
+                "mismatch"
+            }
+            None => "none",
+        };
+        writeln!(out, "{ply}\t{positions}\t{word}\t{:.1}", start.elapsed().as_secs_f64())
+            .map_err(Error::Output)
+    })?;
+    progress.clear();
+    if mismatches > 0 { Err(Error::VerifyFailed) } else { Ok(()) }
 }
 
 #[derive(Args)]

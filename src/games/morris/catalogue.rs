@@ -5,7 +5,7 @@
 use super::index::{ClassIndex, INDEX_MAX_STONES};
 use super::notation::PositionText;
 use super::position::Position;
-use super::rules::{for_each_move, for_each_unslide, is_full_board_draw};
+use super::rules::{for_each_move, for_each_unslide_in_class, is_full_board_draw};
 use super::variant::{MIN_STONES, MorrisRules, MorrisVariant};
 use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference, Variant};
 use crate::progress::Progress;
@@ -217,12 +217,9 @@ impl<V: MorrisVariant> CyclicSet for ClassPair<'_, V> {
         let (k, local) = self.split(index);
         let (mover, other) = self.indices[k].position(local);
         let partner = self.partner(k);
-        let mover_count = self.classes[k].mover;
-        for_each_unslide::<V>(&Position::moving(mover, other), V::RULES.stones as u8, |before| {
-            // Black moved last; a predecessor with a White stone put back lies outside the pair.
-            if before.stones[0].count_ones() == mover_count {
-                f(self.offset(partner) + self.indices[partner].index(before.stones[1], before.stones[0]));
-            }
+        for_each_unslide_in_class::<V>(&Position::moving(mover, other), |before| {
+            // Black moved last: White's stones are the partner class's other side.
+            f(self.offset(partner) + self.indices[partner].index(before.stones[1], before.stones[0]));
         });
     }
 }

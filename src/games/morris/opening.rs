@@ -282,6 +282,10 @@ impl<V: MorrisVariant> LayeredGame for Opening<V> {
         PositionText(position).to_string()
     }
 
+    fn reference_positions(&self, layer: u32) -> Option<u64> {
+        super::reference::placement_positions(V::RULES.key, self.stones, layer)
+    }
+
     fn variant(&self) -> Variant {
         Variant::of(V::RULES.key).with("stones", self.stones)
     }

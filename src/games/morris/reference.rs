@@ -1,10 +1,12 @@
-//! Published figures of Nine Men's Morris (copied from `tables/reference/`, sources named in each
-//! file's header), so that `info` and `verify` compare against them wherever they run.
+//! Reference figures of the Morris games (copied from `tables/reference/`, sources named in each
+//! file's header, and class sizes by formula), so that `info` and `verify` compare against them
+//! wherever they run.
 
 use crate::reference::{number, rows};
 
 const MORRIS_CLASS_SIZES: &str = include_str!("../../../tables/reference/morris-class-sizes.tsv");
 const MORRIS_WDL: &str = include_str!("../../../tables/reference/morris-wdl-ninemm.tsv");
+const PLACEMENT_PLIES: &str = include_str!("../../../tables/reference/morris-placement-plies.tsv");
 
 /// Distinct positions of Morris moving-phase class `mover-other` up to the 16 symmetries.
 pub fn morris_class_size(mover: u32, other: u32) -> Option<u64> {
@@ -18,6 +20,14 @@ pub fn morris_class_wdl(mover: u32, other: u32) -> Option<[u64; 3]> {
     rows(MORRIS_WDL)
         .find(|r| number(r[0]) == u64::from(mover) && number(r[1]) == u64::from(other))
         .map(|r| [number(r[2]), number(r[3]), number(r[4])])
+}
+
+/// Positions reachable after `ply` placements of variant `game` with `stones` a side, up to the
+/// 16 symmetries, as an enumeration independent of the library counted them.
+pub fn placement_positions(game: &str, stones: u32, ply: u32) -> Option<u64> {
+    rows(PLACEMENT_PLIES)
+        .find(|r| r[0] == game && number(r[1]) == u64::from(stones) && number(r[2]) == u64::from(ply))
+        .map(|r| number(r[3]))
 }
 
 /// Positions of moving-phase class `mover-other` up to the 16 symmetries, by Burnside's lemma:

@@ -126,6 +126,33 @@ pub fn for_each_unslide<V: MorrisVariant>(pos: &Position, max_stones: u8, mut f:
     for_each_unmove_of_kind::<V>(pos, max_stones, Some(flies(pos, them)), pos.hand, &mut f);
 }
 
+/// Un-moves of the moving phase that removed no stone: the predecessors in the same class, which
+/// are all the moving-phase solver walks (a capture's predecessor lies in another class). A
+/// move whose stone stands in a mill closed that mill and removed a stone, so it is skipped
+/// before any removal is tried, which [`for_each_unslide`] followed by a filter would not do.
+#[inline]
+pub fn for_each_unslide_in_class<V: MorrisVariant>(pos: &Position, mut f: impl FnMut(Position)) {
+    let me = pos.to_move;
+    let them = me.other();
+    if pos.material(them) < 3 || pos.material(me) < 3 || !pos.is_moving_phase() {
+        return;
+    }
+    let empty = !pos.occupied() & ALL_POINTS;
+    let theirs = pos.stones[them.index()];
+    let flying = flies(pos, them);
+    for to in points(theirs) {
+        if in_mill::<V>(theirs, to) {
+            continue;
+        }
+        let sources = if flying { empty } else { V::RULES.adjacent[to] & empty };
+        for from in points(sources) {
+            let mut before = Position { stones: pos.stones, hand: pos.hand, to_move: them };
+            before.stones[them.index()] = theirs & !(1 << to) | (1 << from);
+            f(before);
+        }
+    }
+}
+
 /// `flying`: `None` un-places; `Some(flies)` un-slides (or un-flies when `flies`).
 #[inline]
 fn for_each_unmove_of_kind<V: MorrisVariant>(
@@ -180,7 +207,7 @@ fn for_each_unmove_of_kind<V: MorrisVariant>(
 mod tests {
     use super::*;
     use crate::games::morris::board::point_from_name;
-    use crate::games::morris::variant::Standard;
+    use crate::games::morris::variant::{Morabaraba, Standard};
 
     fn at(names: &[&str]) -> Points {
         names.iter().map(|n| 1 << point_from_name(n).unwrap()).sum()
@@ -232,5 +259,84 @@ mod tests {
         assert!(is_lost::<Standard>(&blocked));
         let two = Position { stones: [at(&["a7", "d7"]), at(&["a1", "d1", "g1"])], ..blocked };
         assert!(is_lost::<Standard>(&two));
+    }
+
+    fn moves_of<V: MorrisVariant>(pos: &Position) -> Vec<String> {
+        let mut v = Vec::new();
+        for_each_move::<V>(pos, |m, _| v.push(m.to_string()));
+        v.sort();
+        v
+    }
+
+    /// The un-moves within a class are exactly the un-moves that keep the side to move's
+    /// stones, in the same order, for random positions of both variants.
+    #[test]
+    fn unslides_in_class_are_the_unslides_without_a_stone_put_back() {
+        fn check<V: MorrisVariant>(seed: u64) {
+            let mut rng = crate::rng::SplitMix64::new(seed);
+            for _ in 0..20_000 {
+                let (mut white, mut black) = (0u32, 0u32);
+                let (w, b) = (3 + rng.below(8) as u32, 3 + rng.below(8) as u32);
+                while white.count_ones() < w {
+                    white |= 1 << rng.below(24);
+                }
+                while black.count_ones() < b {
+                    let p = 1 << rng.below(24);
+                    if white & p == 0 {
+                        black |= p;
+                    }
+                }
+                let pos = Position { stones: [white, black], hand: [0, 0], to_move: Color::White };
+                let (mut all, mut in_class) = (Vec::new(), Vec::new());
+                for_each_unslide::<V>(&pos, V::RULES.stones as u8, |p| {
+                    if p.stones[0] == white {
+                        all.push(p)
+                    }
+                });
+                for_each_unslide_in_class::<V>(&pos, |p| in_class.push(p));
+                assert_eq!(all, in_class, "{pos:?}");
+            }
+        }
+        check::<Standard>(1);
+        check::<Morabaraba>(2);
+    }
+
+    /// Morabaraba's stones slide along the diagonals, and a diagonal closed is a mill.
+    #[test]
+    fn morabaraba_slides_and_mills_along_the_diagonals() {
+        let pos = Position { stones: [at(&["b2", "c3", "g7", "g1"]), at(&["a4", "g4", "d1", "d7"])], hand: [0, 0], to_move: Color::White };
+        let from_b2 = |moves: Vec<String>| moves.into_iter().filter(|m| m.starts_with("b2")).collect::<Vec<_>>();
+        assert_eq!(from_b2(moves_of::<Standard>(&pos)), ["b2-b4", "b2-d2"]);
+        // b2-a1 leaves b2 empty: a1, b2, c3 is no mill after it.
+        assert_eq!(from_b2(moves_of::<Morabaraba>(&pos)), ["b2-a1", "b2-b4", "b2-d2"]);
+        // a stone slid onto the diagonal's last point closes it: a removal follows.
+        let pos = Position { stones: [at(&["a1", "c3", "b4", "g1"]), at(&["a4", "g4", "d1", "d7"])], ..pos };
+        let b4_b2 = |moves: Vec<String>| moves.into_iter().filter(|m| m.starts_with("b4-b2")).collect::<Vec<_>>();
+        assert_eq!(b4_b2(moves_of::<Morabaraba>(&pos)), ["b4-b2xa4", "b4-b2xd1", "b4-b2xd7", "b4-b2xg4"]);
+        assert_eq!(b4_b2(moves_of::<Standard>(&pos)), ["b4-b2"]);
+        // The diagonal's own stones slide onto b2 too, leaving it open.
+        assert!(moves_of::<Morabaraba>(&pos).contains(&"a1-b2".to_string()));
+    }
+
+    /// A full board (12 stones a side) has no move, and in Morabaraba it is a draw, not a loss.
+    #[test]
+    fn a_full_morabaraba_board_is_drawn() {
+        let white = at(&["a1", "a4", "a7", "b2", "b4", "b6", "c3", "c4", "c5", "d1", "d2", "d3"]);
+        let full = Position { stones: [white, ALL_POINTS & !white], hand: [0, 0], to_move: Color::White };
+        assert!(moves_of::<Morabaraba>(&full).is_empty());
+        assert!(is_full_board_draw::<Morabaraba>(&full));
+        assert!(!is_lost::<Morabaraba>(&full));
+        let one_empty = Position { stones: [white, ALL_POINTS & !white & !at(&["g7"])], ..full };
+        assert!(!is_full_board_draw::<Morabaraba>(&one_empty));
+        // With g7 empty White is blocked (d7, g4 and f6 are Black's): that is a loss, as on any
+        // board that is not full. Black slides into g7 and closes a mill (g1-g4-g7 or
+        // e5-f6-g7) each time, taking any White stone (all are in mills).
+        assert!(moves_of::<Morabaraba>(&one_empty).is_empty());
+        assert!(is_lost::<Morabaraba>(&one_empty));
+        let black = Position { to_move: Color::Black, ..one_empty };
+        let slides: std::collections::BTreeSet<String> =
+            moves_of::<Morabaraba>(&black).iter().map(|m| m[..5].to_string()).collect();
+        assert_eq!(slides.into_iter().collect::<Vec<_>>(), ["d7-g7", "f6-g7", "g4-g7"]);
+        assert_eq!(moves_of::<Morabaraba>(&black).len(), 3 * 12);
     }
 }
