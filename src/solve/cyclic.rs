@@ -32,6 +32,16 @@ pub trait CyclicSet: Sync {
     /// immediate win (`Outside(Win(1))`, which nothing beats), once for it alone is enough. An
     /// error when a table it reads for moves out of the set cannot be read.
     fn for_each_successor(&self, index: u64, f: impl FnMut(Successor)) -> Result<(), SolveError>;
+    /// Calls `f` with the value of each move of position `index` that leaves the set, as
+    /// [`CyclicSet::for_each_successor`] gives them. A set whose moves inside cost something to
+    /// locate (an index to compute) skips that work here.
+    fn for_each_exit(&self, index: u64, mut f: impl FnMut(Value)) -> Result<(), SolveError> {
+        self.for_each_successor(index, |s| {
+            if let Successor::Outside(v) = s {
+                f(v)
+            }
+        })
+    }
     /// Calls `f(p)` for every position `p` of the set with a move to `index` (repeats allowed):
     /// exactly the `p` whose successors include `Inside(index)`.
     fn for_each_predecessor(&self, index: u64, f: impl FnMut(u64));
@@ -286,11 +296,7 @@ impl<S: CyclicSet> Solver<'_, S> {
                 continue;
             }
             let mut exits = Exits::default();
-            self.set.for_each_successor(p, |s| {
-                if let Successor::Outside(v) = s {
-                    exits.add(v)
-                }
-            })?;
+            self.set.for_each_exit(p, |v| exits.add(v))?;
             if exits.draw {
                 continue; // a drawing exit: never a loss
             }

@@ -175,15 +175,11 @@ impl<'a, V: MorrisVariant> ClassPair<'a, V> {
     fn partner(&self, k: usize) -> usize {
         if self.single { 0 } else { 1 - k }
     }
-}
 
-impl<V: MorrisVariant> CyclicSet for ClassPair<'_, V> {
-    fn size(&self) -> u64 {
-        self.classes().iter().map(|c| c.index().size()).sum()
-    }
-
+    /// The moves of position `index`; those that stay in the pair are located (their index
+    /// computed) only when `INSIDE`.
     #[inline]
-    fn for_each_successor(&self, index: u64, mut f: impl FnMut(Successor)) -> Result<(), SolveError> {
+    fn successors<const INSIDE: bool>(&self, index: u64, mut f: impl FnMut(Successor)) -> Result<(), SolveError> {
         let (k, local) = self.split(index);
         let (mover, other) = self.indices[k].position(local);
         let partner = self.partner(k);
@@ -198,7 +194,9 @@ impl<V: MorrisVariant> CyclicSet for ClassPair<'_, V> {
             // After White's move Black is to move: Black's stones first.
             let (to_move, waiting) = (next.stones[1], next.stones[0]);
             if to_move.count_ones() == other_count {
-                f(Successor::Inside(self.offset(partner) + self.indices[partner].index(to_move, waiting)));
+                if INSIDE {
+                    f(Successor::Inside(self.offset(partner) + self.indices[partner].index(to_move, waiting)));
+                }
                 return;
             }
             match self.captures[k].map(|solved| solved.value(to_move, waiting)) {
@@ -210,6 +208,26 @@ impl<V: MorrisVariant> CyclicSet for ClassPair<'_, V> {
             }
         });
         failed.map_or(Ok(()), |e| Err(SolveError::from(e)))
+    }
+}
+
+impl<V: MorrisVariant> CyclicSet for ClassPair<'_, V> {
+    fn size(&self) -> u64 {
+        self.classes().iter().map(|c| c.index().size()).sum()
+    }
+
+    #[inline]
+    fn for_each_successor(&self, index: u64, f: impl FnMut(Successor)) -> Result<(), SolveError> {
+        self.successors::<true>(index, f)
+    }
+
+    #[inline]
+    fn for_each_exit(&self, index: u64, mut f: impl FnMut(Value)) -> Result<(), SolveError> {
+        self.successors::<false>(index, |s| {
+            if let Successor::Outside(v) = s {
+                f(v)
+            }
+        })
     }
 
     #[inline]
