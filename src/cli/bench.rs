@@ -312,15 +312,24 @@ pub fn morris_forward<V: MorrisVariant>(args: &MorrisForwardArgs) -> Result<(), 
             V::RULES.name
         )));
     }
-    let game = Opening::<V>::new(stones);
+    let reference = |ply| tablebase::testing::morris::placement_positions(V::RULES.key, stones, ply);
+    forward_counts(&Opening::<V>::new(stones), args.plies.unwrap_or(2 * stones - 1), reference)
+}
+
+/// The forward pass of `game` alone, in memory, to layer `last`: positions per layer against
+/// `reference`, with the time since the start. Exit 3 when a count differs from the reference.
+fn forward_counts<G: tablebase::LayeredGame>(
+    game: &G,
+    last: u32,
+    reference: impl Fn(u32) -> Option<u64>,
+) -> Result<(), Error> {
     let progress = tablebase::Progress::stderr();
     let start = Instant::now();
     let mut out = std::io::stdout().lock();
     writeln!(out, "ply\tpositions\treference\tseconds").map_err(Error::Output)?;
     let mut mismatches = 0;
-    let last = args.plies.unwrap_or(2 * stones - 1);
-    tablebase::testing::reachable_counts(&game, last, &progress, |ply, positions| {
-        let word = match tablebase::testing::morris::placement_positions(V::RULES.key, stones, ply) {
+    tablebase::testing::reachable_counts(game, last, &progress, |ply, positions| {
+        let word = match reference(ply) {
             Some(expected) if expected == positions => "match",
             Some(_) => {
                 mismatches += 1;
@@ -349,26 +358,8 @@ pub struct Connect4ForwardArgs {
 /// with the time since the start. Exit 3 when a count differs from the reference.
 pub fn connect4_forward(args: &Connect4ForwardArgs) -> Result<(), Error> {
     let g = args.size;
-    let progress = tablebase::Progress::stderr();
-    let start = Instant::now();
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "ply\tpositions\treference\tseconds").map_err(Error::Output)?;
-    let mut mismatches = 0;
-    let game = Connect4::new(g);
-    tablebase::testing::reachable_counts(&game, args.plies, &progress, |ply, positions| {
-        let word = match tablebase::testing::connect4::connect4_ply_positions(g.width, g.height, ply) {
-            Some(expected) if expected == positions => "match",
-            Some(_) => {
-                mismatches += 1;
-                "mismatch"
-            }
-            None => "none",
-        };
-        writeln!(out, "{ply}\t{positions}\t{word}\t{:.1}", start.elapsed().as_secs_f64())
-            .map_err(Error::Output)
-    })?;
-    progress.clear();
-    if mismatches > 0 { Err(Error::VerifyFailed) } else { Ok(()) }
+    let reference = |ply| tablebase::testing::connect4::connect4_ply_positions(g.width, g.height, ply);
+    forward_counts(&Connect4::new(g), args.plies, reference)
 }
 
 /// The size of a search benchmark's transposition table.

@@ -157,30 +157,27 @@ const fn standard_adjacency() -> [Points; POINT_COUNT] {
     let mut adjacent = [0; POINT_COUNT];
     let mut p = 0;
     while p < POINT_COUNT {
-        let ring = p / RING_SIZE;
+        let base = p / RING_SIZE * RING_SIZE;
         let k = p % RING_SIZE;
-        let base = ring * RING_SIZE;
         adjacent[p] |= 1 << (base + (k + 1) % RING_SIZE);
         adjacent[p] |= 1 << (base + (k + RING_SIZE - 1) % RING_SIZE);
-        if k % 2 == 1 {
-            if ring > 0 {
-                adjacent[p] |= 1 << (p - RING_SIZE);
-            }
-            if ring < 2 {
-                adjacent[p] |= 1 << (p + RING_SIZE);
-            }
-        }
         p += 1;
     }
-    adjacent
+    joined_across_rings(adjacent, 1)
 }
 
 /// The standard lines plus the corners joined across the rings (the diagonals).
-const fn with_diagonal_adjacency(mut adjacent: [Points; POINT_COUNT]) -> [Points; POINT_COUNT] {
+const fn with_diagonal_adjacency(adjacent: [Points; POINT_COUNT]) -> [Points; POINT_COUNT] {
+    joined_across_rings(adjacent, 0)
+}
+
+/// `adjacent` with point `k` of each ring joined to point `k` of the rings beside it, for
+/// every `k` of the given parity (1: the midpoints, 0: the corners).
+const fn joined_across_rings(mut adjacent: [Points; POINT_COUNT], parity: usize) -> [Points; POINT_COUNT] {
     let mut p = 0;
     while p < POINT_COUNT {
         let ring = p / RING_SIZE;
-        if p % 2 == 0 {
+        if p % 2 == parity {
             if ring > 0 {
                 adjacent[p] |= 1 << (p - RING_SIZE);
             }
