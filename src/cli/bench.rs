@@ -158,7 +158,7 @@ pub fn morris(args: &MorrisBenchArgs) -> Result<(), Error> {
         let unmove_rate = median_rate(args.runs, sample.len(), || {
             unmoves = 0;
             for &(m, o) in sample {
-                for_each_unslide::<Standard>(&Position::moving(m, o), 9, |before| {
+                for_each_unslide::<Standard>(&Position::moving(m, o), MAX_STONES as u8, |before| {
                     unmoves += 1;
                     checksum = checksum.wrapping_add(u64::from(before.stones[1]));
                 });
