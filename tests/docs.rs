@@ -201,3 +201,18 @@ fn the_tables_of_games_are_the_registry() {
         assert_eq!(subcommands(&[command.to_string()]), keys, "{command}");
     }
 }
+
+#[test]
+fn each_game_subcommand_is_described_by_its_game() {
+    for command in ["generate", "probe", "verify", "info", "play"] {
+        let out = tablebase(&[command, "--help"]);
+        let help = String::from_utf8(out.stdout).unwrap();
+        for game in tablebase::games::GAMES {
+            let line = help
+                .lines()
+                .find(|l| l.split_whitespace().next() == Some(game.key))
+                .unwrap_or_else(|| panic!("`{command} --help` lists no {}", game.key));
+            assert!(line.ends_with(&format!("{}.", game.name)), "`{command} --help`: {line}");
+        }
+    }
+}

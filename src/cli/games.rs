@@ -33,7 +33,8 @@ pub struct OnGame<A> {
 
 /// The subcommand of `game` for a command with flags `A`.
 fn game_command<A: CommandArgs>(game: &About) -> clap::Command {
-    let mut command = A::augment_args(clap::Command::new(game.key).about(format!("{}.", game.name)));
+    // After `augment_args`: the derived flags would put their struct's doc comment in its place.
+    let mut command = A::augment_args(clap::Command::new(game.key)).about(format!("{}.", game.name));
     for setting in game.settings.iter().filter(|s| s.applies(A::PURPOSE)) {
         let arg = clap::Arg::new(setting.name).long(setting.name).help(setting.help);
         command = command.arg(match setting.value {
