@@ -24,6 +24,18 @@ pub enum Successor {
     Outside(Value),
 }
 
+/// A move as the first pass counts it: it needs the number of distinct positions of the set that
+/// a position's moves reach, not where they are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountedMove {
+    /// To position `index` of the set.
+    Inside(u64),
+    /// To a position of the set that no other move of the same position reaches, not located.
+    Distinct,
+    /// Out of the set, with what it gives the side to move (as [`Successor::Outside`]).
+    Outside(Value),
+}
+
 /// Positions solved together whose moves may stay among them, with their moves and un-moves.
 pub trait CyclicSet: Sync {
     /// The number of positions.
@@ -40,6 +52,18 @@ pub trait CyclicSet: Sync {
             if let Successor::Outside(v) = s {
                 f(v)
             }
+        })
+    }
+    /// Calls `f` once per legal move of position `index`, as [`CyclicSet::for_each_successor`]
+    /// gives them, for the solver's first pass, which only counts the distinct positions reached
+    /// inside the set. A set that can tell that a move reaches a position no other move of
+    /// `index` reaches may give [`CountedMove::Distinct`] for it and skip locating it.
+    fn for_each_counted_move(&self, index: u64, mut f: impl FnMut(CountedMove)) -> Result<(), SolveError> {
+        self.for_each_successor(index, |s| {
+            f(match s {
+                Successor::Inside(j) => CountedMove::Inside(j),
+                Successor::Outside(v) => CountedMove::Outside(v),
+            })
         })
     }
     /// Calls `f(p)` for every position `p` of the set with a move to `index` (repeats allowed):
@@ -199,17 +223,20 @@ impl<S: CyclicSet> Solver<'_, S> {
                 inside.clear();
                 let mut exits = Exits::default();
                 let mut full = false;
-                self.set.for_each_successor(index, |s| match s {
-                    Successor::Inside(j) => full |= !inside.insert(j),
-                    Successor::Outside(v) => exits.add(v),
+                let mut distinct = 0;
+                self.set.for_each_counted_move(index, |m| match m {
+                    CountedMove::Inside(j) => full |= !inside.insert(j),
+                    CountedMove::Distinct => distinct += 1,
+                    CountedMove::Outside(v) => exits.add(v),
                 })?;
-                if full || inside.len > usize::from(u8::MAX) {
+                let count = inside.len + distinct;
+                if full || count > usize::from(u8::MAX) {
                     return Err(SolveError::TooManySuccessors { index });
                 }
-                self.counters[index as usize].store(inside.len as u8, Relaxed);
+                self.counters[index as usize].store(count as u8, Relaxed);
                 let start = if let Some(win) = exits.shortest_win {
                     self.plan(index, win)?
-                } else if inside.len == 0 {
+                } else if count == 0 {
                     match exits.longest_loss {
                         _ if exits.moves == 0 => code(0), // no move at all: lost now
                         _ if exits.draw => 0,

@@ -17,7 +17,7 @@ mod layered;
 
 pub(crate) use check::Unrecorded;
 pub use check::{CheckedParts, Consistency, Mismatch, check_cyclic, check_layered};
-pub use cyclic::{CyclicSet, Solution, Successor, solve_cyclic};
+pub use cyclic::{CountedMove, CyclicSet, Solution, Successor, solve_cyclic};
 pub use layered::{LayeredSet, layered_value, solve_layered};
 
 use crate::table::TableError;

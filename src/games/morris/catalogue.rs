@@ -6,10 +6,13 @@ use super::index::{ClassIndex, INDEX_MAX_STONES};
 use super::notation::PositionText;
 use super::position::Position;
 use super::rules::{for_each_move, for_each_unslide_in_class, is_full_board_draw};
+use super::symmetry::has_symmetry;
 use super::variant::{MIN_STONES, MorrisRules, MorrisVariant};
 use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference, Variant};
 use crate::progress::Progress;
-use crate::solve::{CheckedParts, Consistency, CyclicSet, SolveError, Successor, check_cyclic, solve_cyclic};
+use crate::solve::{
+    CheckedParts, Consistency, CountedMove, CyclicSet, SolveError, Successor, check_cyclic, solve_cyclic,
+};
 use crate::table::{Check, FileSpec, Status, TableError, TableFile, write_table};
 use crate::value::Value;
 use std::collections::BTreeSet;
@@ -176,32 +179,39 @@ impl<'a, V: MorrisVariant> ClassPair<'a, V> {
         if self.single { 0 } else { 1 - k }
     }
 
-    /// The moves of position `index`; those that stay in the pair are located (their index
-    /// computed) only when `INSIDE`.
+    /// The moves of position `index`. Those that stay in the pair are located (their index
+    /// computed) when `INSIDE` is [`LOCATE`], skipped when [`SKIP`], and when [`COUNT`],
+    /// located only where two of them might reach the same position.
     #[inline]
-    fn successors<const INSIDE: bool>(&self, index: u64, mut f: impl FnMut(Successor)) -> Result<(), SolveError> {
+    fn successors<const INSIDE: u8>(&self, index: u64, mut f: impl FnMut(CountedMove)) -> Result<(), SolveError> {
         let (k, local) = self.split(index);
         let (mover, other) = self.indices[k].position(local);
         let partner = self.partner(k);
         let other_count = self.classes[k].other;
         let position = Position::moving(mover, other);
         if is_full_board_draw::<V>(&position) {
-            f(Successor::Outside(Value::Draw)); // no move, and not lost
+            f(CountedMove::Outside(Value::Draw)); // no move, and not lost
             return Ok(());
         }
+        // A move that stays in the pair leaves the other side's stones as they are. Two such
+        // moves reach the same position only through a symmetry that maps those stones onto
+        // themselves: without one, every move reaches a position of its own.
+        let distinct = INSIDE == COUNT && !has_symmetry(other);
         let mut failed = None;
         for_each_move::<V>(&position, |_, next| {
             // After White's move Black is to move: Black's stones first.
             let (to_move, waiting) = (next.stones[1], next.stones[0]);
             if to_move.count_ones() == other_count {
-                if INSIDE {
-                    f(Successor::Inside(self.offset(partner) + self.indices[partner].index(to_move, waiting)));
+                if distinct {
+                    f(CountedMove::Distinct);
+                } else if INSIDE != SKIP {
+                    f(CountedMove::Inside(self.offset(partner) + self.indices[partner].index(to_move, waiting)));
                 }
                 return;
             }
             match self.captures[k].map(|solved| solved.value(to_move, waiting)) {
-                None => f(Successor::Outside(Value::Win(1))),
-                Some(Ok(value)) => f(Successor::Outside(value.for_mover())),
+                None => f(CountedMove::Outside(Value::Win(1))),
+                Some(Ok(value)) => f(CountedMove::Outside(value.for_mover())),
                 Some(Err(e)) => {
                     failed.get_or_insert(e);
                 }
@@ -211,23 +221,37 @@ impl<'a, V: MorrisVariant> ClassPair<'a, V> {
     }
 }
 
+/// What [`ClassPair::successors`] does with the moves that stay in the pair.
+const LOCATE: u8 = 0;
+const SKIP: u8 = 1;
+const COUNT: u8 = 2;
+
 impl<V: MorrisVariant> CyclicSet for ClassPair<'_, V> {
     fn size(&self) -> u64 {
         self.classes().iter().map(|c| c.index().size()).sum()
     }
 
     #[inline]
-    fn for_each_successor(&self, index: u64, f: impl FnMut(Successor)) -> Result<(), SolveError> {
-        self.successors::<true>(index, f)
+    fn for_each_successor(&self, index: u64, mut f: impl FnMut(Successor)) -> Result<(), SolveError> {
+        self.successors::<LOCATE>(index, |m| match m {
+            CountedMove::Inside(j) => f(Successor::Inside(j)),
+            CountedMove::Outside(v) => f(Successor::Outside(v)),
+            CountedMove::Distinct => {} // only when counting
+        })
     }
 
     #[inline]
     fn for_each_exit(&self, index: u64, mut f: impl FnMut(Value)) -> Result<(), SolveError> {
-        self.successors::<false>(index, |s| {
-            if let Successor::Outside(v) = s {
+        self.successors::<SKIP>(index, |m| {
+            if let CountedMove::Outside(v) = m {
                 f(v)
             }
         })
+    }
+
+    #[inline]
+    fn for_each_counted_move(&self, index: u64, f: impl FnMut(CountedMove)) -> Result<(), SolveError> {
+        self.successors::<COUNT>(index, f)
     }
 
     #[inline]
@@ -397,5 +421,59 @@ impl<V: MorrisVariant> Catalogue for MovingPhase<V> {
             Some(target) => variant.with("up-to", target),
             None => variant,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::morris::{Morabaraba, Standard};
+    use crate::rng::SplitMix64;
+
+    /// The first pass's count of distinct positions reached inside the pair, whether it locates
+    /// each move or takes the other side's lack of symmetry for distinctness, is the number of
+    /// distinct successors located one by one.
+    fn counted_moves_reach_as_many_positions_as_located<V: MorrisVariant>(pairs: &[(u32, u32)]) {
+        let mut rng = SplitMix64::new(27);
+        let mut unlocated = 0;
+        for &(a, b) in pairs {
+            // Captures are not followed: only the moves that stay in the pair are counted here.
+            let pair = ClassPair::<V>::new(Class::new(a, b).expect("a class"), [None, None]);
+            for _ in 0..20_000 {
+                let index = rng.below(pair.size());
+                let mut located = Vec::new();
+                pair.for_each_successor(index, |s| {
+                    if let Successor::Inside(j) = s {
+                        located.push(j);
+                    }
+                })
+                .unwrap();
+                located.sort_unstable();
+                located.dedup();
+                let (mut inside, mut distinct) = (Vec::new(), 0);
+                pair.for_each_counted_move(index, |m| match m {
+                    CountedMove::Inside(j) => inside.push(j),
+                    CountedMove::Distinct => distinct += 1,
+                    CountedMove::Outside(_) => {}
+                })
+                .unwrap();
+                inside.sort_unstable();
+                inside.dedup();
+                assert!(inside.is_empty() || distinct == 0, "{a}-{b} index {index}");
+                assert_eq!(inside.len() + distinct, located.len(), "{a}-{b} index {index}");
+                unlocated += distinct;
+            }
+        }
+        assert!(unlocated > 100_000, "{unlocated} moves counted unlocated");
+    }
+
+    #[test]
+    fn counted_moves_reach_as_many_positions_as_located_standard() {
+        counted_moves_reach_as_many_positions_as_located::<Standard>(&[(3, 3), (4, 3), (5, 4), (6, 6), (9, 8), (4, 9)]);
+    }
+
+    #[test]
+    fn counted_moves_reach_as_many_positions_as_located_morabaraba() {
+        counted_moves_reach_as_many_positions_as_located::<Morabaraba>(&[(3, 3), (3, 5), (6, 5), (7, 7), (12, 11), (10, 4)]);
     }
 }

@@ -185,6 +185,46 @@ pub fn transform(sym: usize, set: Points) -> Points {
     }
 }
 
+const fn build_fixing() -> [u8; 256] {
+    let images = build_byte_images();
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut d = 0;
+        while d < SQUARE_SYMMETRIES {
+            if images[d][byte] as usize == byte {
+                table[byte] |= 1 << d;
+            }
+            d += 1;
+        }
+        byte += 1;
+    }
+    table
+}
+
+/// `FIXING[mask]`: bit `d` set where square symmetry `d` maps the ring's mask onto itself.
+static FIXING: [u8; 256] = build_fixing();
+
+/// Whether a symmetry other than the identity maps `set` onto itself: one that fixes each
+/// ring, or one that fixes the middle ring and exchanges the other two.
+#[inline]
+pub(crate) fn has_symmetry(set: Points) -> bool {
+    let (outer, middle, inner) = ((set & 0xff) as usize, (set >> 8 & 0xff) as usize, (set >> 16) as usize);
+    let fixing_middle = FIXING[middle];
+    if fixing_middle & FIXING[outer] & FIXING[inner] & !1 != 0 {
+        return true;
+    }
+    let mut exchanging = fixing_middle;
+    while exchanging != 0 {
+        let d = exchanging.trailing_zeros() as usize;
+        exchanging &= exchanging - 1;
+        if usize::from(BYTE_IMAGE[d][outer]) == inner && usize::from(BYTE_IMAGE[d][inner]) == outer {
+            return true;
+        }
+    }
+    false
+}
+
 /// The canonical image of a position (stones of the side to move, of the other side): of its 16
 /// images, the one whose `(other << 24) | mover` is least. Independent of the index, which
 /// numbers the same orbits; kept simple because it serves tests and notation, not hot loops.
@@ -202,6 +242,18 @@ mod tests {
 
     /// That each maps every variant's lines and mills onto themselves is tested with the
     /// variants (`variant.rs`).
+    #[test]
+    fn has_symmetry_is_a_symmetry_other_than_the_identity_fixing_the_set() {
+        let mut symmetric = 0;
+        for set in 0..1u32 << 24 {
+            let expected = (1..BOARD_SYMMETRIES).any(|sym| transform(sym, set) == set);
+            assert_eq!(has_symmetry(set), expected, "{set:06x}");
+            symmetric += u32::from(expected);
+        }
+        // Both answers occur, the symmetric sets among them rare.
+        assert!(symmetric > 4096 && symmetric < 1 << 20, "{symmetric} symmetric sets");
+    }
+
     #[test]
     fn the_16_symmetries_are_distinct() {
         let mut images = std::collections::HashSet::new();
