@@ -49,28 +49,24 @@ fn the_census_board_has_16_symmetries_that_keep_its_lines() {
     }
 }
 
+/// For each K of `stones`: the census counts per ply what the program's forward pass reaches,
+/// and what the reference file lists for `game`.
+fn agree<V: MorrisVariant>(game: &str, board: &Census, stones: std::ops::RangeInclusive<usize>) {
+    for k in stones {
+        let counted = census_counts(board, k);
+        assert_eq!(counted, program_counts::<V>(k as u32), "{game} K = {k}");
+        assert_eq!(reference_counts(game, k as u32), counted.iter().map(|&n| Some(n)).collect::<Vec<_>>());
+    }
+}
+
 #[test]
 fn the_census_counts_what_the_forward_pass_reaches_and_what_the_reference_holds() {
     let [(_, standard), (_, morabaraba)] = boards();
-    for stones in 3..=5 {
-        let counted = census_counts(standard, stones);
-        assert_eq!(counted, program_counts::<Standard>(stones as u32), "morris K = {stones}");
-        assert_eq!(
-            reference_counts("morris", stones as u32),
-            counted.iter().map(|&n| Some(n)).collect::<Vec<_>>()
-        );
-    }
+    agree::<Standard>("morris", standard, 3..=5);
     // The totals docs/RESULTS.md gives for the standard board.
     assert_eq!(census_counts(standard, 3).iter().sum::<u64>(), 31_534);
     assert_eq!(census_counts(standard, 4).iter().sum::<u64>(), 934_636);
-    for stones in 3..=4 {
-        let counted = census_counts(morabaraba, stones);
-        assert_eq!(counted, program_counts::<Morabaraba>(stones as u32), "morabaraba K = {stones}");
-        assert_eq!(
-            reference_counts("morabaraba", stones as u32),
-            counted.iter().map(|&n| Some(n)).collect::<Vec<_>>()
-        );
-    }
+    agree::<Morabaraba>("morabaraba", morabaraba, 3..=4);
     // The diagonals make more mills, so more removals and other positions than on the standard
     // board with as many stones.
     assert_ne!(census_counts(morabaraba, 3), census_counts(standard, 3));
