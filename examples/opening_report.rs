@@ -3,13 +3,15 @@
 //! placement ply, and the earliest ply at which a placement from a drawn position loses.
 //!
 //! `cargo run --release --example opening_report -- DIR K [GAME]` reads the tables of
-//! `tablebase generate GAME --stones K --dir DIR`, GAME `morris` (the default) or `morabaraba`
-//! (nothing but the public API and `probe`).
+//! `tablebase generate GAME --stones K --dir DIR`, GAME `morris` (the default), `morabaraba` or
+//! `lasker` (nothing but the public API and `probe`). Lasker Morris has sectors rather than
+//! placement plies: its report gives the sectors' totals instead, and searches for the earliest
+//! losing move (a placement or a slide) ply by ply from the start.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 use tablebase::games::morris::{
-    Color, Morabaraba, MorrisVariant, Move, Opening, Position, Standard, canonical,
+    Color, Lasker, Morabaraba, MorrisVariant, Move, Opening, Position, Sectors, Standard, canonical,
 };
 use tablebase::probe::Outcome;
 use tablebase::{MorrisTablebase, Probe, Value, info};
@@ -53,8 +55,8 @@ fn list(moves: &[(Move, usize)]) -> String {
     names.join(", ")
 }
 
-/// The placement that is the `ply`-th of the game, in words.
-fn whose_stone(ply: usize) -> String {
+/// The move that is the `ply`-th of the game, in words: `White's 2nd stone` (or `move`).
+fn whose_stone(ply: usize, what: &str) -> String {
     let side = if ply.is_multiple_of(2) { "White" } else { "Black" };
     let nth = ply / 2 + 1;
     let suffix = match nth {
@@ -63,7 +65,7 @@ fn whose_stone(ply: usize) -> String {
         3 => "rd",
         _ => "th",
     };
-    format!("{side}'s {nth}{suffix} stone")
+    format!("{side}'s {nth}{suffix} {what}")
 }
 
 fn main() {
@@ -72,7 +74,7 @@ fn main() {
         [dir, stones] => (dir, stones, "morris"),
         [dir, stones, game] => (dir, stones, game.as_str()),
         _ => {
-            eprintln!("usage: opening_report DIR K [morris|morabaraba]");
+            eprintln!("usage: opening_report DIR K [morris|morabaraba|lasker]");
             std::process::exit(2);
         }
     };
@@ -80,7 +82,8 @@ fn main() {
     match game {
         "morris" => report::<Standard>(dir, stones),
         "morabaraba" => report::<Morabaraba>(dir, stones),
-        _ => fail("GAME is morris or morabaraba"),
+        "lasker" => report::<Lasker>(dir, stones),
+        _ => fail("GAME is morris, morabaraba or lasker"),
     }
 }
 
@@ -96,15 +99,12 @@ fn report<V: MorrisVariant>(dir: PathBuf, stones: &str) {
     println!("### {stones} stones per side\n");
     println!("The start `W: B: w {stones} {stones}`: **{value}** (White to move).\n");
 
-    println!("| placement ply | reachable positions (up to symmetry) | index size |");
-    println!("|---|---:|---:|");
-    let mut total = 0;
-    for row in info(&Opening::<V>::tables(u32::from(stones)), &dir) {
-        let positions = row.counts().map(|c| c.positions()).unwrap_or_else(|| fail("opening incomplete"));
-        total += positions;
-        println!("| {} | {positions} | {} |", row.table.trim_start_matches("placement ply "), row.index_size);
+    let sectors = V::RULES.moves_while_placing;
+    if sectors {
+        sector_totals::<V>(&dir, stones);
+    } else {
+        placement_plies::<V>(&dir, stones);
     }
-    println!("| all | {total} | |\n");
 
     println!("First placements up to symmetry, each with the value it gives White, and Black's");
     println!("replies grouped by the value they give Black (x n: n placements equal under symmetry):\n");
@@ -123,8 +123,10 @@ fn report<V: MorrisVariant>(dir: PathBuf, stones: &str) {
 
     // Breadth first over the reachable positions, up to symmetry, until some drawn position
     // has a placement that loses.
+    // (Lasker: moves of either kind, from every position reached, as far as the layers stay small.)
+    let (what, plies) = if sectors { ("move", usize::MAX) } else { ("stone", 2 * usize::from(stones)) };
     let mut layer = vec![start];
-    for ply in 0..2 * usize::from(stones) {
+    for ply in 0..plies {
         let mut losing = Vec::new();
         let mut next_layer = Vec::new();
         let mut seen = HashSet::new();
@@ -135,7 +137,8 @@ fn report<V: MorrisVariant>(dir: PathBuf, stones: &str) {
                 if v == Value::Draw && matches!(value, Value::Loss(_)) {
                     losing.push((*p, mv, value));
                 }
-                if !next.is_moving_phase() && next.material(next.to_move) >= 3 && seen.insert(key(&next)) {
+                let placing = sectors || !next.is_moving_phase();
+                if placing && next.material(next.to_move) >= 3 && seen.insert(key(&next)) {
                     next_layer.push(next);
                 }
             }
@@ -143,19 +146,52 @@ fn report<V: MorrisVariant>(dir: PathBuf, stones: &str) {
         if let Some((p, mv, value)) = losing.first() {
             let positions: HashSet<Key> = losing.iter().map(|(p, ..)| key(p)).collect();
             println!(
-                "Earliest losing placement from a drawn position: placement ply {ply} ({}), in {} of \
+                "Earliest losing {} from a drawn position: {}ply {ply} ({}), in {} of \
                  the drawn positions of that ply up to symmetry; for example `{}` then `{mv}`: {value}.\n",
-                whose_stone(ply),
+                if sectors { "move" } else { "placement" },
+                if sectors { "" } else { "placement " },
+                whose_stone(ply, what),
                 positions.len(),
                 tables.notation(p),
             );
             return;
         }
         if next_layer.len() > LAYER_LIMIT {
-            println!("No drawn position up to placement ply {ply} has a losing placement.\n");
+            let (kind, moves) = if sectors { ("", "move") } else { ("placement ", "placement") };
+            println!("No drawn position up to {kind}ply {ply} has a losing {moves}.\n");
             return;
         }
         layer = next_layer;
     }
     println!("No drawn position of the placement phase has a losing placement.\n");
+}
+
+/// The reachable positions per placement ply of a game whose placements alternate.
+fn placement_plies<V: MorrisVariant>(dir: &std::path::Path, stones: u8) {
+    println!("| placement ply | reachable positions (up to symmetry) | index size |");
+    println!("|---|---:|---:|");
+    let mut total = 0;
+    for row in info(&Opening::<V>::tables(u32::from(stones)), dir) {
+        let positions = row.counts().map(|c| c.positions()).unwrap_or_else(|| fail("opening incomplete"));
+        total += positions;
+        println!("| {} | {positions} | {} |", row.table.trim_start_matches("placement ply "), row.index_size);
+    }
+    println!("| all | {total} | |\n");
+}
+
+/// The sectors of a game solved in sectors, with their positions, wins, losses and draws, and
+/// the longest win and loss, in all.
+fn sector_totals<V: MorrisVariant>(dir: &std::path::Path, stones: u8) {
+    let (mut sectors, mut positions, mut win, mut loss, mut draw, mut max_win, mut max_loss) =
+        (0, 0, 0, 0, 0, 0, 0);
+    for row in info(&Sectors::<V>::new(u32::from(stones)), dir) {
+        let c = row.counts().unwrap_or_else(|| fail(&format!("sector {} incomplete", row.table)));
+        sectors += 1;
+        positions += c.positions();
+        (win, loss, draw) = (win + c.win, loss + c.loss, draw + c.draw);
+        (max_win, max_loss) = (max_win.max(c.max_win), max_loss.max(c.max_loss));
+    }
+    println!("| sectors | positions (up to symmetry) | win | loss | draw | longest win | longest loss |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| {sectors} | {positions} | {win} | {loss} | {draw} | {max_win} | {max_loss} |\n");
 }

@@ -79,3 +79,48 @@ fn usage_errors_exit_2_with_one_line() {
         assert!(output.stdout.is_empty());
     }
 }
+
+/// `plan` says what `generate` would do without doing it: the jobs left, and disk that is
+/// exactly the bytes the run then writes (Morris and Lasker tables have their length by their
+/// index); after the run nothing is left to do. `generate` says the same before it starts.
+#[test]
+fn plan_says_what_generate_then_does() {
+    let scratch = common::scratch("cli-plan");
+    let dir = scratch.join("tables");
+    let d = dir.to_str().unwrap();
+    let before = tablebase(&["plan", "lasker", "--stones", "3", "--dir", d]);
+    assert!(before.status.success());
+    let lines = stdout_lines(&before);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].starts_with("Lasker Morris with 3 stones each: 10 of 10 jobs to run: up to "),
+        "{lines:?}"
+    );
+    assert!(lines[0].contains("of CPU ("), "the sectors have a measured rate: {lines:?}");
+    assert!(lines[1].ends_with("it fits"), "{lines:?}");
+    assert!(!dir.exists(), "plan writes nothing");
+
+    let made = tablebase(&["generate", "lasker", "--stones", "3", "--dir", d]);
+    assert!(made.status.success());
+    let said = String::from_utf8(made.stderr).unwrap();
+    let first = said.lines().next().unwrap();
+    assert_eq!(first, format!("lasker: {}", lines[0].split_once(": ").unwrap().1), "generate's first line");
+    let written: u64 = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tbl"))
+        .map(|e| e.metadata().unwrap().len())
+        .sum();
+    let kb = written as f64 / 1000.0;
+    assert!(lines[0].contains(&format!("up to {kb:.0} KB of tables")), "{written} bytes written: {lines:?}");
+
+    let after = tablebase(&["plan", "lasker", "--stones", "3", "--dir", d]);
+    assert!(
+        stdout_lines(&after)[0]
+            .starts_with("Lasker Morris with 3 stones each: 0 of 10 jobs to run: up to 0 bytes")
+    );
+    // A game too large for any disk here: said, not refused.
+    let huge = tablebase(&["plan", "connect4", "--size", "8x7", "--dir", d]);
+    assert!(huge.status.success());
+    assert!(stdout_lines(&huge)[1].contains("it does not fit (disk, memory)"), "{:?}", stdout_lines(&huge));
+}

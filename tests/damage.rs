@@ -11,7 +11,9 @@ use common::scratch;
 use std::fs;
 use std::path::Path;
 use std::process::Output;
-use tablebase::games::morris::{Morabaraba, MorrisVariant, Position, PositionText, Standard, for_each_move};
+use tablebase::games::morris::{
+    Lasker, Morabaraba, MorrisVariant, Position, PositionText, Standard, for_each_move,
+};
 use tablebase::testing::SplitMix64;
 
 fn tablebase(args: &[&str], stdin: &str) -> Output {
@@ -192,6 +194,17 @@ fn morabaraba_tables_and_sets_damaged_at_random() {
     // code as the standard game's, damaged above.
     let files = ["morabaraba-3-3.tbl"];
     hostile_damage(game, "morabaraba", &files, 13);
+}
+
+#[test]
+fn lasker_sectors_damaged_at_random() {
+    let mut rng = SplitMix64::new(10);
+    let game =
+        Game { args: vec!["lasker", "--stones", "3"], positions: morris_positions::<Lasker>(&mut rng, 3000) };
+    // A sector with stones in hand, whose header names it: the sectors without are the
+    // standard game's class files, damaged above.
+    let files = ["lasker-2-3-hands-1-0.tbl"];
+    hostile_damage(game, "lasker", &files, 17);
 }
 
 #[test]

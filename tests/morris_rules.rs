@@ -4,44 +4,47 @@
 mod common;
 
 use common::random_placement;
-use tablebase::games::morris::Standard;
 use tablebase::games::morris::for_each_move;
 use tablebase::games::morris::{Color, Position};
+use tablebase::games::morris::{Lasker, MorrisVariant, Standard};
 use tablebase::testing::SplitMix64;
 use tablebase::testing::morris::ClassIndex;
 use tablebase::testing::morris::{for_each_unmove, for_each_unslide, hands_alternate};
 
-/// Checks both directions of the inverse relation at `pos`; returns (successors, predecessors).
-fn check_inverse(pos: &Position, k: u8) -> (u64, u64) {
+/// Checks both directions of the inverse relation at `pos` in variant `V`; returns
+/// (successors, predecessors).
+fn check_inverse_in<V: MorrisVariant>(pos: &Position, k: u8) -> (u64, u64) {
     let (mut successors, mut predecessors) = (0, 0);
-    for_each_move::<Standard>(pos, |mv, next| {
+    for_each_move::<V>(pos, |mv, next| {
         successors += 1;
         let mut found = false;
-        for_each_unmove::<Standard>(&next, k, |p| found |= p == *pos);
+        for_each_unmove::<V>(&next, k, |p| found |= p == *pos);
         assert!(found, "{pos:?} --{mv}--> {next:?}, but no un-move leads back");
     });
-    for_each_unmove::<Standard>(pos, k, |before| {
+    for_each_unmove::<V>(pos, k, |before| {
         predecessors += 1;
         let mut found = false;
-        for_each_move::<Standard>(&before, |_, next| found |= next == *pos);
+        for_each_move::<V>(&before, |_, next| found |= next == *pos);
         assert!(found, "{before:?} is an un-move of {pos:?}, but no move leads there");
     });
-    if pos.is_moving_phase() {
-        // The moving-phase un-moves are the un-moves whose predecessor also has empty hands.
-        let mut all = Vec::new();
-        for_each_unmove::<Standard>(pos, k, |p| {
-            if p.is_moving_phase() {
-                all.push(p)
-            }
-        });
-        let mut slides = Vec::new();
-        for_each_unslide::<Standard>(pos, k, |p| slides.push(p));
-        let key = |p: &Position| (p.stones, p.to_move);
-        all.sort_by_key(key);
-        slides.sort_by_key(key);
-        assert_eq!(all, slides);
-    }
+    // The un-slides are the un-moves whose predecessor holds the same stones in hand.
+    let mut all = Vec::new();
+    for_each_unmove::<V>(pos, k, |p| {
+        if p.hand == pos.hand {
+            all.push(p)
+        }
+    });
+    let mut slides = Vec::new();
+    for_each_unslide::<V>(pos, k, |p| slides.push(p));
+    let key = |p: &Position| (p.stones, p.to_move);
+    all.sort_by_key(key);
+    slides.sort_by_key(key);
+    assert_eq!(all, slides);
     (successors, predecessors)
+}
+
+fn check_inverse(pos: &Position, k: u8) -> (u64, u64) {
+    check_inverse_in::<Standard>(pos, k)
 }
 
 fn moving(mover: u32, other: u32, to_move: Color) -> Position {
@@ -132,4 +135,35 @@ fn first_and_last_placements() {
     let mut after = None;
     for_each_move::<Standard>(&start, |_, next| after = after.or(Some(next)));
     assert_eq!(check_inverse(&after.unwrap(), 9).1, 1);
+}
+
+/// Lasker Morris: any hands, placements and slides at every turn, flights with three stones on
+/// the board and in hand together.
+#[test]
+fn random_lasker_positions() {
+    let mut rng = SplitMix64::new(28);
+    let (mut checked, mut placing_and_sliding) = (0, 0);
+    while checked < 300_000 {
+        let k = 3 + rng.below(8) as u8;
+        let all = (1u32 << 24) - 1;
+        let white_count = rng.below(u64::from(k) + 1) as u32;
+        let black_count = rng.below(u64::from(k) + 1) as u32;
+        let hand = [
+            rng.below(u64::from(k) - u64::from(white_count) + 1) as u8,
+            rng.below(u64::from(k) - u64::from(black_count) + 1) as u8,
+        ];
+        let white = rng.subset(all, white_count);
+        let black = rng.subset(all & !white, black_count);
+        let to_move = if rng.below(2) == 0 { Color::White } else { Color::Black };
+        let pos = Position { stones: [white, black], hand, to_move };
+        if pos.material(to_move.other()) < 3 {
+            continue;
+        }
+        let (mut placements, mut slides) = (0, 0);
+        for_each_move::<Lasker>(&pos, |mv, _| if mv.is_placement() { placements += 1 } else { slides += 1 });
+        placing_and_sliding += u32::from(placements > 0 && slides > 0);
+        check_inverse_in::<Lasker>(&pos, k);
+        checked += 1;
+    }
+    assert!(placing_and_sliding > 100_000, "{placing_and_sliding} positions with both kinds of move");
 }

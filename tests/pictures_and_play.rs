@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
 use std::sync::OnceLock;
 use tablebase::games::connect4::{Connect4Tablebase, Geometry};
-use tablebase::games::morris::{Morabaraba, MorrisTablebase, Standard};
+use tablebase::games::morris::{Lasker, Morabaraba, MorrisTablebase, Standard};
 use tablebase::{Probe, Value};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_tablebase");
@@ -18,8 +18,8 @@ fn tablebase(args: &[&str]) -> Output {
     common::tablebase_with_input(BINARY, args, "")
 }
 
-/// Connect Four 5x4 and the 3-stone games of Morris and Morabaraba (classes up to 3-3 and their
-/// openings), generated once for every test of this file.
+/// Connect Four 5x4, the 3-stone games of Morris and Morabaraba (classes up to 3-3 and their
+/// openings) and of Lasker Morris (its 16 sectors), generated once for every test of this file.
 fn tables() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
@@ -29,6 +29,7 @@ fn tables() -> &'static Path {
             &["generate", "connect4", "--size", "5x4", "--dir", d][..],
             &["generate", "morris", "--stones", "3", "--dir", d][..],
             &["generate", "morabaraba", "--stones", "3", "--dir", d][..],
+            &["generate", "lasker", "--stones", "3", "--dir", d][..],
         ] {
             let out = tablebase(args);
             assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
@@ -402,6 +403,58 @@ fn morabaraba_is_drawn_with_its_diagonals_played_served_and_plotted() {
     roxmltree::Document::parse(&std::fs::read_to_string(out_dir.join("morabaraba-classes.svg")).unwrap())
         .unwrap();
     assert!(out_dir.join("morabaraba-opening3-ply05-distances.svg").exists());
+}
+
+/// Lasker Morris as a person meets it: a picture marks placements and slides together (and
+/// flights where three stones are left on the board and in hand), `play` lasts exactly the
+/// distance of the 3-stone game (a White win in 23, the brute force's answer in
+/// tests/lasker_reference.rs), and `serve` and `info --plot` take it like any game.
+#[test]
+fn lasker_is_drawn_played_served_and_plotted() {
+    let game = ["lasker", "--stones", "3"];
+    // Hands that do not alternate, placements beside slides.
+    let svg = check_picture(&game, "W:a1,d1 B:a4 w 1 2");
+    let marked = marks(&svg);
+    let moves: Vec<&String> = marked.iter().flat_map(|(m, _)| m).collect();
+    assert!(moves.iter().any(|m| m.len() == 2), "placements: {moves:?}");
+    assert!(moves.iter().any(|m| m.starts_with("d1-")), "slides: {moves:?}");
+    assert!(svg.contains("In hand: White 1, Black 2"), "{svg}");
+    // Two stones on the board and one in hand: White flies or places.
+    let svg = check_picture(&game, "W:a1,d1 B:a4,g7 w 1 1");
+    assert!(svg.contains("White places or flies: each point shows its best move"), "{svg}");
+    assert!(marks(&svg).iter().flat_map(|(m, _)| m).any(|m| m.starts_with("a1-g4")), "a flight");
+
+    let played = MorrisTablebase::<Lasker>::open(dir(), 3);
+    let args = ["play", "lasker", "--stones", "3", "--dir", dir(), "--seed", "5"];
+    let (transcript, plies) = play_best(&played, &args);
+    assert!(transcript.contains("You win (White) after 23 plies."), "{transcript}");
+    assert_eq!(plies, 23);
+
+    let server = Server::start();
+    let (status, _, games) = server.request("GET", "/api/games");
+    assert_eq!(status, 200);
+    let games: serde_json::Value = serde_json::from_str(&games).unwrap();
+    let listed = games["games"].as_array().unwrap().iter().find(|g| g["game"] == "lasker").expect("listed");
+    assert_eq!(listed["name"], "Lasker Morris");
+    let position = "W:a1,d1 B:a4 w 1 2";
+    let cli = tablebase(&["probe", "lasker", "--stones", "3", "--dir", dir(), "--json", "--line", position]);
+    let (status, _, body) = server
+        .request("GET", "/api/probe?game=lasker&stones=3&position=W%3Aa1%2Cd1%20B%3Aa4%20w%201%202&line=1");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body.trim(), String::from_utf8(cli.stdout).unwrap().trim());
+    let (status, _, body) =
+        server.request("GET", "/api/probe?game=lasker&stones=3&position=W%3A%20B%3A%20w%204%203");
+    assert_eq!(status, 400, "more stones than the game has: {body}");
+    let (status, _, body) = server.request("GET", "/api/probe?game=lasker&stones=4&position=start");
+    assert_eq!(status, 404, "not generated: {body}");
+
+    let out_dir = tables().join("plots-lasker");
+    let out =
+        tablebase(&["info", "lasker", "--stones", "3", "--dir", dir(), "--plot", out_dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    roxmltree::Document::parse(&std::fs::read_to_string(out_dir.join("lasker-outcomes.svg")).unwrap())
+        .unwrap();
+    assert!(out_dir.join("lasker-2-3-hands-1-0-distances.svg").exists());
 }
 
 #[test]

@@ -4,6 +4,7 @@ use super::{BuildError, Catalogue};
 use crate::progress::Progress;
 use crate::resources::{cpu_seconds, peak_memory};
 use crate::table::{FileSpec, Status, check_file, free_space, set_aside, upgrade};
+use std::fmt;
 use std::path::Path;
 use std::time::Instant;
 
@@ -39,9 +40,13 @@ pub fn generate<C: Catalogue>(
     std::fs::create_dir_all(dir)
         .map_err(|source| BuildError::Directory { path: dir.to_path_buf(), source })?;
     let _lock = lock_directory(dir)?;
-    check_fits(catalogue, dir)?;
-    let build = Build { progress };
+    let plan = estimate(catalogue, dir);
+    check_fits(catalogue, &plan, dir)?;
     let name = catalogue.name();
+    if plan.jobs > 0 {
+        progress.message(&format!("{name}: {plan}"));
+    }
+    let build = Build { progress };
     let mut reports = Vec::new();
     for job in catalogue.jobs() {
         let outputs = catalogue.outputs(dir, job);
@@ -67,21 +72,113 @@ pub fn generate<C: Catalogue>(
     Ok(reports)
 }
 
-/// Refuses a run whose unfinished jobs cannot fit: their files on the disk holding `dir`, or
-/// the largest job in memory. Estimates are upper bounds (a layer's table is counted at its
-/// index space until its set says how many positions it holds).
-fn check_fits<C: Catalogue>(catalogue: &C, dir: &Path) -> Result<(), BuildError> {
-    let (mut disk, mut memory) = (0u64, 0u64);
-    for job in catalogue.jobs() {
+/// What the unfinished jobs of a run need: the jobs, the bytes of their files, the memory of
+/// the largest, and their CPU time where every one of them has a measured rate. Disk and memory
+/// are upper bounds (a layer's table is counted at its index space until its set says how many
+/// positions it holds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    /// Jobs to run.
+    pub jobs: usize,
+    /// Of all the catalogue's jobs.
+    pub of: usize,
+    /// Bytes of the files they write.
+    pub disk: u64,
+    /// Bytes of memory the largest holds.
+    pub memory: u64,
+    /// CPU seconds in all, at the rates measured on the machine of docs/BENCHMARKS.md; `None`
+    /// when a job has no known rate.
+    pub cpu_seconds: Option<u64>,
+}
+
+/// What generating `catalogue` into `dir` still needs, without building anything.
+pub fn estimate<C: Catalogue>(catalogue: &C, dir: &Path) -> Estimate {
+    let jobs = catalogue.jobs();
+    let mut plan = Estimate { jobs: 0, of: jobs.len(), disk: 0, memory: 0, cpu_seconds: Some(0) };
+    for job in jobs {
         if catalogue.outputs(dir, job).iter().all(|spec| Status::of(spec).is_complete()) {
             continue;
         }
         let needs = catalogue.needs(dir, job);
-        disk = disk.saturating_add(needs.disk);
-        memory = memory.max(needs.memory);
+        plan.jobs += 1;
+        plan.disk = plan.disk.saturating_add(needs.disk);
+        plan.memory = plan.memory.max(needs.memory);
+        plan.cpu_seconds = plan.cpu_seconds.zip(needs.cpu_seconds).map(|(sum, cpu)| sum.saturating_add(cpu));
     }
-    let disk_free = free_space(&dir.join(LOCK_FILE)).unwrap_or(u64::MAX);
-    let memory_available = available_memory().unwrap_or(u64::MAX);
+    plan
+}
+
+impl Estimate {
+    /// Whether the run fits the disk free where `dir` is and the memory available now, in
+    /// words: `this machine: 80.0 GB free in tables, 21.9 GB of memory available: it fits`.
+    pub fn on_this_machine(&self, dir: &Path) -> String {
+        let (disk_free, memory_available) = room(dir);
+        let bytes = |n: Option<u64>| n.map_or("unknown".to_string(), crate::resources::bytes);
+        let short: Vec<&str> = [
+            (disk_free.is_some_and(|free| self.disk > free), "disk"),
+            (memory_available.is_some_and(|available| self.memory > available), "memory"),
+        ]
+        .iter()
+        .filter_map(|&(short, what)| short.then_some(what))
+        .collect();
+        let verdict = if short.is_empty() {
+            "it fits".to_string()
+        } else {
+            format!("it does not fit ({})", short.join(", "))
+        };
+        format!(
+            "this machine: {} free in {}, {} of memory available: {verdict}",
+            bytes(disk_free),
+            dir.display(),
+            bytes(memory_available)
+        )
+    }
+}
+
+impl fmt::Display for Estimate {
+    /// `1,521 of 1,521 jobs to run: up to 22.1 GB of tables, up to 3.55 GB of memory, about
+    /// 4.2 CPU-hours (2.1 hours on 2 threads)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bytes = crate::resources::bytes;
+        write!(
+            f,
+            "{} of {} jobs to run: up to {} of tables, up to {} of memory",
+            self.jobs,
+            self.of,
+            bytes(self.disk),
+            bytes(self.memory)
+        )?;
+        match self.cpu_seconds {
+            Some(cpu) => {
+                let threads = rayon::current_num_threads().max(1);
+                write!(
+                    f,
+                    ", about {} of CPU ({} on {threads} thread{} at full use)",
+                    duration(cpu as f64),
+                    duration(cpu as f64 / threads as f64),
+                    if threads == 1 { "" } else { "s" }
+                )
+            }
+            None => write!(f, ", CPU time not estimated"),
+        }
+    }
+}
+
+/// A duration for people: `40 s`, `12 minutes`, `3.4 hours`.
+pub(crate) fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 90.0 => format!("{s:.0} s"),
+        s if s < 5400.0 => format!("{:.0} minutes", s / 60.0),
+        s => format!("{:.1} hours", s / 3600.0),
+    }
+}
+
+/// Refuses a run whose unfinished jobs cannot fit: their files on the disk holding `dir`, or
+/// the largest job in memory.
+fn check_fits<C: Catalogue>(catalogue: &C, plan: &Estimate, dir: &Path) -> Result<(), BuildError> {
+    let Estimate { disk, memory, cpu_seconds, .. } = *plan;
+    let (disk_free, memory_available) = room(dir);
+    let (disk_free, memory_available) = (disk_free.unwrap_or(u64::MAX), memory_available.unwrap_or(u64::MAX));
     if disk > disk_free || memory > memory_available {
         return Err(BuildError::TooLarge {
             name: catalogue.name(),
@@ -89,9 +186,17 @@ fn check_fits<C: Catalogue>(catalogue: &C, dir: &Path) -> Result<(), BuildError>
             disk_free,
             memory,
             memory_available,
+            cpu_seconds,
         });
     }
     Ok(())
+}
+
+/// The disk free where `dir` is (or, before it exists, where it would be made) and the memory
+/// the system can give a run now, where the system tells.
+pub fn room(dir: &Path) -> (Option<u64>, Option<u64>) {
+    let existing = dir.ancestors().find(|d| d.as_os_str().is_empty() || d.is_dir()).unwrap_or(Path::new("."));
+    (free_space(&existing.join(LOCK_FILE)), available_memory())
 }
 
 /// Memory the system can give a new job without swapping (`MemAvailable`), in bytes.

@@ -16,7 +16,7 @@ mod variant;
 mod verify;
 
 pub use chain::{Chain, Link};
-pub use generate::{Build, JobReport, generate};
+pub use generate::{Build, Estimate, JobReport, estimate, generate, room};
 pub use info::{InfoRow, info};
 pub use journal::{JOURNAL_NAME, Journal, TableParts};
 pub use variant::Variant;
@@ -113,13 +113,23 @@ pub trait Catalogue: Sync {
     fn variant(&self) -> Variant;
 }
 
-/// Disk and memory a job needs at most, in bytes.
+/// Disk and memory a job needs at most, in bytes, and the CPU it is expected to take.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Needs {
     /// The files it writes.
     pub disk: u64,
     /// The memory it holds while it runs.
     pub memory: u64,
+    /// CPU seconds (all threads) on the machine of docs/BENCHMARKS.md, from the rate measured
+    /// there for such jobs; `None` where no rate is known.
+    pub cpu_seconds: Option<u64>,
+}
+
+impl Needs {
+    /// The CPU seconds of `positions` at `nanos` nanoseconds each.
+    pub fn cpu_at(positions: u64, nanos: f64) -> Option<u64> {
+        Some((positions as f64 * nanos / 1e9).ceil() as u64)
+    }
 }
 
 /// Why generating or checking tables failed.
@@ -153,6 +163,8 @@ pub enum BuildError {
         memory: u64,
         /// Bytes of memory available.
         memory_available: u64,
+        /// CPU seconds the run would take, where estimated.
+        cpu_seconds: Option<u64>,
     },
     /// The table directory (or its lock file) cannot be created.
     Directory {
@@ -183,7 +195,7 @@ impl fmt::Display for BuildError {
                 let holder = holder.map_or("another process".to_string(), |pid| format!("process {pid}"));
                 write!(f, "{}: generate is already running there ({holder})", dir.display())
             }
-            BuildError::TooLarge { name, disk, disk_free, memory, memory_available } => {
+            BuildError::TooLarge { name, disk, disk_free, memory, memory_available, cpu_seconds } => {
                 let gb = |n: &u64| crate::resources::bytes(*n);
                 write!(
                     f,
@@ -192,7 +204,11 @@ impl fmt::Display for BuildError {
                     gb(disk_free),
                     gb(memory),
                     gb(memory_available)
-                )
+                )?;
+                match cpu_seconds {
+                    Some(cpu) => write!(f, ", and about {} of CPU", generate::duration(*cpu as f64)),
+                    None => Ok(()),
+                }
             }
             BuildError::Directory { path, .. } => {
                 write!(f, "{}: cannot create the table directory or its lock file", path.display())

@@ -38,6 +38,11 @@ enum Command {
         #[command(subcommand)]
         game: OnGame<GenerateArgs>,
     },
+    /// What generate would do: the jobs left, and the disk, memory and CPU time they need.
+    Plan {
+        #[command(subcommand)]
+        game: OnGame<PlanArgs>,
+    },
     /// Value, distance, every move and the best line of positions.
     Probe {
         #[command(subcommand)]
@@ -125,6 +130,20 @@ struct GenerateArgs {
 }
 
 impl CommandArgs for GenerateArgs {
+    const PURPOSE: Purpose = Purpose::Generate;
+}
+
+/// `plan`'s flags, for every game (it takes the settings `generate` takes).
+#[derive(Args)]
+struct PlanArgs {
+    /// Directory of the tables.
+    #[arg(long, default_value = "tables")]
+    dir: PathBuf,
+    #[command(flatten)]
+    threads: Threads,
+}
+
+impl CommandArgs for PlanArgs {
     const PURPOSE: Purpose = Purpose::Generate;
 }
 
@@ -263,6 +282,7 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 pub fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Command::Generate { game } => on_game(&game, Generating(&game.args)),
+        Command::Plan { game } => on_game(&game, Planning(&game.args)),
         Command::Probe { game } => on_game(&game, Probing(&game.args)),
         Command::Verify { game: Some(game), .. } => on_game(&game, Verifying(&game.args, None)),
         Command::Verify { game: None, all } => {
@@ -351,6 +371,21 @@ impl OnVariant for Generating<'_> {
         let catalogue =
             game.catalogue(&args.dir, Purpose::Generate).map_err(|e| variant_error(e, &args.dir))?;
         generate(&catalogue, &args.dir, &args.threads)
+    }
+}
+
+struct Planning<'a>(&'a PlanArgs);
+
+impl OnVariant for Planning<'_> {
+    fn run<G: Game>(self, game: G) -> Result<(), Error> {
+        let args = self.0;
+        args.threads.apply()?;
+        let catalogue =
+            game.catalogue(&args.dir, Purpose::Generate).map_err(|e| variant_error(e, &args.dir))?;
+        let plan = tablebase::catalogue::estimate(&catalogue, &args.dir);
+        println!("{}: {plan}", game.title());
+        println!("{}", plan.on_this_machine(&args.dir));
+        Ok(())
     }
 }
 

@@ -55,7 +55,7 @@ macro_rules! registry {
 }
 
 registry! {
-    morris::{MorrisGame, MorabarabaGame},
+    morris::{MorrisGame, MorabarabaGame, LaskerGame},
     connect4::{Connect4Game},
     tictactoe::{TicTacToeGame},
 }

@@ -215,7 +215,11 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
             // The layer's set in memory while the set before is mapped.
             LayerJob::Forward(layer) => {
                 let capacity = self.0.index_size(layer.layer);
-                Needs { disk: crate::table::set_file_len(capacity), memory: capacity.div_ceil(8) }
+                Needs {
+                    disk: crate::table::set_file_len(capacity),
+                    memory: capacity.div_ceil(8),
+                    cpu_seconds: None,
+                }
             }
             // A byte per member of the set (at most the index space while it is not built);
             // values go straight into the mapped table.
@@ -224,7 +228,7 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
                     Status::Complete(header) => header.counts.win,
                     _ => self.0.index_size(layer.layer),
                 };
-                Needs { disk: crate::table::table_file_len(members), memory: 0 }
+                Needs { disk: crate::table::table_file_len(members), memory: 0, cpu_seconds: None }
             }
         }
     }

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod brute;
+
 use tablebase::testing::SplitMix64;
 
 /// Calls `f(set)` for every set of `count` points among `free`, in increasing order of the

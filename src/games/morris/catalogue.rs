@@ -5,16 +5,12 @@
 use super::index::{ClassIndex, INDEX_MAX_STONES};
 use super::notation::PositionText;
 use super::position::Position;
-use super::rules::{for_each_move, for_each_unslide_in_class, is_full_board_draw};
-use super::symmetry::has_symmetry;
+use super::sector::{Sector, SectorPair, SolvedClass, borrow_exits, open_exits};
 use super::variant::{MIN_STONES, MorrisRules, MorrisVariant};
 use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference, Variant};
 use crate::progress::Progress;
-use crate::solve::{
-    CheckedParts, Consistency, CountedMove, CyclicSet, SolveError, Successor, check_cyclic, solve_cyclic,
-};
+use crate::solve::{CheckedParts, Consistency, CyclicSet, SolveError, check_cyclic, solve_cyclic};
 use crate::table::{Check, FileSpec, Status, TableError, TableFile, write_table};
-use crate::value::Value;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::marker::PhantomData;
@@ -112,14 +108,6 @@ pub(crate) fn pairs_in_order(classes: &BTreeSet<Class>) -> Vec<Class> {
     pairs
 }
 
-/// A solved class, readable.
-pub struct SolvedClass {
-    /// The class's index.
-    pub index: ClassIndex,
-    /// Its table.
-    pub file: TableFile,
-}
-
 impl SolvedClass {
     /// Opens the table of `class` of variant `rules` in `dir`.
     pub fn open(dir: &Path, rules: &MorrisRules, class: Class, check: Check) -> Result<SolvedClass, TableError> {
@@ -127,156 +115,20 @@ impl SolvedClass {
         let file = TableFile::open(&class.spec(dir, rules), index.size(), check)?;
         Ok(SolvedClass { index, file })
     }
-
-    /// The value of the position with these stones of the side to move and of the other side.
-    #[inline]
-    pub fn value(&self, mover: u32, other: u32) -> Result<Value, TableError> {
-        self.file.value(self.index.index(mover, other))
-    }
 }
 
-/// The positions of `A-B` and `B-A` (one class when `A == B`), numbered `A-B` first: a
-/// non-capturing move leads from one class to the other, a capture out of the pair.
-pub(crate) struct ClassPair<'a, V> {
-    classes: [Class; 2],
-    indices: [ClassIndex; 2],
-    single: bool,
-    /// Per class: the solved class its captures lead to (`None`: a capture wins at once).
-    captures: [Option<&'a SolvedClass>; 2],
-    variant: PhantomData<V>,
-}
-
-impl<'a, V: MorrisVariant> ClassPair<'a, V> {
-    /// `captures` must hold the solved class after a capture from each class of the pair.
-    pub fn new(first: Class, captures: [Option<&'a SolvedClass>; 2]) -> ClassPair<'a, V> {
-        let classes = [first, first.swapped()];
-        ClassPair {
-            classes,
-            indices: classes.map(Class::index),
-            single: first.mover == first.other,
-            captures,
-            variant: PhantomData,
-        }
-    }
-
-    pub fn classes(&self) -> &[Class] {
-        if self.single { &self.classes[..1] } else { &self.classes[..] }
-    }
-
-    /// Where class `k`'s indices start in the pair's numbering.
-    pub fn offset(&self, k: usize) -> u64 {
-        if k == 0 { 0 } else { self.indices[0].size() }
-    }
-
-    #[inline]
-    fn split(&self, index: u64) -> (usize, u64) {
-        let first = self.indices[0].size();
-        if index < first { (0, index) } else { (1, index - first) }
-    }
-
-    #[inline]
-    fn partner(&self, k: usize) -> usize {
-        if self.single { 0 } else { 1 - k }
-    }
-
-    /// The moves of position `index`. Those that stay in the pair are located (their index
-    /// computed) when `INSIDE` is [`LOCATE`], skipped when [`SKIP`], and when [`COUNT`],
-    /// located only where two of them might reach the same position.
-    #[inline]
-    fn successors<const INSIDE: u8>(&self, index: u64, mut f: impl FnMut(CountedMove)) -> Result<(), SolveError> {
-        let (k, local) = self.split(index);
-        let (mover, other) = self.indices[k].position(local);
-        let partner = self.partner(k);
-        let other_count = self.classes[k].other;
-        let position = Position::moving(mover, other);
-        if is_full_board_draw::<V>(&position) {
-            f(CountedMove::Outside(Value::Draw)); // no move, and not lost
-            return Ok(());
-        }
-        // A move that stays in the pair leaves the other side's stones as they are. Two such
-        // moves reach the same position only through a symmetry that maps those stones onto
-        // themselves: without one, every move reaches a position of its own.
-        let distinct = INSIDE == COUNT && !has_symmetry(other);
-        let mut failed = None;
-        for_each_move::<V>(&position, |_, next| {
-            // After White's move Black is to move: Black's stones first.
-            let (to_move, waiting) = (next.stones[1], next.stones[0]);
-            if to_move.count_ones() == other_count {
-                if distinct {
-                    f(CountedMove::Distinct);
-                } else if INSIDE != SKIP {
-                    f(CountedMove::Inside(self.offset(partner) + self.indices[partner].index(to_move, waiting)));
-                }
-                return;
-            }
-            match self.captures[k].map(|solved| solved.value(to_move, waiting)) {
-                None => f(CountedMove::Outside(Value::Win(1))),
-                Some(Ok(value)) => f(CountedMove::Outside(value.for_mover())),
-                Some(Err(e)) => {
-                    failed.get_or_insert(e);
-                }
-            }
-        });
-        failed.map_or(Ok(()), |e| Err(SolveError::from(e)))
-    }
-}
-
-/// What [`ClassPair::successors`] does with the moves that stay in the pair.
-const LOCATE: u8 = 0;
-const SKIP: u8 = 1;
-const COUNT: u8 = 2;
-
-impl<V: MorrisVariant> CyclicSet for ClassPair<'_, V> {
-    fn size(&self) -> u64 {
-        self.classes().iter().map(|c| c.index().size()).sum()
-    }
-
-    #[inline]
-    fn for_each_successor(&self, index: u64, mut f: impl FnMut(Successor)) -> Result<(), SolveError> {
-        self.successors::<LOCATE>(index, |m| match m {
-            CountedMove::Inside(j) => f(Successor::Inside(j)),
-            CountedMove::Outside(v) => f(Successor::Outside(v)),
-            CountedMove::Distinct => {} // only when counting
-        })
-    }
-
-    #[inline]
-    fn for_each_exit(&self, index: u64, mut f: impl FnMut(Value)) -> Result<(), SolveError> {
-        self.successors::<SKIP>(index, |m| {
-            if let CountedMove::Outside(v) = m {
-                f(v)
-            }
-        })
-    }
-
-    #[inline]
-    fn for_each_counted_move(&self, index: u64, f: impl FnMut(CountedMove)) -> Result<(), SolveError> {
-        self.successors::<COUNT>(index, f)
-    }
-
-    #[inline]
-    fn for_each_predecessor(&self, index: u64, mut f: impl FnMut(u64)) {
-        let (k, local) = self.split(index);
-        let (mover, other) = self.indices[k].position(local);
-        let partner = self.partner(k);
-        for_each_unslide_in_class::<V>(&Position::moving(mover, other), |before| {
-            // Black moved last: White's stones are the partner class's other side.
-            f(self.offset(partner) + self.indices[partner].index(before.stones[1], before.stones[0]));
-        });
-    }
-}
-
-/// The solved classes the pair's captures lead to. `generate` checks their checksums before
-/// building on them; `verify` checks each class's checksum on its own, so it opens by header.
-fn open_captures(
+/// The solved sectors a pair's moves out of it lead to. `generate` checks their checksums
+/// before building on them; `verify` checks each table's checksum on its own, so it opens by
+/// header.
+pub(crate) fn open_exits_of_class<V: MorrisVariant>(
     dir: &Path,
-    rules: &MorrisRules,
     pair: Class,
-    check: impl Fn(Class) -> Check,
-) -> Result<[Option<SolvedClass>; 2], TableError> {
-    let open =
-        |class: Class| class.after_capture().map(|c| SolvedClass::open(dir, rules, c, check(c))).transpose();
-    Ok([open(pair)?, if pair.mover == pair.other { None } else { open(pair.swapped())? }])
+    check: Check,
+) -> Result<[[Option<SolvedClass>; 3]; 2], TableError> {
+    open_exits(Sector::moving(pair.mover, pair.other), |sector| {
+        let class = Class::new(sector.mover, sector.other).expect("a capture's class has three stones a side");
+        SolvedClass::open(dir, &V::RULES, class, check)
+    })
 }
 
 /// A Morris variant's moving phase: every class up to a target (and what it depends on), or all
@@ -306,12 +158,12 @@ impl<V: MorrisVariant> MovingPhase<V> {
 
     fn solve_pair(&self, dir: &Path, pair: Class, build: &Build) -> Result<String, BuildError> {
         let rules = &V::RULES;
-        let captures = open_captures(dir, rules, pair, |_| Check::Checksum)?;
-        let set = ClassPair::<V>::new(pair, [captures[0].as_ref(), captures[1].as_ref()]);
+        let exits = open_exits_of_class::<V>(dir, pair, Check::Checksum)?;
+        let set = SectorPair::<V>::new(Sector::moving(pair.mover, pair.other), borrow_exits(&exits));
         let name = pair.members().iter().map(Class::to_string).collect::<Vec<_>>().join("/");
         let solution = solve_cyclic(&set, build.progress)
             .map_err(BuildError::solve(format!("{} {name}", rules.key)))?;
-        for (k, &class) in set.classes().iter().enumerate() {
+        for (k, &class) in pair.members().iter().enumerate() {
             let offset = set.offset(k);
             let spec = class.spec(dir, rules);
             if Status::of(&spec).is_complete() {
@@ -371,7 +223,11 @@ impl<V: MorrisVariant> Catalogue for MovingPhase<V> {
         let sizes: Vec<u64> = pair.members().iter().map(|class| class.index().size()).collect();
         let positions: u64 = sizes.iter().sum();
         // Two bytes of working value and a byte of counter per position of the pair.
-        Needs { disk: sizes.iter().map(|&n| crate::table::table_file_len(n)).sum(), memory: 3 * positions }
+        Needs {
+            disk: sizes.iter().map(|&n| crate::table::table_file_len(n)).sum(),
+            memory: 3 * positions,
+            cpu_seconds: Needs::cpu_at(positions, V::NANOS_PER_CLASS_POSITION),
+        }
     }
 
     fn build(&self, dir: &Path, pair: Class, build: &Build) -> Result<String, BuildError> {
@@ -391,10 +247,10 @@ impl<V: MorrisVariant> Catalogue for MovingPhase<V> {
         let Ok(files) = files.collect::<Result<Vec<_>, _>>() else {
             return Ok(None); // its partner is missing or damaged: reported on its own
         };
-        let Ok(captures) = open_captures(dir, rules, pair, |_| Check::Header) else {
+        let Ok(exits) = open_exits_of_class::<V>(dir, pair, Check::Header) else {
             return Ok(None); // a table it depends on is missing or damaged: reported on its own
         };
-        let set = ClassPair::<V>::new(pair, [captures[0].as_ref(), captures[1].as_ref()]);
+        let set = SectorPair::<V>::new(Sector::moving(pair.mover, pair.other), borrow_exits(&exits));
         let first_size = set.offset(1);
         let stored = |i: u64| {
             let (file, local) = if i < first_size || files.len() == 1 { (0, i) } else { (1, i - first_size) };
@@ -421,59 +277,5 @@ impl<V: MorrisVariant> Catalogue for MovingPhase<V> {
             Some(target) => variant.with("up-to", target),
             None => variant,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::morris::{Morabaraba, Standard};
-    use crate::rng::SplitMix64;
-
-    /// The first pass's count of distinct positions reached inside the pair, whether it locates
-    /// each move or takes the other side's lack of symmetry for distinctness, is the number of
-    /// distinct successors located one by one.
-    fn counted_moves_reach_as_many_positions_as_located<V: MorrisVariant>(pairs: &[(u32, u32)]) {
-        let mut rng = SplitMix64::new(27);
-        let mut unlocated = 0;
-        for &(a, b) in pairs {
-            // Captures are not followed: only the moves that stay in the pair are counted here.
-            let pair = ClassPair::<V>::new(Class::new(a, b).expect("a class"), [None, None]);
-            for _ in 0..20_000 {
-                let index = rng.below(pair.size());
-                let mut located = Vec::new();
-                pair.for_each_successor(index, |s| {
-                    if let Successor::Inside(j) = s {
-                        located.push(j);
-                    }
-                })
-                .unwrap();
-                located.sort_unstable();
-                located.dedup();
-                let (mut inside, mut distinct) = (Vec::new(), 0);
-                pair.for_each_counted_move(index, |m| match m {
-                    CountedMove::Inside(j) => inside.push(j),
-                    CountedMove::Distinct => distinct += 1,
-                    CountedMove::Outside(_) => {}
-                })
-                .unwrap();
-                inside.sort_unstable();
-                inside.dedup();
-                assert!(inside.is_empty() || distinct == 0, "{a}-{b} index {index}");
-                assert_eq!(inside.len() + distinct, located.len(), "{a}-{b} index {index}");
-                unlocated += distinct;
-            }
-        }
-        assert!(unlocated > 100_000, "{unlocated} moves counted unlocated");
-    }
-
-    #[test]
-    fn counted_moves_reach_as_many_positions_as_located_standard() {
-        counted_moves_reach_as_many_positions_as_located::<Standard>(&[(3, 3), (4, 3), (5, 4), (6, 6), (9, 8), (4, 9)]);
-    }
-
-    #[test]
-    fn counted_moves_reach_as_many_positions_as_located_morabaraba() {
-        counted_moves_reach_as_many_positions_as_located::<Morabaraba>(&[(3, 3), (3, 5), (6, 5), (7, 7), (12, 11), (10, 4)]);
     }
 }

@@ -2,9 +2,10 @@
 //! the tables each command works on, where a game starts, and the chart of its classes.
 
 use super::catalogue::{Class, MovingPhase};
+use super::lasker::Sectors;
 use super::opening::Opening;
 use super::probe::MorrisTablebase;
-use super::variant::{MIN_STONES, Morabaraba, MorrisVariant, Standard};
+use super::variant::{Lasker, MIN_STONES, Morabaraba, MorrisVariant, Standard};
 use crate::catalogue::{Catalogue, Chain, Variant};
 use crate::game::{Game, Purpose, Setting, VariantError};
 use crate::layered::Layered;
@@ -68,20 +69,7 @@ impl<V: MorrisVariant> Game for MorrisGame<V> {
 
     fn from_variant(variant: &Variant, _purpose: Purpose) -> Result<MorrisGame<V>, VariantError> {
         let max_stones = V::RULES.stones;
-        let range = MIN_STONES..=max_stones;
-        let stones = match variant.value("stones") {
-            None => None,
-            Some(text) => match text.trim().parse::<u32>() {
-                Ok(k) if range.contains(&k) => Some(k as u8),
-                _ => {
-                    return Err(VariantError::Invalid {
-                        setting: "stones",
-                        value: text.to_string(),
-                        expected: format!("expected a number from {MIN_STONES} to {max_stones}"),
-                    });
-                }
-            },
-        };
+        let stones = parse_stones(variant, max_stones)?;
         let up_to = match variant.value("up-to") {
             None => None,
             Some(text) => Some(
@@ -188,6 +176,86 @@ impl<V: MorrisVariant> Game for MorrisGame<V> {
             return Ok(Vec::new());
         }
         Ok(vec![(format!("{}-classes.svg", V::RULES.key), crate::picture::class_heat_map(&classes)?)])
+    }
+}
+
+/// Lasker Morris with K stones a side: every sector of its game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaskerGame {
+    /// Stones each side starts with (10: the whole game).
+    pub stones: u8,
+}
+
+impl Game for LaskerGame {
+    const KEY: &'static str = Lasker::RULES.key;
+    const NAME: &'static str = Lasker::RULES.name;
+    const SETTINGS: &'static [Setting] = Lasker::SETTINGS;
+    const SIDES: [&'static str; 2] = ["white", "black"];
+    const POSITIONS: &'static str = "quote each: 'W:a1,d1 B:a4 w 4 6' (any hands up to K)";
+
+    type Catalogue = Sectors<Lasker>;
+    type Tablebase = MorrisTablebase<Lasker>;
+
+    fn from_variant(variant: &Variant, _purpose: Purpose) -> Result<LaskerGame, VariantError> {
+        let stones = parse_stones(variant, Lasker::RULES.stones)?;
+        Ok(LaskerGame { stones: stones.unwrap_or(Lasker::RULES.stones as u8) })
+    }
+
+    fn variant(&self) -> Variant {
+        Variant::of(Self::KEY).with("stones", self.stones)
+    }
+
+    fn catalogue(&self, _dir: &Path, _purpose: Purpose) -> Result<Sectors<Lasker>, VariantError> {
+        Ok(Sectors::new(u32::from(self.stones)))
+    }
+
+    fn tablebase(&self, dir: &Path, _search_seconds: Option<f64>) -> MorrisTablebase<Lasker> {
+        MorrisTablebase::open(dir, self.stones)
+    }
+
+    fn start(&self) -> String {
+        format!("W: B: w {0} {0}", self.stones)
+    }
+
+    fn title(&self) -> String {
+        match u32::from(self.stones) {
+            k if k == Lasker::RULES.stones => Self::NAME.to_string(),
+            k => format!("{} with {k} stones each", Lasker::RULES.short_name),
+        }
+    }
+
+    /// Each game whose start sector (both sides' stones all in hand) is in `dir`.
+    fn present(dir: &Path) -> Vec<LaskerGame> {
+        let names = file_names(dir);
+        (MIN_STONES..=Lasker::RULES.stones)
+            .rev()
+            .filter(|&k| {
+                let start = crate::games::morris::Sector { mover: 0, other: 0, mover_hand: k, other_hand: k };
+                let path = Sectors::<Lasker>::spec(Path::new(""), start).path;
+                names.iter().any(|n| Path::new(n) == path)
+            })
+            .map(|k| LaskerGame { stones: k as u8 })
+            .collect()
+    }
+
+    fn small() -> LaskerGame {
+        LaskerGame { stones: 3 }
+    }
+}
+
+/// `--stones K` where given: a number from 3 to the variant's `max_stones`.
+fn parse_stones(variant: &Variant, max_stones: u32) -> Result<Option<u8>, VariantError> {
+    let range = MIN_STONES..=max_stones;
+    match variant.value("stones") {
+        None => Ok(None),
+        Some(text) => match text.trim().parse::<u32>() {
+            Ok(k) if range.contains(&k) => Ok(Some(k as u8)),
+            _ => Err(VariantError::Invalid {
+                setting: "stones",
+                value: text.to_string(),
+                expected: format!("expected a number from {MIN_STONES} to {max_stones}"),
+            }),
+        },
     }
 }
 

@@ -6,6 +6,7 @@
 use super::board::{POINT_NAMES, Points, point_from_name, points};
 use super::position::{Color, Move, NO_POINT, Position};
 use super::rules::hands_alternate;
+use super::variant::{MorrisVariant, Standard};
 use crate::text::quote;
 use std::fmt;
 
@@ -124,10 +125,17 @@ fn parse_points(list: &str, text: &str) -> Result<Points, NotationError> {
     Ok(set)
 }
 
-/// Parses a position in a game where each side starts with `stones_per_side` stones, and checks
-/// that it can arise in play as far as counting tells: stones and hands within the starting
-/// number, hands that fit the alternation, and no side that moved last with fewer than three.
+/// Parses a position of Nine Men's Morris or Morabaraba (placements alternate) where each side
+/// starts with `stones_per_side` stones; see [`parse_position_in`].
 pub fn parse_position(text: &str, stones_per_side: u8) -> Result<Position, NotationError> {
+    parse_position_in::<Standard>(text, stones_per_side)
+}
+
+/// Parses a position of variant `V` where each side starts with `stones_per_side` stones, and
+/// checks that it can arise in play as far as counting tells: stones and hands within the
+/// starting number, hands that fit the alternation where placements alternate, and no side that
+/// moved last with fewer than three.
+pub fn parse_position_in<V: MorrisVariant>(text: &str, stones_per_side: u8) -> Result<Position, NotationError> {
     let trimmed = text.trim();
     if trimmed == "start" {
         return Ok(Position::start(stones_per_side));
@@ -173,7 +181,7 @@ pub fn parse_position(text: &str, stones_per_side: u8) -> Result<Position, Notat
             return Err(NotationError::TooManyStones { color, on_board, in_hand, stones_per_side });
         }
     }
-    if !hands_alternate(hand, to_move) {
+    if !V::RULES.moves_while_placing && !hands_alternate(hand, to_move) {
         return Err(NotationError::HandsDoNotAlternate { white: hand[0], black: hand[1], to_move });
     }
     if pos.material(to_move.other()) < 3 {

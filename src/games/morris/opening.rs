@@ -13,7 +13,8 @@
 //! and only those where both sides still have 3 stones on the board and in hand are there: a
 //! side with fewer has lost.
 
-use super::catalogue::{Class, SolvedClass};
+use super::catalogue::Class;
+use super::sector::SolvedClass;
 use super::index::{ClassIndex, INDEX_MAX_STONES};
 use super::notation::PositionText;
 use super::position::{Color, Position};

@@ -40,15 +40,19 @@ pub fn morris_svg(position: &Position, probed: &Probed<Move>, rules: &MorrisRule
     out.push_str("</defs>\n");
     board(&mut out, rules);
     stones(&mut out, position);
-    let flying = flies(position);
+    let flying = flies(position, rules);
     marks(&mut out, probed, flying);
     let mut lines = vec![verdict(position.to_move.name(), probed.value)];
     if !position.is_moving_phase() {
         lines.push(format!("In hand: White {}, Black {}", position.hand[0], position.hand[1]));
     }
     if flying {
-        lines
-            .push(format!("{} flies: each empty point shows the best flight to it", position.to_move.name()));
+        let name = position.to_move.name();
+        lines.push(if position.hand[position.to_move.index()] > 0 {
+            format!("{name} places or flies: each point shows its best move")
+        } else {
+            format!("{name} flies: each empty point shows the best flight to it")
+        });
     }
     caption(&mut out, MARGIN as u32 - 30, SIZE + 6, &lines);
     out.push_str("</svg>\n");
@@ -98,10 +102,12 @@ fn stones(out: &mut String, position: &Position) {
     }
 }
 
-/// Whether the side to move flies: three stones on the board and none in hand, so that any of
-/// them may go to any empty point.
-fn flies(position: &Position) -> bool {
-    position.is_moving_phase() && position.stones[position.to_move.index()].count_ones() == 3
+/// Whether the side to move flies: it may move (hands empty, or a variant where a side moves
+/// while it holds stones) with three stones on the board and in hand together, so that any
+/// stone on the board may go to any empty point.
+fn flies(position: &Position, rules: &MorrisRules) -> bool {
+    let may_move = position.is_moving_phase() || rules.moves_while_placing;
+    may_move && position.stones[position.to_move.index()] != 0 && position.material(position.to_move) == 3
 }
 
 /// One mark per placement or per stone's step: moves that differ only in the stone they

@@ -1,9 +1,12 @@
 //! Probing the positions of a Morris variant: the moving-phase classes and the placement layers.
 
 use super::board::{POINT_COUNT, POINT_NAMES, point_from_name, points};
-use super::catalogue::{Class, SolvedClass};
-use super::notation::{PositionText, parse_position};
+use super::catalogue::Class;
+use super::sector::SolvedClass;
+use super::lasker::Sectors;
+use super::notation::{PositionText, parse_position_in};
 use super::opening::Opening;
+use super::sector::Sector;
 use super::position::{Color, Move, Position};
 use super::rules::{for_each_move, for_each_unmove};
 use super::variant::{MorrisRules, MorrisVariant, Standard};
@@ -49,8 +52,16 @@ pub struct MorrisTablebase<V = Standard> {
     dir: PathBuf,
     stones_per_side: u8,
     classes: LazyTables<SolvedClass>,
-    opening: Layered<Opening<V>>,
-    placement_layers: LazyTables<SolvedLayer>,
+    placement: Placement<V>,
+}
+
+/// Where the positions with stones in hand are.
+enum Placement<V> {
+    /// Placements alternate: the opening's layers, reachable positions only.
+    Layers { opening: Layered<Opening<V>>, layers: LazyTables<SolvedLayer> },
+    /// A side may slide while it holds stones: whole sectors, in a slot per sector (the
+    /// moving-phase classes among them).
+    Sectors(LazyTables<SolvedClass>),
 }
 
 impl<V: MorrisVariant> MorrisTablebase<V> {
@@ -58,9 +69,14 @@ impl<V: MorrisVariant> MorrisTablebase<V> {
     /// the whole game). Nothing is read until a position needs it.
     pub fn open(dir: impl Into<PathBuf>, stones_per_side: u8) -> MorrisTablebase<V> {
         let classes = LazyTables::new(Class::all(V::RULES.stones).count());
-        let opening = Opening::tables(u32::from(stones_per_side));
-        let placement_layers = LazyTables::new(opening.game().layers() as usize);
-        MorrisTablebase { dir: dir.into(), stones_per_side, classes, opening, placement_layers }
+        let placement = if V::RULES.moves_while_placing {
+            Placement::Sectors(LazyTables::new((V::RULES.stones as usize + 1).pow(4)))
+        } else {
+            let opening = Opening::tables(u32::from(stones_per_side));
+            let layers = LazyTables::new(opening.game().layers() as usize);
+            Placement::Layers { opening, layers }
+        };
+        MorrisTablebase { dir: dir.into(), stones_per_side, classes, placement }
     }
 
     /// The directory of the tables.
@@ -90,6 +106,9 @@ impl<V: MorrisVariant> MorrisTablebase<V> {
 
     /// Where the value of `position` comes from, without reading any table's values yet.
     fn locate(&self, position: &Position) -> Result<Lookup<'_>, ProbeError> {
+        if let Placement::Sectors(sectors) = &self.placement {
+            return self.locate_in_sector(sectors, position);
+        }
         if !position.is_moving_phase() {
             return self.locate_placement(position);
         }
@@ -105,9 +124,40 @@ impl<V: MorrisVariant> MorrisTablebase<V> {
         Ok(Lookup::Table(solved, solved.index.index(mover, other)))
     }
 
+    /// A position of a game solved in sectors: its sector's table and its entry there.
+    fn locate_in_sector<'a>(
+        &'a self,
+        sectors: &'a LazyTables<SolvedClass>,
+        position: &Position,
+    ) -> Result<Lookup<'a>, ProbeError> {
+        if position.material(position.to_move) < 3 {
+            return Ok(Lookup::Known(Value::Loss(0)));
+        }
+        let k = u32::from(self.stones_per_side);
+        let sector = Sector::of(position);
+        if !Sectors::<V>::new(k).contains(sector) {
+            return Err(ProbeError::Illegal(format!("more than {k} stones on the board and in hand on a side")));
+        }
+        let slot = sector_slot(V::RULES.stones, [sector.mover, sector.other, sector.mover_hand, sector.other_hand]);
+        let solved = sectors.get(
+            slot,
+            || Sectors::<V>::open(&self.dir, sector, Check::Header),
+            || Variant::of(V::RULES.key).with("stones", k),
+        )?;
+        Ok(Lookup::Table(solved, solved.index.index(position.mover_stones(), position.other_stones())))
+    }
+
+    /// The opening's tables; `None` in a game solved in sectors.
+    fn opening(&self) -> Option<(&Layered<Opening<V>>, &LazyTables<SolvedLayer>)> {
+        match &self.placement {
+            Placement::Layers { opening, layers } => Some((opening, layers)),
+            Placement::Sectors(_) => None,
+        }
+    }
+
     /// A position with stones in hand: its placement layer and its entry there.
     fn locate_placement(&self, position: &Position) -> Result<Lookup<'_>, ProbeError> {
-        let opening = &self.opening;
+        let (opening, _) = self.opening().expect("placement layers in a game of alternate placements");
         let k = self.stones_per_side;
         let unreachable = || {
             ProbeError::Illegal(format!(
@@ -129,8 +179,8 @@ impl<V: MorrisVariant> MorrisTablebase<V> {
     }
 
     fn placement_layer(&self, layer: u32) -> Result<&SolvedLayer, ProbeError> {
-        let opening = &self.opening;
-        self.placement_layers.get(
+        let (opening, layers) = self.opening().expect("placement layers in a game of alternate placements");
+        layers.get(
             layer as usize,
             || opening.open_layer(&self.dir, layer, |_| Check::Header),
             || opening.variant(),
@@ -143,7 +193,8 @@ impl<V: MorrisVariant> MorrisTablebase<V> {
         let before = self.placement_layer(layer - 1)?;
         let mut found = Ok(false);
         for_each_unmove::<V>(position, self.stones_per_side, |parent| {
-            if let (Ok(false), Some(index)) = (&found, self.opening.game().index(layer - 1, &parent)) {
+            let (opening, _) = self.opening().expect("placement layers in a game of alternate placements");
+            if let (Ok(false), Some(index)) = (&found, opening.game().index(layer - 1, &parent)) {
                 found = before.set.rank(index).map(|dense| dense.is_some());
             }
         });
@@ -156,7 +207,7 @@ impl<V: MorrisVariant> Probe for MorrisTablebase<V> {
     type Move = Move;
 
     fn parse(&self, text: &str) -> Result<Position, ProbeError> {
-        parse_position(text, self.stones_per_side).map_err(|e| ProbeError::Illegal(e.to_string()))
+        parse_position_in::<V>(text, self.stones_per_side).map_err(|e| ProbeError::Illegal(e.to_string()))
     }
 
     fn notation(&self, position: &Position) -> String {
@@ -205,6 +256,13 @@ impl<V: MorrisVariant> Probe for MorrisTablebase<V> {
         out.push('\n');
         out
     }
+}
+
+/// The slot of sector `[mover, other, mover_hand, other_hand]` among those of a variant with up
+/// to `max` stones a side.
+fn sector_slot(max: u32, sector: [u32; 4]) -> usize {
+    let n = max as usize + 1;
+    sector.iter().fold(0, |slot, &count| slot * n + count as usize)
 }
 
 const BOARD: [&str; 13] = [

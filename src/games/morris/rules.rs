@@ -40,10 +40,18 @@ pub fn is_full_board_draw<V: MorrisVariant>(pos: &Position) -> bool {
     V::RULES.full_board_is_draw && V::RULES.can_fill_board() && pos.occupied() == ALL_POINTS
 }
 
-/// Whether the side to move, with stones on the board only, may fly.
+/// Whether `color`'s stones fly rather than slide: three stones left on the board and in hand
+/// (Malom's rule). Where stones slide only once both hands are empty, that is three on the board.
 #[inline]
-fn flies(pos: &Position, color: Color) -> bool {
-    pos.hand[color.index()] == 0 && pos.stones[color.index()].count_ones() == 3
+pub(crate) fn flies(pos: &Position, color: Color) -> bool {
+    pos.material(color) == 3
+}
+
+/// Whether the side to move may slide (or fly) a stone: always in variants that let a side move
+/// while it still holds stones (Lasker), else once both hands are empty.
+#[inline]
+fn may_slide<V: MorrisVariant>(pos: &Position) -> bool {
+    V::RULES.moves_while_placing || pos.is_moving_phase()
 }
 
 /// Calls `f(move, successor)` for every legal move of `pos`. A successor in which the side to
@@ -56,40 +64,58 @@ pub fn for_each_move<V: MorrisVariant>(pos: &Position, mut f: impl FnMut(Move, P
     if pos.material(me) < 3 || pos.material(them) < 3 {
         return;
     }
+    let placing = pos.hand[me.index()] > 0;
+    // Where placements alternate, a side slides only once both hands are empty (alternation
+    // never leaves the side to move with an empty hand while the other still holds stones;
+    // such a position has no moves rather than invented ones). The branches are exclusive
+    // there, which keeps the standard game's loop as it was.
+    let sliding = if V::RULES.moves_while_placing { true } else { !placing && pos.hand[them.index()] == 0 };
     let empty = !pos.occupied() & ALL_POINTS;
     let mine = pos.stones[me.index()];
-    let theirs = pos.stones[them.index()];
-    let mut emit = |from: u8, to: usize, mine_after: Points, hand_after: [u8; 2]| {
-        let mut next = Position { stones: pos.stones, hand: hand_after, to_move: them };
-        next.stones[me.index()] = mine_after;
-        let mv = Move { from, to: to as u8, remove: NO_POINT };
-        if in_mill::<V>(mine_after, to) {
-            for r in points(removable::<V>(theirs)) {
-                let mut after = next;
-                after.stones[them.index()] = theirs & !(1 << r);
-                f(Move { remove: r as u8, ..mv }, after);
-            }
-        } else {
-            f(mv, next);
-        }
-    };
-    if pos.hand[me.index()] > 0 {
+    if placing {
         let mut hand_after = pos.hand;
         hand_after[me.index()] -= 1;
         for to in points(empty) {
-            emit(NO_POINT, to, mine | (1 << to), hand_after);
+            emit::<V>(pos, NO_POINT, to, mine | (1 << to), hand_after, &mut f);
         }
-    } else if pos.hand[them.index()] > 0 {
-        // Alternation never leaves the side to move with an empty hand while the other still
-        // holds stones; such a position has no moves rather than invented ones.
-    } else {
+    }
+    if sliding && (V::RULES.moves_while_placing || !placing) {
         let flying = flies(pos, me);
         for from in points(mine) {
             let targets = if flying { empty } else { V::RULES.adjacent[from] & empty };
             for to in points(targets) {
-                emit(from as u8, to, mine & !(1 << from) | (1 << to), pos.hand);
+                emit::<V>(pos, from as u8, to, mine & !(1 << from) | (1 << to), pos.hand, &mut f);
             }
         }
+    }
+}
+
+/// Calls `f` for the move of a stone of the side to move of `pos` from `from` (or the hand) to
+/// `to`, which leaves its stones `mine_after` and the hands `hand_after`: once, or once per
+/// removable stone where it closes a mill. Always inlined: it is the body of the move loops.
+#[inline(always)]
+fn emit<V: MorrisVariant>(
+    pos: &Position,
+    from: u8,
+    to: usize,
+    mine_after: Points,
+    hand_after: [u8; 2],
+    f: &mut impl FnMut(Move, Position),
+) {
+    let me = pos.to_move;
+    let them = me.other();
+    let theirs = pos.stones[them.index()];
+    let mut next = Position { stones: pos.stones, hand: hand_after, to_move: them };
+    next.stones[me.index()] = mine_after;
+    let mv = Move { from, to: to as u8, remove: NO_POINT };
+    if in_mill::<V>(mine_after, to) {
+        for r in points(removable::<V>(theirs)) {
+            let mut after = next;
+            after.stones[them.index()] = theirs & !(1 << r);
+            f(Move { remove: r as u8, ..mv }, after);
+        }
+    } else {
+        f(mv, next);
     }
 }
 
@@ -101,40 +127,43 @@ pub fn for_each_move<V: MorrisVariant>(pos: &Position, mut f: impl FnMut(Move, P
 pub fn for_each_unmove<V: MorrisVariant>(pos: &Position, stones_per_side: u8, mut f: impl FnMut(Position)) {
     let me = pos.to_move; // the side that did not make the last move
     let them = me.other(); // the side that made it
-    if pos.material(them) < 3 || !hands_alternate(pos.hand, me) {
+    let alternate = !V::RULES.moves_while_placing;
+    if pos.material(them) < 3 || (alternate && !hands_alternate(pos.hand, me)) {
         return;
     }
     let mut unplaced_hand = pos.hand;
     unplaced_hand[them.index()] += 1;
     if u32::from(unplaced_hand[them.index()]) <= u32::from(stones_per_side)
-        && hands_alternate(unplaced_hand, them)
+        && (!alternate || hands_alternate(unplaced_hand, them))
     {
         for_each_unmove_of_kind::<V>(pos, stones_per_side, None, unplaced_hand, &mut f);
     }
-    if pos.is_moving_phase() {
+    if may_slide::<V>(pos) {
         for_each_unmove_of_kind::<V>(pos, stones_per_side, Some(flies(pos, them)), pos.hand, &mut f);
     }
 }
 
-/// Un-moves of the moving phase only (slides and flies), for the moving-phase solver.
+/// Un-slides and un-flies only (the hands as they are), each with the removed stone put back
+/// where the move closed a mill.
 #[inline]
 pub fn for_each_unslide<V: MorrisVariant>(pos: &Position, max_stones: u8, mut f: impl FnMut(Position)) {
     let them = pos.to_move.other();
-    if pos.material(them) < 3 || !pos.is_moving_phase() {
+    if pos.material(them) < 3 || !may_slide::<V>(pos) {
         return;
     }
     for_each_unmove_of_kind::<V>(pos, max_stones, Some(flies(pos, them)), pos.hand, &mut f);
 }
 
-/// Un-moves of the moving phase that removed no stone: the predecessors in the same class, which
-/// are all the moving-phase solver walks (a capture's predecessor lies in another class). A
-/// move whose stone stands in a mill closed that mill and removed a stone, so it is skipped
-/// before any removal is tried, which [`for_each_unslide`] followed by a filter would not do.
+/// Un-slides that removed no stone: the predecessors in the same sector (the same stones on the
+/// board and in hand), which are all the cyclic solver walks (a capture's or a placement's
+/// predecessor lies in another sector). A move whose stone stands in a mill closed that mill
+/// and removed a stone, so it is skipped before any removal is tried, which
+/// [`for_each_unslide`] followed by a filter would not do.
 #[inline]
-pub fn for_each_unslide_in_class<V: MorrisVariant>(pos: &Position, mut f: impl FnMut(Position)) {
+pub fn for_each_unslide_in_sector<V: MorrisVariant>(pos: &Position, mut f: impl FnMut(Position)) {
     let me = pos.to_move;
     let them = me.other();
-    if pos.material(them) < 3 || pos.material(me) < 3 || !pos.is_moving_phase() {
+    if pos.material(them) < 3 || pos.material(me) < 3 || !may_slide::<V>(pos) {
         return;
     }
     let empty = !pos.occupied() & ALL_POINTS;
@@ -293,7 +322,7 @@ mod tests {
                         all.push(p)
                     }
                 });
-                for_each_unslide_in_class::<V>(&pos, |p| in_class.push(p));
+                for_each_unslide_in_sector::<V>(&pos, |p| in_class.push(p));
                 assert_eq!(all, in_class, "{pos:?}");
             }
         }

@@ -30,8 +30,9 @@ pub struct MorrisRules {
     pub mills_through: [[Points; MAX_MILLS_PER_POINT]; POINT_COUNT],
     /// The most mills through one point: 2 on the standard board, 3 with the diagonals.
     pub mills_per_point: usize,
-    /// Whether a side with stones in hand may slide instead of placing (Lasker Morris). No
-    /// variant in the registry has it yet: the opening's layers assume strict alternation.
+    /// Whether a side with stones in hand may slide instead of placing (Lasker Morris): hands
+    /// then need not alternate, and the game is solved in sectors (stones on the board and in
+    /// hand of each side) rather than in placement layers.
     pub moves_while_placing: bool,
     /// Whether a full board whose side to move cannot slide is a draw rather than a loss
     /// (Malom's `FULL_BOARD_IS_DRAW`); a full board needs 12 stones a side.
@@ -67,6 +68,13 @@ pub trait MorrisVariant: Copy + Default + fmt::Debug + Eq + Send + Sync + 'stati
     /// What `info` and `verify` compare a class's table with: published figures where there
     /// are some, else the class size by formula.
     fn class_reference(mover: u32, other: u32) -> Reference;
+    /// CPU nanoseconds the cyclic solver spends per position of a moving-phase class, as
+    /// measured over whole runs on the machine of docs/BENCHMARKS.md ("Estimates"): what
+    /// `generate` plans with.
+    const NANOS_PER_CLASS_POSITION: f64;
+    /// The same per position of a sector with stones in hand (placements and slides), where the
+    /// variant has such sectors.
+    const NANOS_PER_SECTOR_POSITION: f64 = Self::NANOS_PER_CLASS_POSITION;
 }
 
 /// Whether the stone on `p` is part of a mill of `stones` (which must contain `p`).
@@ -109,6 +117,11 @@ pub struct Standard;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Morabaraba;
 
+/// Lasker Morris: the standard board and mills, 10 stones a side, and a side with stones in hand
+/// may place one or slide one at each turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Lasker;
+
 const STANDARD_MILLS: [Points; 16] = standard_mills();
 const MORABARABA_MILLS: [Points; 20] = with_diagonal_mills(STANDARD_MILLS);
 
@@ -126,6 +139,7 @@ impl MorrisVariant for Standard {
         full_board_is_draw: false,
     };
     const SETTINGS: &'static [Setting] = &settings::STANDARD;
+    const NANOS_PER_CLASS_POSITION: f64 = 620.0;
 
     fn class_reference(mover: u32, other: u32) -> Reference {
         Reference { positions: reference::morris_class_size(mover, other), wdl: reference::morris_class_wdl(mover, other) }
@@ -146,6 +160,29 @@ impl MorrisVariant for Morabaraba {
         full_board_is_draw: true,
     };
     const SETTINGS: &'static [Setting] = &settings::MORABARABA;
+    const NANOS_PER_CLASS_POSITION: f64 = 750.0;
+
+    fn class_reference(mover: u32, other: u32) -> Reference {
+        Reference { positions: Some(reference::class_size_by_formula(mover, other)), wdl: None }
+    }
+}
+
+impl MorrisVariant for Lasker {
+    const RULES: MorrisRules = MorrisRules {
+        key: "lasker",
+        name: "Lasker Morris",
+        short_name: "Lasker Morris",
+        stones: 10,
+        adjacent: standard_adjacency(),
+        mills: &STANDARD_MILLS,
+        mills_through: mills_through(&STANDARD_MILLS),
+        mills_per_point: 2,
+        moves_while_placing: true,
+        full_board_is_draw: false,
+    };
+    const SETTINGS: &'static [Setting] = &settings::LASKER;
+    const NANOS_PER_CLASS_POSITION: f64 = Standard::NANOS_PER_CLASS_POSITION;
+    const NANOS_PER_SECTOR_POSITION: f64 = 685.0;
 
     fn class_reference(mover: u32, other: u32) -> Reference {
         Reference { positions: Some(reference::class_size_by_formula(mover, other)), wdl: None }
@@ -287,6 +324,7 @@ mod settings {
 
     pub(super) const STANDARD: [Setting; 3] =
         [stones("Stones each side starts with (3..9; default 9, Nine Men's Morris)."), UP_TO, NO_OPENING];
+    pub(super) const LASKER: [Setting; 1] = [stones("Stones each side starts with (3..10; default 10, Lasker Morris).")];
     pub(super) const MORABARABA: [Setting; 3] =
         [stones("Stones each side starts with (3..12; default 12, Morabaraba)."), UP_TO, NO_OPENING];
 }
@@ -372,7 +410,7 @@ mod tests {
     /// Each variant's listed mills through a point are exactly the mills that contain it.
     #[test]
     fn mills_through_a_point() {
-        for rules in [Standard::RULES, Morabaraba::RULES] {
+        for rules in [Standard::RULES, Morabaraba::RULES, Lasker::RULES] {
             for p in 0..POINT_COUNT {
                 let mut listed = rules.mills_through[p][..rules.mills_per_point].to_vec();
                 listed.sort();
@@ -389,7 +427,7 @@ mod tests {
     /// Morabaraba too.
     #[test]
     fn every_symmetry_maps_lines_and_mills_onto_themselves() {
-        for rules in [Standard::RULES, Morabaraba::RULES] {
+        for rules in [Standard::RULES, Morabaraba::RULES, Lasker::RULES] {
             for sym in 0..BOARD_SYMMETRIES {
                 for p in 0..POINT_COUNT {
                     let q = transform(sym, 1 << p).trailing_zeros() as usize;
