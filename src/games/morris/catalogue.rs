@@ -9,8 +9,8 @@ use super::sector::{Sector, SectorPair, SolvedClass, borrow_exits, open_exits};
 use super::variant::{MIN_STONES, MorrisRules, MorrisVariant};
 use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference, Variant};
 use crate::progress::Progress;
-use crate::solve::{CheckedParts, Consistency, CyclicSet, SolveError, check_cyclic, solve_cyclic};
-use crate::table::{Check, FileSpec, Status, TableError, TableFile, write_table};
+use crate::solve::{CheckedParts, Consistency};
+use crate::table::{Check, FileSpec, TableError, TableFile};
 use std::collections::BTreeSet;
 use std::fmt;
 use std::marker::PhantomData;
@@ -157,22 +157,11 @@ impl<V: MorrisVariant> MovingPhase<V> {
     }
 
     fn solve_pair(&self, dir: &Path, pair: Class, build: &Build) -> Result<String, BuildError> {
-        let rules = &V::RULES;
         let exits = open_exits_of_class::<V>(dir, pair, Check::Checksum)?;
         let set = SectorPair::<V>::new(Sector::moving(pair.mover, pair.other), borrow_exits(&exits));
         let name = pair.members().iter().map(Class::to_string).collect::<Vec<_>>().join("/");
-        let solution = solve_cyclic(&set, build.progress)
-            .map_err(BuildError::solve(format!("{} {name}", rules.key)))?;
-        for (k, &class) in pair.members().iter().enumerate() {
-            let offset = set.offset(k);
-            let spec = class.spec(dir, rules);
-            if Status::of(&spec).is_complete() {
-                continue; // written before an interruption; solving again gives the same bytes
-            }
-            let entry = |_: &mut (), i: u64| Ok::<_, TableError>((solution.value(offset + i), 1));
-            write_table(&spec, class.index().size(), build.progress, || (), entry)?;
-        }
-        Ok(format!("{} positions solved", set.size()))
+        let specs: Vec<FileSpec> = pair.members().into_iter().map(|c| c.spec(dir, &V::RULES)).collect();
+        set.solve_and_write(&specs, &format!("{} {name}", V::RULES.key), build)
     }
 }
 
@@ -251,19 +240,8 @@ impl<V: MorrisVariant> Catalogue for MovingPhase<V> {
             return Ok(None); // a table it depends on is missing or damaged: reported on its own
         };
         let set = SectorPair::<V>::new(Sector::moving(pair.mover, pair.other), borrow_exits(&exits));
-        let first_size = set.offset(1);
-        let stored = |i: u64| {
-            let (file, local) = if i < first_size || files.len() == 1 { (0, i) } else { (1, i - first_size) };
-            files[file].file.value(local).map_err(SolveError::from)
-        };
         let k = usize::from(class != pair);
-        let offset = set.offset(k);
-        let mut found = check_cyclic(&set, offset..offset + class.index().size(), stored, progress)
-            .map_err(BuildError::solve(format!("{} {class}", rules.key)))?;
-        for m in &mut found.examples {
-            m.index -= offset;
-        }
-        Ok(Some(found))
+        set.check_member(&files, k, &format!("{} {class}", rules.key), progress).map(Some)
     }
 
     fn describe(&self, _dir: &Path, class: Class, index: u64) -> String {

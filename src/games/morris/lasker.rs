@@ -11,8 +11,8 @@ use super::sector::{Sector, SectorPair, borrow_exits, open_exits};
 use super::variant::{MIN_STONES, MorrisVariant, Standard};
 use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference, Variant};
 use crate::progress::Progress;
-use crate::solve::{CheckedParts, Consistency, CyclicSet, check_cyclic, solve_cyclic};
-use crate::table::{Check, FileSpec, Status, TableError, TableFile, write_table};
+use crate::solve::{CheckedParts, Consistency};
+use crate::table::{Check, FileSpec, TableError, TableFile};
 use std::marker::PhantomData;
 use std::path::Path;
 
@@ -80,18 +80,8 @@ impl<V: MorrisVariant> Sectors<V> {
         let exits = open_exits(pair, |s| Self::open(dir, s, Check::Checksum))?;
         let set = SectorPair::<V>::new(pair, borrow_exits(&exits));
         let name = pair.members().iter().map(Sector::to_string).collect::<Vec<_>>().join(" / ");
-        let solution = solve_cyclic(&set, build.progress)
-            .map_err(BuildError::solve(format!("{} {name}", V::RULES.key)))?;
-        for (k, &sector) in set.sectors().iter().enumerate() {
-            let offset = set.offset(k);
-            let spec = Self::spec(dir, sector);
-            if Status::of(&spec).is_complete() {
-                continue; // written before an interruption, or by the standard game: the same bytes
-            }
-            let entry = |_: &mut (), i: u64| Ok::<_, TableError>((solution.value(offset + i), 1));
-            write_table(&spec, sector.index().size(), build.progress, || (), entry)?;
-        }
-        Ok(format!("{} positions solved", set.size()))
+        let specs: Vec<FileSpec> = pair.members().into_iter().map(|s| Self::spec(dir, s)).collect();
+        set.solve_and_write(&specs, &format!("{} {name}", V::RULES.key), build)
     }
 }
 
@@ -190,18 +180,8 @@ impl<V: MorrisVariant> Catalogue for Sectors<V> {
             return Ok(None); // a table it depends on is missing or damaged: reported on its own
         };
         let set = SectorPair::<V>::new(pair, borrow_exits(&exits));
-        let first_size = set.offset(1);
-        let stored = |i: u64| {
-            let (file, local) = if i < first_size || files.len() == 1 { (0, i) } else { (1, i - first_size) };
-            files[file].file.value(local).map_err(crate::solve::SolveError::from)
-        };
-        let offset = set.offset(usize::from(sector != pair));
-        let mut found = check_cyclic(&set, offset..offset + sector.index().size(), stored, progress)
-            .map_err(BuildError::solve(format!("{} {sector}", V::RULES.key)))?;
-        for m in &mut found.examples {
-            m.index -= offset;
-        }
-        Ok(Some(found))
+        let k = usize::from(sector != pair);
+        set.check_member(&files, k, &format!("{} {sector}", V::RULES.key), progress).map(Some)
     }
 
     fn describe(&self, _dir: &Path, sector: Sector, index: u64) -> String {

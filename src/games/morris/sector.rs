@@ -11,8 +11,10 @@ use super::position::{Color, NO_POINT, Position};
 use super::rules::{for_each_move, for_each_unslide_in_sector, is_full_board_draw};
 use super::symmetry::has_symmetry;
 use super::variant::{MIN_STONES, MorrisVariant};
-use crate::solve::{CountedMove, CyclicSet, SolveError, Successor};
-use crate::table::{TableError, TableFile};
+use crate::catalogue::{Build, BuildError};
+use crate::progress::Progress;
+use crate::solve::{Consistency, CountedMove, CyclicSet, SolveError, Successor, check_cyclic, solve_cyclic};
+use crate::table::{FileSpec, Status, TableError, TableFile, write_table};
 use crate::value::Value;
 use std::fmt;
 use std::marker::PhantomData;
@@ -251,6 +253,48 @@ impl<'a, V: MorrisVariant> SectorPair<'a, V> {
             }
         });
         failed.map_or(Ok(()), |e| Err(SolveError::from(e)))
+    }
+}
+
+impl<V: MorrisVariant> SectorPair<'_, V> {
+    /// Solves the pair and writes the table of each member that is not complete yet (one
+    /// written before an interruption, or by another game with the same sector, has the same
+    /// bytes), to `specs[k]` for member `k`. `name` names the pair in errors.
+    pub(crate) fn solve_and_write(&self, specs: &[FileSpec], name: &str, build: &Build) -> Result<String, BuildError> {
+        let solution = solve_cyclic(self, build.progress).map_err(BuildError::solve(name))?;
+        for (k, (sector, spec)) in self.sectors().iter().zip(specs).enumerate() {
+            if Status::of(spec).is_complete() {
+                continue;
+            }
+            let offset = self.offset(k);
+            let entry = |_: &mut (), i: u64| Ok::<_, TableError>((solution.value(offset + i), 1));
+            write_table(spec, sector.index().size(), build.progress, || (), entry)?;
+        }
+        Ok(format!("{} positions solved", self.size()))
+    }
+
+    /// Recomputes every value of member `k` from its successors' values: the pair's own as
+    /// `tables` (one per member) store them, the others from the exits' tables. `name` names
+    /// the member in errors; examples of mismatches are numbered within the member.
+    pub(crate) fn check_member(
+        &self,
+        tables: &[SolvedClass],
+        k: usize,
+        name: &str,
+        progress: &Progress,
+    ) -> Result<Consistency, BuildError> {
+        let first_size = self.offset(1);
+        let stored = |i: u64| {
+            let (table, local) = if i < first_size || tables.len() == 1 { (0, i) } else { (1, i - first_size) };
+            tables[table].file.value(local).map_err(SolveError::from)
+        };
+        let offset = self.offset(k);
+        let size = self.sectors()[k].index().size();
+        let mut found = check_cyclic(self, offset..offset + size, stored, progress).map_err(BuildError::solve(name))?;
+        for m in &mut found.examples {
+            m.index -= offset;
+        }
+        Ok(found)
     }
 }
 
