@@ -182,7 +182,7 @@ impl MorrisVariant for Lasker {
     };
     const SETTINGS: &'static [Setting] = &settings::LASKER;
     const NANOS_PER_CLASS_POSITION: f64 = Standard::NANOS_PER_CLASS_POSITION;
-    const NANOS_PER_SECTOR_POSITION: f64 = 685.0;
+    const NANOS_PER_SECTOR_POSITION: f64 = 890.0;
 
     fn class_reference(mover: u32, other: u32) -> Reference {
         Reference { positions: Some(reference::class_size_by_formula(mover, other)), wdl: None }
