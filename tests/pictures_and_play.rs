@@ -60,7 +60,10 @@ fn marks(svg: &str) -> Vec<(Vec<String>, String)> {
 /// per legal move (Morris moves that differ only in the removal share one), each showing the
 /// best value of the moves it stands for. Returns the picture.
 fn check_picture(game: &[&str], position: &str) -> String {
-    let file = tables().join(format!("picture-{}.svg", std::process::id()));
+    // One file per call: the tests of this binary run in parallel threads of one process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file = tables().join(format!("picture-{}-{call}.svg", std::process::id()));
     let mut args: Vec<&str> = vec!["probe"];
     args.extend_from_slice(game);
     let f = file.to_str().unwrap();
