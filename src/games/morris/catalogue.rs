@@ -5,7 +5,7 @@
 use super::index::{ClassIndex, INDEX_MAX_STONES};
 use super::notation::PositionText;
 use super::position::Position;
-use super::sector::{Sector, SectorPair, SolvedClass, borrow_exits, open_exits};
+use super::sector::{Sector, SectorPair, SolvedClass, borrow_exits, open_exits, pair_needs};
 use super::variant::{MIN_STONES, MorrisRules, MorrisVariant};
 use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference, Variant};
 use crate::progress::Progress;
@@ -209,14 +209,7 @@ impl<V: MorrisVariant> Catalogue for MovingPhase<V> {
     }
 
     fn needs(&self, _dir: &Path, pair: Class) -> Needs {
-        let sizes: Vec<u64> = pair.members().iter().map(|class| class.index().size()).collect();
-        let positions: u64 = sizes.iter().sum();
-        // Two bytes of working value and a byte of counter per position of the pair.
-        Needs {
-            disk: sizes.iter().map(|&n| crate::table::table_file_len(n)).sum(),
-            memory: 3 * positions,
-            cpu_seconds: Needs::cpu_at(positions, V::NANOS_PER_CLASS_POSITION),
-        }
+        pair_needs::<V>(Sector::moving(pair.mover, pair.other))
     }
 
     fn build(&self, dir: &Path, pair: Class, build: &Build) -> Result<String, BuildError> {

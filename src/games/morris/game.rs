@@ -5,6 +5,7 @@ use super::catalogue::{Class, MovingPhase};
 use super::lasker::Sectors;
 use super::opening::Opening;
 use super::probe::MorrisTablebase;
+use super::sector::Sector;
 use super::variant::{Lasker, MIN_STONES, Morabaraba, MorrisVariant, Standard};
 use crate::catalogue::{Catalogue, Chain, Variant};
 use crate::game::{Game, Purpose, Setting, VariantError};
@@ -117,14 +118,11 @@ impl<V: MorrisVariant> Game for MorrisGame<V> {
     }
 
     fn start(&self) -> String {
-        format!("W: B: w {0} {0}", self.stones)
+        start_with(self.stones)
     }
 
     fn title(&self) -> String {
-        match u32::from(self.stones) {
-            k if k == V::RULES.stones => Self::NAME.to_string(),
-            k => format!("{} with {k} stones each", V::RULES.short_name),
-        }
+        title_of::<V>(self.stones)
     }
 
     /// Each game whose opening has its first table in `dir`; where no opening is, the moving
@@ -214,14 +212,11 @@ impl Game for LaskerGame {
     }
 
     fn start(&self) -> String {
-        format!("W: B: w {0} {0}", self.stones)
+        start_with(self.stones)
     }
 
     fn title(&self) -> String {
-        match u32::from(self.stones) {
-            k if k == Lasker::RULES.stones => Self::NAME.to_string(),
-            k => format!("{} with {k} stones each", Lasker::RULES.short_name),
-        }
+        title_of::<Lasker>(self.stones)
     }
 
     /// Each game whose start sector (both sides' stones all in hand) is in `dir`.
@@ -230,7 +225,7 @@ impl Game for LaskerGame {
         (MIN_STONES..=Lasker::RULES.stones)
             .rev()
             .filter(|&k| {
-                let start = crate::games::morris::Sector { mover: 0, other: 0, mover_hand: k, other_hand: k };
+                let start = Sector { mover: 0, other: 0, mover_hand: k, other_hand: k };
                 let path = Sectors::<Lasker>::spec(Path::new(""), start).path;
                 names.iter().any(|n| Path::new(n) == path)
             })
@@ -240,6 +235,19 @@ impl Game for LaskerGame {
 
     fn small() -> LaskerGame {
         LaskerGame { stones: 3 }
+    }
+}
+
+/// The start of a game with `stones` a side: every stone in hand, White to move.
+fn start_with(stones: u8) -> String {
+    format!("W: B: w {stones} {stones}")
+}
+
+/// The variant's name, with the number of stones where it is not the variant's own.
+fn title_of<V: MorrisVariant>(stones: u8) -> String {
+    match u32::from(stones) {
+        k if k == V::RULES.stones => V::RULES.name.to_string(),
+        k => format!("{} with {k} stones each", V::RULES.short_name),
     }
 }
 

@@ -7,7 +7,7 @@
 use super::catalogue::Class;
 use super::sector::SolvedClass;
 use super::notation::PositionText;
-use super::sector::{Sector, SectorPair, borrow_exits, open_exits};
+use super::sector::{Sector, SectorPair, borrow_exits, open_exits, pair_needs};
 use super::variant::{MIN_STONES, MorrisVariant, Standard};
 use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference, Variant};
 use crate::progress::Progress;
@@ -44,7 +44,7 @@ impl<V: MorrisVariant> Sectors<V> {
             .flat_map(|(mover, mover_hand)| {
                 sides().map(move |(other, other_hand)| Sector { mover, other, mover_hand, other_hand })
             })
-            .filter(|s| s.mover_material() >= MIN_STONES && s.other_material() >= MIN_STONES)
+            .filter(|&s| self.contains(s))
             .collect();
         all.sort_by_key(solving_order);
         all
@@ -149,15 +149,7 @@ impl<V: MorrisVariant> Catalogue for Sectors<V> {
     }
 
     fn needs(&self, _dir: &Path, pair: Sector) -> Needs {
-        let sizes: Vec<u64> = pair.members().iter().map(|s| s.index().size()).collect();
-        let positions: u64 = sizes.iter().sum();
-        // Two bytes of working value and a byte of counter per position of the pair.
-        let nanos = if pair.is_class() { V::NANOS_PER_CLASS_POSITION } else { V::NANOS_PER_SECTOR_POSITION };
-        Needs {
-            disk: sizes.iter().map(|&n| crate::table::table_file_len(n)).sum(),
-            memory: 3 * positions,
-            cpu_seconds: Needs::cpu_at(positions, nanos),
-        }
+        pair_needs::<V>(pair)
     }
 
     fn build(&self, dir: &Path, pair: Sector, build: &Build) -> Result<String, BuildError> {

@@ -2,11 +2,10 @@
 
 use super::board::{POINT_COUNT, POINT_NAMES, point_from_name, points};
 use super::catalogue::Class;
-use super::sector::SolvedClass;
 use super::lasker::Sectors;
 use super::notation::{PositionText, parse_position_in};
 use super::opening::Opening;
-use super::sector::Sector;
+use super::sector::{Sector, SolvedClass};
 use super::position::{Color, Move, Position};
 use super::rules::{for_each_move, for_each_unmove};
 use super::variant::{MorrisRules, MorrisVariant, Standard};
@@ -147,17 +146,18 @@ impl<V: MorrisVariant> MorrisTablebase<V> {
         Ok(Lookup::Table(solved, solved.index.index(position.mover_stones(), position.other_stones())))
     }
 
-    /// The opening's tables; `None` in a game solved in sectors.
-    fn opening(&self) -> Option<(&Layered<Opening<V>>, &LazyTables<SolvedLayer>)> {
+    /// The opening's tables, which only a game of alternate placements has (`locate` sends the
+    /// positions of a game solved in sectors elsewhere).
+    fn opening(&self) -> (&Layered<Opening<V>>, &LazyTables<SolvedLayer>) {
         match &self.placement {
-            Placement::Layers { opening, layers } => Some((opening, layers)),
-            Placement::Sectors(_) => None,
+            Placement::Layers { opening, layers } => (opening, layers),
+            Placement::Sectors(_) => unreachable!("placement layers in a game solved in sectors"),
         }
     }
 
     /// A position with stones in hand: its placement layer and its entry there.
     fn locate_placement(&self, position: &Position) -> Result<Lookup<'_>, ProbeError> {
-        let (opening, _) = self.opening().expect("placement layers in a game of alternate placements");
+        let (opening, _) = self.opening();
         let k = self.stones_per_side;
         let unreachable = || {
             ProbeError::Illegal(format!(
@@ -179,7 +179,7 @@ impl<V: MorrisVariant> MorrisTablebase<V> {
     }
 
     fn placement_layer(&self, layer: u32) -> Result<&SolvedLayer, ProbeError> {
-        let (opening, layers) = self.opening().expect("placement layers in a game of alternate placements");
+        let (opening, layers) = self.opening();
         layers.get(
             layer as usize,
             || opening.open_layer(&self.dir, layer, |_| Check::Header),
@@ -191,9 +191,9 @@ impl<V: MorrisVariant> MorrisTablebase<V> {
     /// reachable position of the layer before.
     fn has_reachable_parent(&self, layer: u32, position: &Position) -> Result<bool, ProbeError> {
         let before = self.placement_layer(layer - 1)?;
+        let (opening, _) = self.opening();
         let mut found = Ok(false);
         for_each_unmove::<V>(position, self.stones_per_side, |parent| {
-            let (opening, _) = self.opening().expect("placement layers in a game of alternate placements");
             if let (Ok(false), Some(index)) = (&found, opening.game().index(layer - 1, &parent)) {
                 found = before.set.rank(index).map(|dense| dense.is_some());
             }

@@ -64,22 +64,19 @@ pub fn for_each_move<V: MorrisVariant>(pos: &Position, mut f: impl FnMut(Move, P
     if pos.material(me) < 3 || pos.material(them) < 3 {
         return;
     }
-    let placing = pos.hand[me.index()] > 0;
-    // Where placements alternate, a side slides only once both hands are empty (alternation
-    // never leaves the side to move with an empty hand while the other still holds stones;
-    // such a position has no moves rather than invented ones). The branches are exclusive
-    // there, which keeps the standard game's loop as it was.
-    let sliding = if V::RULES.moves_while_placing { true } else { !placing && pos.hand[them.index()] == 0 };
     let empty = !pos.occupied() & ALL_POINTS;
     let mine = pos.stones[me.index()];
-    if placing {
+    if pos.hand[me.index()] > 0 {
         let mut hand_after = pos.hand;
         hand_after[me.index()] -= 1;
         for to in points(empty) {
             emit::<V>(pos, NO_POINT, to, mine | (1 << to), hand_after, &mut f);
         }
     }
-    if sliding && (V::RULES.moves_while_placing || !placing) {
+    // Where placements alternate, a side slides only once both hands are empty: alternation
+    // never leaves the side to move with an empty hand while the other still holds stones, and
+    // such a position has no moves rather than invented ones.
+    if may_slide::<V>(pos) {
         let flying = flies(pos, me);
         for from in points(mine) {
             let targets = if flying { empty } else { V::RULES.adjacent[from] & empty };

@@ -11,7 +11,7 @@ use super::position::{Color, NO_POINT, Position};
 use super::rules::{for_each_move, for_each_unslide_in_sector, is_full_board_draw};
 use super::symmetry::has_symmetry;
 use super::variant::{MIN_STONES, MorrisVariant};
-use crate::catalogue::{Build, BuildError};
+use crate::catalogue::{Build, BuildError, Needs};
 use crate::progress::Progress;
 use crate::solve::{Consistency, CountedMove, CyclicSet, SolveError, Successor, check_cyclic, solve_cyclic};
 use crate::table::{FileSpec, Status, TableError, TableFile, write_table};
@@ -295,6 +295,20 @@ impl<V: MorrisVariant> SectorPair<'_, V> {
             m.index -= offset;
         }
         Ok(found)
+    }
+}
+
+/// What solving `pair` needs: its members' table files, two bytes of working value and a byte
+/// of counter per position of the pair, and its CPU at the variant's measured rate for classes
+/// or for sectors with stones in hand.
+pub(crate) fn pair_needs<V: MorrisVariant>(pair: Sector) -> Needs {
+    let sizes: Vec<u64> = pair.members().iter().map(|s| s.index().size()).collect();
+    let positions: u64 = sizes.iter().sum();
+    let nanos = if pair.is_class() { V::NANOS_PER_CLASS_POSITION } else { V::NANOS_PER_SECTOR_POSITION };
+    Needs {
+        disk: sizes.iter().map(|&n| crate::table::table_file_len(n)).sum(),
+        memory: 3 * positions,
+        cpu_seconds: Needs::cpu_at(positions, nanos),
     }
 }
 

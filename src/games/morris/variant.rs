@@ -66,8 +66,10 @@ pub trait MorrisVariant: Copy + Default + fmt::Debug + Eq + Send + Sync + 'stati
     /// Its settings on the command line and the page (their help names its stone range).
     const SETTINGS: &'static [Setting];
     /// What `info` and `verify` compare a class's table with: published figures where there
-    /// are some, else the class size by formula.
-    fn class_reference(mover: u32, other: u32) -> Reference;
+    /// are some, else (by default) the class size by formula.
+    fn class_reference(mover: u32, other: u32) -> Reference {
+        Reference { positions: Some(reference::class_size_by_formula(mover, other)), wdl: None }
+    }
     /// CPU nanoseconds the cyclic solver spends per position of a moving-phase class, as
     /// measured over whole runs on the machine of docs/BENCHMARKS.md ("Estimates"): what
     /// `generate` plans with.
@@ -161,10 +163,6 @@ impl MorrisVariant for Morabaraba {
     };
     const SETTINGS: &'static [Setting] = &settings::MORABARABA;
     const NANOS_PER_CLASS_POSITION: f64 = 750.0;
-
-    fn class_reference(mover: u32, other: u32) -> Reference {
-        Reference { positions: Some(reference::class_size_by_formula(mover, other)), wdl: None }
-    }
 }
 
 impl MorrisVariant for Lasker {
@@ -183,10 +181,6 @@ impl MorrisVariant for Lasker {
     const SETTINGS: &'static [Setting] = &settings::LASKER;
     const NANOS_PER_CLASS_POSITION: f64 = Standard::NANOS_PER_CLASS_POSITION;
     const NANOS_PER_SECTOR_POSITION: f64 = 890.0;
-
-    fn class_reference(mover: u32, other: u32) -> Reference {
-        Reference { positions: Some(reference::class_size_by_formula(mover, other)), wdl: None }
-    }
 }
 
 /// The standard lines: ring neighbours, and the midpoints of a side joined across the rings.
