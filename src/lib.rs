@@ -87,6 +87,7 @@ mod progress;
 mod reference;
 mod resources;
 mod rng;
+pub mod search;
 pub mod solve;
 pub mod table;
 #[doc(hidden)]

@@ -54,6 +54,8 @@ macro_rules! registry {
     };
 }
 
+pub mod cube;
+
 registry! {
     morris::{MorrisGame, MorabarabaGame, LaskerGame},
     connect4::{Connect4Game},

@@ -9,7 +9,7 @@ mod picture;
 mod play;
 mod probe;
 pub(crate) mod reference;
-pub(crate) mod search;
+pub mod search;
 
 pub use board::{Geometry, MovesError, Position, SizeError, TABULATED_CELLS, parse_moves};
 pub use catalogue::{Connect4, GAME};

@@ -1,0 +1,167 @@
+//! The cube games as the search engine sees them ([`crate::search::LineGame`]).
+//!
+//! A key is the position's two words, `mask << 64 | current`: exact (Qubic's 3^64 positions need
+//! more than 64 bits), and at the plies where transpositions under symmetry pay (all of Sogo's, the
+//! first [`QUBIC_SYMMETRIC_PLIES`] of Qubic's), the least such key over the game's symmetries.
+//! Qubic's 192 symmetries cost more than they save deeper down, where few positions meet their
+//! images.
+
+use super::board::{self, CELLS, Position, Symmetry};
+use crate::search::{self, LineGame};
+use std::sync::Arc;
+
+/// Searches positions of a cube game.
+pub type Searcher<const GRAVITY: bool> = search::Searcher<CubeLines<GRAVITY>>;
+/// Qubic: no gravity.
+pub type Qubic = CubeLines<false>;
+/// Sogo: gravity.
+pub type Sogo = CubeLines<true>;
+
+/// The plies up to which Qubic's keys are the least over its 192 symmetries.
+pub const QUBIC_SYMMETRIC_PLIES: u32 = 8;
+
+/// A cube game: with gravity (Sogo) or without (Qubic), its moves in the order the search
+/// tries them, and its symmetries as tables that map a byte of cells at a time.
+#[derive(Clone)]
+pub struct CubeLines<const GRAVITY: bool> {
+    groups: Vec<u64>,
+    /// For each symmetry but the identity, for each byte of a word, the image of each value.
+    images: Arc<Vec<[[u64; 256]; 8]>>,
+    symmetric_plies: u32,
+}
+
+impl<const GRAVITY: bool> Default for CubeLines<GRAVITY> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const GRAVITY: bool> CubeLines<GRAVITY> {
+    /// The game, with every symmetry (the 8 of a layer under gravity, else 192).
+    pub fn new() -> CubeLines<GRAVITY> {
+        let symmetries = board::symmetries(GRAVITY);
+        let images = symmetries[1..].iter().map(byte_images).collect();
+        let strong = board::strong_cells();
+        // Strong cells first: they lie on 7 lines, the others on 4. Under gravity a column is
+        // a move: the 4 inner columns, then the 4 corner ones (both hold 2 strong cells), then
+        // the 8 on the edges.
+        let groups = if GRAVITY {
+            let mut columns: Vec<(u32, u32)> = (0..16).map(|c| (c % 4, c / 4)).collect();
+            let edge = |c: u32| c == 0 || c == 3;
+            columns.sort_by_key(|&(x, y)| match (edge(x), edge(y)) {
+                (false, false) => 0,
+                (true, true) => 1,
+                _ => 2,
+            });
+            columns.iter().map(|&(x, y)| board::column_mask(x, y)).collect()
+        } else {
+            let mut cells: Vec<u32> = (0..CELLS).collect();
+            cells.sort_by_key(|&i| strong >> i & 1 == 0);
+            cells.iter().map(|&i| 1u64 << i).collect()
+        };
+        CubeLines {
+            groups,
+            images: Arc::new(images),
+            symmetric_plies: if GRAVITY { CELLS } else { QUBIC_SYMMETRIC_PLIES },
+        }
+    }
+
+    /// The key of `current` and `mask` under the symmetry of `images`.
+    #[inline]
+    fn image_key(images: &[[u64; 256]; 8], current: u64, mask: u64) -> u128 {
+        let map = |cells: u64| {
+            (0..8).fold(0, |out, byte| out | images[byte][(cells >> (8 * byte)) as usize & 0xff])
+        };
+        u128::from(map(mask)) << 64 | u128::from(map(current))
+    }
+}
+
+/// The image of each byte value at each byte of a word under `symmetry`.
+fn byte_images(symmetry: &Symmetry) -> [[u64; 256]; 8] {
+    std::array::from_fn(|byte| {
+        std::array::from_fn(|value| board::apply(symmetry, (value as u64) << (8 * byte)))
+    })
+}
+
+impl<const GRAVITY: bool> LineGame for CubeLines<GRAVITY> {
+    type Position = Position;
+    type Node = Position;
+    type Key = u128;
+
+    fn cells(&self) -> u32 {
+        CELLS
+    }
+
+    fn board(&self) -> u64 {
+        u64::MAX
+    }
+
+    fn key_bits(&self) -> u32 {
+        128
+    }
+
+    fn node(&self, position: &Position) -> Position {
+        *position
+    }
+
+    #[inline(always)]
+    fn ply(node: &Position) -> u32 {
+        node.ply
+    }
+
+    #[inline(always)]
+    fn mover(node: &Position) -> u64 {
+        node.current
+    }
+
+    #[inline(always)]
+    fn occupied(node: &Position) -> u64 {
+        node.mask
+    }
+
+    #[inline(always)]
+    fn playable(&self, occupied: u64) -> u64 {
+        if GRAVITY { board::drop_cells(occupied) } else { !occupied }
+    }
+
+    #[inline(always)]
+    fn completing(&self, stones: u64) -> u64 {
+        board::completing(stones)
+    }
+
+    fn has_line(&self, stones: u64) -> bool {
+        board::has_line(stones)
+    }
+
+    #[inline(always)]
+    fn beneath(&self, cells: u64) -> u64 {
+        if GRAVITY { cells >> 16 } else { 0 }
+    }
+
+    #[inline(always)]
+    fn groups(&self) -> &[u64] {
+        &self.groups
+    }
+
+    #[inline(always)]
+    fn play(&self, node: &Position, _group: usize, cell: u64) -> Position {
+        node.play(cell)
+    }
+
+    #[inline]
+    fn key(&self, node: &Position) -> u128 {
+        let own = u128::from(node.mask) << 64 | u128::from(node.current);
+        if node.ply > self.symmetric_plies {
+            return own;
+        }
+        self.images
+            .iter()
+            .fold(own, |least, images| least.min(Self::image_key(images, node.current, node.mask)))
+    }
+}
+
+/// The value of `position` by search with a table of `table_bytes` bytes (no time limit).
+pub fn solve<const GRAVITY: bool>(position: &Position, table_bytes: usize) -> crate::Value {
+    let mut searcher = Searcher::<GRAVITY>::new(CubeLines::<GRAVITY>::new(), table_bytes);
+    searcher.value(position).expect("no time limit")
+}

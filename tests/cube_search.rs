@@ -1,0 +1,219 @@
+//! The cube games' search against an independent brute force: late positions of Qubic and Sogo
+//! (12 to 14 empty cells) solved by plain minimax over a board of its own (cells numbered by
+//! coordinates, lines found by walking every direction), and the drawn full Qubic cube.
+
+use std::collections::HashMap;
+use tablebase::Value;
+use tablebase::games::cube::board::{Position, cell, parse_qubic, parse_sogo, symmetries};
+use tablebase::games::cube::search::{CubeLines, Searcher};
+use tablebase::testing::SplitMix64;
+
+/// The brute force's own lines: from every cell, every one of the 26 directions, four cells
+/// inside the cube; each line once.
+fn brute_lines() -> Vec<u64> {
+    let mut lines = Vec::new();
+    for start in 0..64i32 {
+        let (x, y, z) = (start % 4, start / 4 % 4, start / 16);
+        for d in 0..27 {
+            let (dx, dy, dz) = (d % 3 - 1, d / 3 % 3 - 1, d / 9 - 1);
+            if (dx, dy, dz) == (0, 0, 0) {
+                continue;
+            }
+            let cells: Vec<(i32, i32, i32)> = (0..4).map(|k| (x + k * dx, y + k * dy, z + k * dz)).collect();
+            if cells
+                .iter()
+                .all(|&(a, b, c)| (0..4).contains(&a) && (0..4).contains(&b) && (0..4).contains(&c))
+            {
+                let line = cells.iter().fold(0u64, |l, &(a, b, c)| l | 1 << (a + 4 * b + 16 * c));
+                if !lines.contains(&line) {
+                    lines.push(line);
+                }
+            }
+        }
+    }
+    lines
+}
+
+struct Brute {
+    lines: Vec<u64>,
+    gravity: bool,
+    memo: HashMap<(u64, u64), Value>,
+}
+
+impl Brute {
+    fn new(gravity: bool) -> Brute {
+        Brute { lines: brute_lines(), gravity, memo: HashMap::new() }
+    }
+
+    fn has_line(&self, stones: u64) -> bool {
+        self.lines.iter().any(|&l| l & !stones == 0)
+    }
+
+    /// The empty cells a stone may go to: any, or under gravity those whose cell below is
+    /// taken (or the floor).
+    fn moves(&self, taken: u64) -> Vec<u64> {
+        (0..64)
+            .map(|i| 1u64 << i)
+            .filter(|&c| taken & c == 0 && (!self.gravity || c < 1 << 16 || taken & (c >> 16) != 0))
+            .collect()
+    }
+
+    /// Value for the side to move, whose stones are `mine`, against `theirs`.
+    fn value(&mut self, mine: u64, theirs: u64) -> Value {
+        if self.has_line(theirs) {
+            return Value::Loss(0);
+        }
+        if (mine | theirs).count_ones() == 64 {
+            return Value::Draw;
+        }
+        if let Some(&v) = self.memo.get(&(mine, theirs)) {
+            return v;
+        }
+        let best = self
+            .moves(mine | theirs)
+            .into_iter()
+            .map(|c| self.value(theirs, mine | c).for_mover())
+            .max()
+            .expect("a move");
+        self.memo.insert((mine, theirs), best);
+        best
+    }
+}
+
+/// A random quiet position with `empty` empty cells: no line, and no empty cell that would
+/// complete one for either side (else nearly every late position is won or lost at once).
+/// Reached by random moves that make no line and, where they can, no threat (a playout that
+/// gets stuck starts over).
+fn late_position(rng: &mut SplitMix64, empty: u32, gravity: bool) -> Position {
+    let brute = Brute::new(gravity);
+    'again: loop {
+        let mut p = Position::EMPTY;
+        while p.ply < 64 - empty {
+            let quiet = |stones: u64, taken: u64| {
+                (0..64).map(|i| 1u64 << i).all(|c| taken & c != 0 || !brute.has_line(stones | c))
+            };
+            let safe: Vec<u64> =
+                brute.moves(p.mask).into_iter().filter(|&c| !brute.has_line(p.current | c)).collect();
+            let calm: Vec<u64> = safe.iter().copied().filter(|&c| quiet(p.current | c, p.mask | c)).collect();
+            let safe = if calm.is_empty() { safe } else { calm };
+            if safe.is_empty() {
+                continue 'again;
+            }
+            p = p.play(safe[rng.below(safe.len() as u64) as usize]);
+        }
+        let threat =
+            |stones: u64| (0..64).map(|i| 1u64 << i).any(|c| p.mask & c == 0 && brute.has_line(stones | c));
+        if threat(p.current) || threat(p.current ^ p.mask) {
+            continue;
+        }
+        return p;
+    }
+}
+
+/// The drawn full cube below under a random symmetry, with `empty` random cells emptied, half
+/// of each colour: White to move.
+fn from_drawn_cube(rng: &mut SplitMix64, empty: u32) -> Position {
+    let all = symmetries(false);
+    let full = Position { current: DRAWN, mask: u64::MAX, ply: 64 }.map(&all[rng.below(192) as usize]);
+    let (mut white, mut black) = (full.current, !full.current);
+    for _ in 0..empty / 2 {
+        for stones in [&mut white, &mut black] {
+            let cells: Vec<u32> = (0..64).filter(|&i| *stones >> i & 1 == 1).collect();
+            *stones &= !(1 << cells[rng.below(cells.len() as u64) as usize]);
+        }
+    }
+    Position { current: white, mask: white | black, ply: 64 - empty }
+}
+
+/// A full cube with no line of either colour (see `the_drawn_full_qubic_cube`).
+const DRAWN: u64 = 0x31cd_dc22_8257_7da5;
+
+fn check_late_positions(gravity: bool, count: usize, seed: u64) {
+    let mut rng = SplitMix64::new(seed);
+    let mut outcomes = [0; 3];
+    for round in 0..count {
+        let empty = 12 + 2 * (round as u32 % 2);
+        let p = match round % 3 == 2 && !gravity {
+            true => from_drawn_cube(&mut rng, empty),
+            false => late_position(&mut rng, empty, gravity),
+        };
+        let mut brute = Brute::new(gravity);
+        let expected = brute.value(p.current, p.mask ^ p.current);
+        let found = if gravity {
+            Searcher::<true>::new(CubeLines::<true>::new(), 1 << 16).value(&p).unwrap()
+        } else {
+            Searcher::<false>::new(CubeLines::<false>::new(), 1 << 16).value(&p).unwrap()
+        };
+        assert_eq!(found, expected, "gravity {gravity}: {p:?}");
+        outcomes[match expected {
+            Value::Win(_) => 0,
+            Value::Loss(_) => 1,
+            Value::Draw => 2,
+        }] += 1;
+    }
+    // The sample holds all three outcomes, so that none of them goes unchecked.
+    assert!(outcomes.iter().all(|&n| n > 0), "gravity {gravity}: wins, losses, draws {outcomes:?}");
+}
+
+#[test]
+fn late_qubic_positions_match_brute_force() {
+    check_late_positions(false, 40, 1);
+}
+
+#[test]
+fn late_sogo_positions_match_brute_force() {
+    check_late_positions(true, 40, 2);
+}
+
+/// The full cube 0x31cddc2282577da5 (bit `x + 4y + 16z` is White's where set: any order of the
+/// three coordinates, or all reversed, is a symmetry and gives a drawn cube too): 32 stones
+/// each, no line of either colour, so the game ends drawn.
+#[test]
+fn the_drawn_full_qubic_cube() {
+    let lines = brute_lines();
+    assert_eq!(lines.len(), 76);
+    assert_eq!(DRAWN.count_ones(), 32);
+    for stones in [DRAWN, !DRAWN] {
+        assert!(lines.iter().all(|&l| l & !stones != 0));
+    }
+    // White moved first and last-but-one: with 64 stones Black moved last, White is to move.
+    let full = Position { current: DRAWN, mask: u64::MAX, ply: 64 };
+    let mut searcher = Searcher::<false>::new(CubeLines::<false>::new(), 1 << 16);
+    assert_eq!(searcher.value(&full).unwrap(), Value::Draw);
+    // Emptying any two cells, one of each colour, leaves a position that is not lost at once.
+    let white = DRAWN.trailing_zeros();
+    let black = (!DRAWN).trailing_zeros();
+    let p = Position { current: DRAWN & !(1 << white), mask: !(1 << white | 1 << black), ply: 62 };
+    let brute = Brute::new(false).value(p.current, p.mask ^ p.current);
+    assert_eq!(searcher.value(&p).unwrap(), brute);
+}
+
+/// Symmetric positions have the same value, whichever key the table stores them under.
+#[test]
+fn symmetric_positions_have_equal_values() {
+    let mut rng = SplitMix64::new(5);
+    for gravity in [false, true] {
+        let all = symmetries(gravity);
+        for _ in 0..12 {
+            let p = late_position(&mut rng, 14, gravity);
+            let symmetry = &all[rng.below(all.len() as u64) as usize];
+            let image = p.map(symmetry);
+            let (a, b) = if gravity {
+                let mut s = Searcher::<true>::new(CubeLines::<true>::new(), 1 << 16);
+                (s.value(&p).unwrap(), s.value(&image).unwrap())
+            } else {
+                let mut s = Searcher::<false>::new(CubeLines::<false>::new(), 1 << 16);
+                (s.value(&p).unwrap(), s.value(&image).unwrap())
+            };
+            assert_eq!(a, b, "gravity {gravity}");
+        }
+    }
+}
+
+#[test]
+fn notation_reaches_the_cells_it_names() {
+    let p = parse_qubic("b23, c41 a11").unwrap();
+    assert_eq!(p.mask, cell(1, 1, 2) | cell(2, 3, 0) | cell(0, 0, 0));
+    let s = parse_sogo("d4d4c1").unwrap();
+    assert_eq!(s.mask, cell(3, 3, 0) | cell(3, 3, 1) | cell(2, 0, 0));
+}
