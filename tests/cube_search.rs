@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use tablebase::Value;
 use tablebase::games::cube::board::{Position, cell, parse_qubic, parse_sogo, symmetries};
 use tablebase::games::cube::search::{CubeLines, Searcher};
+use tablebase::search::Prover;
 use tablebase::testing::SplitMix64;
 
 /// The brute force's own lines: from every cell, every one of the 26 directions, four cells
@@ -140,11 +141,29 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
         let mut brute = Brute::new(gravity);
         let expected = brute.value(p.current, p.mask ^ p.current);
         let found = if gravity {
-            Searcher::<true>::new(CubeLines::<true>::new(), 1 << 16).value(&p).unwrap()
+            Searcher::<true>::new(CubeLines::<true>::new(), 1 << 24).value(&p).unwrap()
         } else {
             Searcher::<false>::new(CubeLines::<false>::new(), 1 << 16).value(&p).unwrap()
         };
         assert_eq!(found, expected, "gravity {gravity}: {p:?}");
+        // The proofs of "the side to move wins" and "the other side wins" agree with it.
+        for mover_attacks in [true, false] {
+            let proof = if gravity {
+                Prover::<CubeLines<true>>::new(CubeLines::<true>::new(), 1 << 24)
+                    .prove(&p, mover_attacks)
+                    .unwrap()
+            } else {
+                Prover::<CubeLines<false>>::new(CubeLines::<false>::new(), 1 << 24)
+                    .prove(&p, mover_attacks)
+                    .unwrap()
+            };
+            let wins = if mover_attacks {
+                matches!(expected, Value::Win(_))
+            } else {
+                matches!(expected, Value::Loss(_))
+            };
+            assert_eq!(proof.attacker_wins, wins, "gravity {gravity}, mover attacks {mover_attacks}: {p:?}");
+        }
         outcomes[match expected {
             Value::Win(_) => 0,
             Value::Loss(_) => 1,
@@ -199,7 +218,7 @@ fn symmetric_positions_have_equal_values() {
             let symmetry = &all[rng.below(all.len() as u64) as usize];
             let image = p.map(symmetry);
             let (a, b) = if gravity {
-                let mut s = Searcher::<true>::new(CubeLines::<true>::new(), 1 << 16);
+                let mut s = Searcher::<true>::new(CubeLines::<true>::new(), 1 << 24);
                 (s.value(&p).unwrap(), s.value(&image).unwrap())
             } else {
                 let mut s = Searcher::<false>::new(CubeLines::<false>::new(), 1 << 16);

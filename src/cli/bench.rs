@@ -32,6 +32,9 @@ pub enum Target {
     /// What an opening book's last ply would cost: searches of runs of its reachable positions,
     /// in index order as the book solves them, one thread.
     Connect4Book(Connect4BookArgs),
+    /// Proves who wins a Qubic or Sogo position without the distance (df-pn with threat
+    /// sequences), one thread: the outcome, nodes, stored positions and time.
+    CubeProve(CubeProveArgs),
 }
 
 pub fn run(target: Target) -> Result<(), Error> {
@@ -45,6 +48,7 @@ pub fn run(target: Target) -> Result<(), Error> {
         Target::Connect4Forward(args) => connect4_forward(&args),
         Target::Connect4Search(args) => connect4_search(&args),
         Target::Connect4Book(args) => connect4_book(&args),
+        Target::CubeProve(args) => cube_prove(&args),
     }
 }
 
@@ -546,4 +550,58 @@ pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
         mean_confirm * members as f64 / 3600.0
     )
     .map_err(Error::Output)
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum CubeGameName {
+    Qubic,
+    Sogo,
+}
+
+#[derive(Args)]
+pub struct CubeProveArgs {
+    /// The game.
+    game: CubeGameName,
+    /// The position: the moves played (`a11d44` in Qubic, `a1b2` in Sogo; "" is the empty cube).
+    position: String,
+    /// Prove that the side not to move wins, instead of the side to move.
+    #[arg(long)]
+    other: bool,
+    /// Give up after this many seconds.
+    #[arg(long)]
+    max_time: Option<f64>,
+    /// Memory of the prover's tables, in MB.
+    #[arg(long, default_value_t = 2048, value_parser = at_least_one)]
+    table_mb: usize,
+}
+
+/// Proves whether the side to move (or with `--other` the other side) wins a cube position.
+pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
+    use tablebase::games::cube::board::{parse_qubic, parse_sogo};
+    use tablebase::games::cube::search::{Qubic, Sogo};
+    use tablebase::search::{LineGame, Prover};
+    fn prove<G: LineGame>(game: G, position: &G::Position, args: &CubeProveArgs) -> Result<String, Error> {
+        let mut prover = Prover::<G>::new(game, args.table_mb << 20);
+        prover.set_time_limit(args.max_time);
+        let start = Instant::now();
+        let proof = prover.prove(position, !args.other).map_err(Error::Search)?;
+        Ok(format!(
+            "{}\t{}\t{}\t{}\t{:.1}",
+            if proof.attacker_wins { "wins" } else { "does not win" },
+            proof.nodes,
+            proof.threat_nodes,
+            proof.stored,
+            start.elapsed().as_secs_f64()
+        ))
+    }
+    let bad = |e: tablebase::games::cube::MovesError| Error::Usage(format!("position: {e}"));
+    let line = match args.game {
+        CubeGameName::Qubic => prove(Qubic::new(), &parse_qubic(&args.position).map_err(bad)?, args)?,
+        CubeGameName::Sogo => prove(Sogo::new(), &parse_sogo(&args.position).map_err(bad)?, args)?,
+    };
+    let attacker = if args.other { "the side not to move" } else { "the side to move" };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "attacker\toutcome\tproof nodes\tthreat nodes\tstored\tseconds").map_err(Error::Output)?;
+    writeln!(out, "{attacker}\t{line}").map_err(Error::Output)?;
+    Ok(())
 }

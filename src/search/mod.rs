@@ -17,8 +17,10 @@
 //!   game's order of preference (Connect Four's centre columns first).
 
 mod bounds;
+mod proof;
 
 pub use bounds::{Bounds, KeyWord};
+pub use proof::{Proof, Prover};
 
 use crate::value::Value;
 use std::fmt;
@@ -57,6 +59,11 @@ pub trait LineGame: Send + Sync + 'static {
     fn completing(&self, stones: u64) -> u64;
     /// Whether `stones` hold a whole line.
     fn has_line(&self, stones: u64) -> bool;
+    /// The empty cells (of `!(mine | theirs)`) on which a stone of `mine` might make a new
+    /// cell complete a line of `mine`: every empty cell unless the game narrows it down.
+    fn building(&self, mine: u64, theirs: u64) -> u64 {
+        self.board() & !(mine | theirs)
+    }
     /// The cells on which a stone would make some of `cells` playable: none without gravity.
     fn beneath(&self, cells: u64) -> u64;
     /// The moves in the order the search tries them among equal threats: each a set of cells of

@@ -93,16 +93,41 @@ pub fn has_line(stones: u64) -> bool {
 
 /// Every line, as its four cells.
 pub fn lines() -> Vec<u64> {
-    let mut lines = Vec::new();
-    for &Direction { step, starts } in &DIRECTIONS {
+    LINES.to_vec()
+}
+
+/// The 76 lines, direction by direction.
+const LINES: [u64; 76] = all_lines();
+
+const fn all_lines() -> [u64; 76] {
+    let mut lines = [0; 76];
+    let (mut count, mut d) = (0, 0);
+    while d < DIRECTIONS.len() {
+        let Direction { step, starts } = DIRECTIONS[d];
         let mut rest = starts;
         while rest != 0 {
             let first = rest & rest.wrapping_neg();
-            lines.push(first | first << step | first << (2 * step) | first << (3 * step));
+            lines[count] = first | first << step | first << (2 * step) | first << (3 * step);
+            count += 1;
             rest &= rest - 1;
         }
+        d += 1;
     }
+    assert!(count == 76);
     lines
+}
+
+/// The empty cells on which a stone of `mine` would make a new threat: those of the lines that
+/// hold two of `mine`, none of `theirs`.
+#[inline]
+pub fn building(mine: u64, theirs: u64) -> u64 {
+    let mut cells = 0;
+    for &line in &LINES {
+        if line & theirs == 0 && (line & mine).count_ones() == 2 {
+            cells |= line;
+        }
+    }
+    cells & !mine
 }
 
 /// The cells on 7 lines: the 8 corners and the 8 cells inside.

@@ -18,7 +18,7 @@ pub type Qubic = CubeLines<false>;
 pub type Sogo = CubeLines<true>;
 
 /// The plies up to which Qubic's keys are the least over its 192 symmetries.
-pub const QUBIC_SYMMETRIC_PLIES: u32 = 8;
+pub const QUBIC_SYMMETRIC_PLIES: u32 = 4;
 
 /// A cube game: with gravity (Sogo) or without (Qubic), its moves in the order the search
 /// tries them, and its symmetries as tables that map a byte of cells at a time.
@@ -131,6 +131,11 @@ impl<const GRAVITY: bool> LineGame for CubeLines<GRAVITY> {
 
     fn has_line(&self, stones: u64) -> bool {
         board::has_line(stones)
+    }
+
+    #[inline]
+    fn building(&self, mine: u64, theirs: u64) -> u64 {
+        board::building(mine, theirs)
     }
 
     #[inline(always)]

@@ -1,0 +1,385 @@
+//! Proving who wins without the distance: depth-first proof-number search (df-pn) over the
+//! moves of a [`LineGame`], with a threat-sequence search at the attacker's nodes.
+//!
+//! The question is whether one side, the attacker, wins; a draw counts against it, so each
+//! proof is one of the two null-window questions "does White win?" and "does Black win?". Where
+//! the exact search ([`super::Searcher`]) must settle every distance, a proof needs one winning
+//! move at the attacker's nodes and all of the defender's replies, and proof numbers lead it to
+//! the moves easiest to settle.
+//!
+//! A threat sequence wins when the attacker can make a line by moves that each threaten to
+//! complete one at once, the defender's replies forced: a move that makes two such threats wins
+//! outright, one with a single threat forces the reply on that cell (unless the defender
+//! completes a line first), and the attacker goes on from there. It is sound (every forced
+//! reply is the only one that does not lose at once) though not complete; proof numbers do the
+//! rest.
+
+use super::{KeyWord, LineGame, SearchError};
+use std::time::Instant;
+
+/// Proof and disproof numbers at or above this are infinite: proved or disproved.
+const INFINITE: u32 = u32::MAX / 4;
+
+/// The outcome of a proof: whether the attacker wins, with what the search did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proof {
+    /// Whether the attacker wins.
+    pub attacker_wins: bool,
+    /// Nodes the proof-number search visited.
+    pub nodes: u64,
+    /// Positions the threat-sequence search visited.
+    pub threat_nodes: u64,
+    /// Positions stored in the proof-number table at the end.
+    pub stored: usize,
+}
+
+/// The df-pn prover of one game. Its tables grow with the proof; [`Prover::clear`] empties them.
+pub struct Prover<G: LineGame> {
+    game: G,
+    /// (proof, disproof) numbers for the side to move: `proof` counts what it takes to show
+    /// that the side to move achieves its aim (the attacker a win, the defender no loss).
+    numbers: Numbers<G::Key>,
+    /// Threat-sequence results by position: the mover's stones and all stones.
+    threats: ThreatCache,
+    /// The parity of the attacker's plies.
+    attacker_parity: u32,
+    nodes: u64,
+    threat_nodes: u64,
+    deadline: Option<(Instant, f64)>,
+}
+
+/// What a position is worth before any search below it.
+enum Leaf {
+    /// The side to move achieves its aim.
+    Achieved,
+    /// The side to move fails.
+    Failed,
+    /// Its moves, to be searched.
+    Moves(u64),
+}
+
+impl<G: LineGame> Prover<G> {
+    /// A prover for `game` whose two tables take about `table_bytes` bytes.
+    pub fn new(game: impl Into<G>, table_bytes: usize) -> Prover<G> {
+        Prover {
+            game: game.into(),
+            numbers: Numbers::new(table_bytes / 4 * 3),
+            threats: ThreatCache::new(table_bytes / 4),
+            attacker_parity: 0,
+            nodes: 0,
+            threat_nodes: 0,
+            deadline: None,
+        }
+    }
+
+    /// Stops every later proof after `seconds` from now; `None` lifts the limit.
+    pub fn set_time_limit(&mut self, seconds: Option<f64>) {
+        self.deadline = seconds.and_then(|s| {
+            let span = std::time::Duration::try_from_secs_f64(s.max(0.0)).ok()?;
+            Some((Instant::now().checked_add(span)?, s))
+        });
+    }
+
+    /// Forgets every position proved.
+    pub fn clear(&mut self) {
+        self.numbers.clear();
+        self.threats.clear();
+    }
+
+    /// Whether `attacker_to_move` (the side to move at `position`, or else the other) wins.
+    pub fn prove(&mut self, position: &G::Position, attacker_to_move: bool) -> Result<Proof, SearchError> {
+        let node = self.game.node(position);
+        let ply = G::ply(&node);
+        let parity = if attacker_to_move { ply % 2 } else { (ply + 1) % 2 };
+        if parity != self.attacker_parity {
+            self.clear();
+            self.attacker_parity = parity;
+        }
+        let (nodes, threat_nodes) = (self.nodes, self.threat_nodes);
+        let (proof, disproof) = self.search(&node, INFINITE, INFINITE)?;
+        debug_assert!(proof == 0 || disproof == 0);
+        Ok(Proof {
+            attacker_wins: (proof == 0) == attacker_to_move,
+            nodes: self.nodes - nodes,
+            threat_nodes: self.threat_nodes - threat_nodes,
+            stored: self.numbers.stored,
+        })
+    }
+
+    fn is_attacker(&self, node: &G::Node) -> bool {
+        G::ply(node) % 2 == self.attacker_parity
+    }
+
+    /// The position's worth before a search below it.
+    fn leaf(&mut self, node: &G::Node) -> Result<Leaf, SearchError> {
+        let game = &self.game;
+        let (mover, occupied) = (G::mover(node), G::occupied(node));
+        let attacker = self.is_attacker(node);
+        // A draw is the defender's aim.
+        let drawn = if attacker { Leaf::Failed } else { Leaf::Achieved };
+        if game.has_line(mover ^ occupied) {
+            return Ok(Leaf::Failed);
+        }
+        if G::ply(node) == game.cells() {
+            return Ok(drawn);
+        }
+        let playable = game.playable(occupied);
+        if game.completing(mover) & playable != 0 {
+            return Ok(Leaf::Achieved);
+        }
+        let threats = game.completing(mover ^ occupied) & playable;
+        if threats & threats.wrapping_sub(1) != 0 {
+            return Ok(Leaf::Failed);
+        }
+        let mut moves = if threats != 0 { threats } else { playable };
+        moves &= !game.beneath(game.completing(mover ^ occupied) & !occupied);
+        if moves == 0 {
+            return Ok(Leaf::Failed);
+        }
+        if G::ply(node) + 1 == game.cells() {
+            // The last stone completes no line (the mover has no winning cell).
+            return Ok(drawn);
+        }
+        if attacker && self.threat_sequence(mover, mover ^ occupied, occupied)? {
+            return Ok(Leaf::Achieved);
+        }
+        Ok(Leaf::Moves(moves))
+    }
+
+    /// Whether the side to move, with `mine` against `theirs`, wins by a threat sequence.
+    fn threat_sequence(&mut self, mine: u64, theirs: u64, occupied: u64) -> Result<bool, SearchError> {
+        self.tick()?;
+        self.threat_nodes += 1;
+        let game = &self.game;
+        let playable = game.playable(occupied);
+        if game.completing(mine) & playable != 0 {
+            return Ok(true);
+        }
+        let their_threats = game.completing(theirs) & playable;
+        if their_threats & their_threats.wrapping_sub(1) != 0 {
+            return Ok(false);
+        }
+        let key = (mine, occupied);
+        if let Some(known) = self.threats.get(key) {
+            return Ok(known);
+        }
+        let empty = game.board() & !occupied;
+        let candidates =
+            playable & if their_threats != 0 { their_threats } else { game.building(mine, theirs) };
+        let mut found = false;
+        let mut rest = candidates;
+        while rest != 0 && !found {
+            let cell = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            let (mine2, occupied2) = (mine | cell, occupied | cell);
+            let playable2 = self.game.playable(occupied2);
+            if self.game.completing(theirs) & playable2 & !occupied2 != 0 {
+                continue; // the defender completes a line first
+            }
+            let made = self.game.completing(mine2) & playable2 & empty & !cell;
+            if made == 0 {
+                continue; // not forcing
+            }
+            if made & (made - 1) != 0 {
+                found = true;
+                break;
+            }
+            found = self.threat_sequence(mine2, theirs | made, occupied2 | made)?;
+        }
+        self.threats.put(key, found);
+        Ok(found)
+    }
+
+    fn tick(&self) -> Result<(), SearchError> {
+        if (self.nodes + self.threat_nodes) & 0xfff == 0
+            && let Some((deadline, seconds)) = self.deadline
+            && Instant::now() > deadline
+        {
+            return Err(SearchError::TimeLimit { seconds, nodes: self.nodes + self.threat_nodes });
+        }
+        Ok(())
+    }
+
+    /// The proof and disproof numbers of `node` once they reach `(proof_limit, disproof_limit)`
+    /// or it is settled (df-pn's multiple iterative deepening, in the form where every node
+    /// counts for its side to move: a node's proof number is the least disproof number of its
+    /// children, its disproof number the sum of their proof numbers).
+    fn search(
+        &mut self,
+        node: &G::Node,
+        proof_limit: u32,
+        disproof_limit: u32,
+    ) -> Result<(u32, u32), SearchError> {
+        self.nodes += 1;
+        self.tick()?;
+        let first_node = self.nodes;
+        let key = self.game.key(node);
+        if let Some(numbers) = self.numbers.get(key)
+            && (numbers.0 >= proof_limit || numbers.1 >= disproof_limit)
+        {
+            return Ok(numbers);
+        }
+        let moves = match self.leaf(node)? {
+            Leaf::Achieved => return Ok(self.numbers.put(key, (0, INFINITE), 1)),
+            Leaf::Failed => return Ok(self.numbers.put(key, (INFINITE, 0), 1)),
+            Leaf::Moves(moves) => moves,
+        };
+        let mut children: Vec<(G::Node, G::Key)> = Vec::with_capacity(moves.count_ones() as usize);
+        for group in 0..self.game.groups().len() {
+            let cell = moves & self.game.groups()[group];
+            if cell != 0 {
+                let child = self.game.play(node, group, cell);
+                let child_key = self.game.key(&child);
+                // Settle what settles at once (a line, a forced loss, a threat sequence), so
+                // that the choice below sees it.
+                if self.numbers.get(child_key).is_none() {
+                    match self.leaf(&child)? {
+                        Leaf::Achieved => _ = self.numbers.put(child_key, (0, INFINITE), 1),
+                        Leaf::Failed => _ = self.numbers.put(child_key, (INFINITE, 0), 1),
+                        Leaf::Moves(_) => {}
+                    }
+                }
+                children.push((child, child_key));
+            }
+        }
+        loop {
+            // The child with the least disproof number (the easiest to refute, so the best
+            // move), the second least, and the sums.
+            let (mut best, mut best_delta, mut second_delta, mut phi_sum) = (0, INFINITE, INFINITE, 0u32);
+            for (i, (_, child_key)) in children.iter().enumerate() {
+                let (phi, delta) = self.numbers.get(*child_key).unwrap_or((1, 1));
+                phi_sum = phi_sum.saturating_add(phi).min(INFINITE);
+                if delta < best_delta {
+                    (second_delta, best_delta, best) = (best_delta, delta, i);
+                } else if delta < second_delta {
+                    second_delta = delta;
+                }
+            }
+            let numbers = (best_delta, phi_sum);
+            if numbers.0 >= proof_limit || numbers.1 >= disproof_limit {
+                return Ok(self.numbers.put(key, numbers, self.nodes - first_node + 1));
+            }
+            let (child, _) = children[best];
+            let (child_phi, _) = self.numbers.get(children[best].1).unwrap_or((1, 1));
+            let child_proof_limit =
+                disproof_limit.saturating_sub(phi_sum).saturating_add(child_phi).min(INFINITE);
+            // The 1 + epsilon trick (Pawlewicz and Lew): stay in the best child until it is a
+            // quarter worse than the second, not merely worse, so that two close children do
+            // not take turns, each re-searched from its table entries at every switch.
+            let child_disproof_limit = proof_limit
+                .min(second_delta.saturating_add(1).max(second_delta.saturating_add(second_delta / 4)));
+            self.search(&child, child_proof_limit, child_disproof_limit)?;
+        }
+    }
+}
+
+impl<G: LineGame> Prover<G> {
+    /// Nodes visited so far, by both searches.
+    pub fn nodes(&self) -> u64 {
+        self.nodes + self.threat_nodes
+    }
+}
+
+/// Spreads a position's words over a table's slots: every bit of the key reaches the low bits
+/// that choose a slot (SplitMix64's finaliser; a bare multiplication leaves the low bits of the
+/// product to the low bits of the key, and positions that differ only high up would collide).
+#[inline]
+fn mix(word: u128) -> u64 {
+    let mut x = (word as u64) ^ ((word >> 64) as u64).rotate_left(29);
+    x = (x ^ x >> 30).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ x >> 27).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ x >> 31
+}
+
+/// Proof and disproof numbers by exact key, in buckets of two entries: a new position takes
+/// the place of the one whose numbers cost fewer nodes to find (the work of Breuker's
+/// replacement schemes), so that what took long survives.
+struct Numbers<K: KeyWord> {
+    entries: Vec<NumbersEntry<K>>,
+    /// Entries in use.
+    stored: usize,
+}
+
+#[derive(Clone, Copy)]
+struct NumbersEntry<K> {
+    key: K,
+    numbers: (u32, u32),
+    /// Nodes the numbers took (at least 1; 0 marks an empty entry).
+    work: u64,
+}
+
+impl<K: KeyWord> Numbers<K> {
+    fn new(bytes: usize) -> Numbers<K> {
+        let buckets = (bytes / (2 * std::mem::size_of::<NumbersEntry<K>>())).max(1).next_power_of_two() / 2;
+        let empty = NumbersEntry { key: K::from_u128(0), numbers: (0, 0), work: 0 };
+        Numbers { entries: vec![empty; 2 * buckets.max(1)], stored: 0 }
+    }
+
+    #[inline]
+    fn bucket(&self, key: K) -> usize {
+        2 * (mix(key.to_u128()) as usize & (self.entries.len() / 2 - 1))
+    }
+
+    #[inline]
+    fn get(&self, key: K) -> Option<(u32, u32)> {
+        let at = self.bucket(key);
+        self.entries[at..at + 2].iter().find(|e| e.work != 0 && e.key == key).map(|e| e.numbers)
+    }
+
+    /// Stores the numbers of `key`, found with `work` nodes, and gives them back.
+    fn put(&mut self, key: K, numbers: (u32, u32), work: u64) -> (u32, u32) {
+        let at = self.bucket(key);
+        let slot = match self.entries[at..at + 2].iter().position(|e| e.work != 0 && e.key == key) {
+            Some(i) => at + i,
+            None => {
+                let slot = if self.entries[at].work <= self.entries[at + 1].work { at } else { at + 1 };
+                if self.entries[slot].work == 0 {
+                    self.stored += 1;
+                }
+                slot
+            }
+        };
+        let entry = &mut self.entries[slot];
+        let work = if entry.key == key { work.max(entry.work) } else { work };
+        *entry = NumbersEntry { key, numbers, work: work.max(1) };
+        numbers
+    }
+
+    fn clear(&mut self) {
+        self.entries.iter_mut().for_each(|e| e.work = 0);
+        self.stored = 0;
+    }
+}
+
+/// Threat-sequence results by position, one per slot, the newest kept.
+struct ThreatCache {
+    /// The mover's stones, all stones, and the result plus 1 (0: empty).
+    slots: Vec<(u64, u64, u8)>,
+}
+
+impl ThreatCache {
+    fn new(bytes: usize) -> ThreatCache {
+        let slots = (bytes / std::mem::size_of::<(u64, u64, u8)>()).max(2).next_power_of_two() / 2;
+        ThreatCache { slots: vec![(0, 0, 0); slots] }
+    }
+
+    #[inline]
+    fn slot(&self, (mine, occupied): (u64, u64)) -> usize {
+        mix(u128::from(mine) << 64 | u128::from(occupied)) as usize & (self.slots.len() - 1)
+    }
+
+    #[inline]
+    fn get(&self, key: (u64, u64)) -> Option<bool> {
+        let (mine, occupied, result) = self.slots[self.slot(key)];
+        (result != 0 && (mine, occupied) == key).then_some(result == 2)
+    }
+
+    fn put(&mut self, key: (u64, u64), found: bool) {
+        let slot = self.slot(key);
+        self.slots[slot] = (key.0, key.1, 1 + u8::from(found));
+    }
+
+    fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| s.2 = 0);
+    }
+}
