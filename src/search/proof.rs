@@ -236,6 +236,11 @@ impl<G: LineGame> Prover<G> {
                     match self.leaf(&child)? {
                         Leaf::Achieved => _ = self.numbers.put(child_key, (0, INFINITE), 1),
                         Leaf::Failed => _ = self.numbers.put(child_key, (INFINITE, 0), 1),
+                        // Mobility: one move may achieve the mover's aim, but all of them must
+                        // be refuted, so that forcing moves (one reply) come first.
+                        Leaf::Moves(replies) if !self.is_attacker(&child) => {
+                            _ = self.numbers.put(child_key, (1, 1 + u32::from(replies.count_ones() > 1)), 1)
+                        }
                         Leaf::Moves(_) => {}
                     }
                 }
