@@ -123,6 +123,9 @@ pub struct Needs {
     /// CPU seconds (all threads) on the machine of docs/BENCHMARKS.md, from the rate measured
     /// there for such jobs; `None` where no rate is known.
     pub cpu_seconds: Option<u64>,
+    /// Whether `disk` is only a bound that an earlier job of the run makes exact (a layer's
+    /// table before its forward pass has counted its positions).
+    pub disk_bounded: bool,
 }
 
 impl Needs {

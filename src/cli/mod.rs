@@ -383,8 +383,10 @@ impl OnVariant for Planning<'_> {
         let catalogue =
             game.catalogue(&args.dir, Purpose::Generate).map_err(|e| variant_error(e, &args.dir))?;
         let plan = tablebase::catalogue::estimate(&catalogue, &args.dir);
-        println!("{}: {plan}", game.title());
-        println!("{}", plan.on_this_machine(&args.dir));
+        // Written, not printed: `plan ... | head -1` closes the pipe, which is not a panic.
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}: {plan}", game.title()).map_err(Error::Output)?;
+        writeln!(out, "{}", plan.on_this_machine(&args.dir)).map_err(Error::Output)?;
         Ok(())
     }
 }

@@ -219,16 +219,22 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
                     disk: crate::table::set_file_len(capacity),
                     memory: capacity.div_ceil(8),
                     cpu_seconds: None,
+                    disk_bounded: false,
                 }
             }
             // A byte per member of the set (at most the index space while it is not built);
             // values go straight into the mapped table.
             LayerJob::Solve(layer) => {
-                let members = match Status::of(&self.set_spec(dir, layer.layer)) {
-                    Status::Complete(header) => header.counts.win,
-                    _ => self.0.index_size(layer.layer),
+                let (members, disk_bounded) = match Status::of(&self.set_spec(dir, layer.layer)) {
+                    Status::Complete(header) => (header.counts.win, false),
+                    _ => (self.0.index_size(layer.layer), true),
                 };
-                Needs { disk: crate::table::table_file_len(members), memory: 0, cpu_seconds: None }
+                Needs {
+                    disk: crate::table::table_file_len(members),
+                    memory: 0,
+                    cpu_seconds: None,
+                    disk_bounded,
+                }
             }
         }
     }

@@ -309,6 +309,7 @@ pub(crate) fn pair_needs<V: MorrisVariant>(pair: Sector) -> Needs {
         disk: sizes.iter().map(|&n| crate::table::table_file_len(n)).sum(),
         memory: 3 * positions,
         cpu_seconds: Needs::cpu_at(positions, nanos),
+        disk_bounded: false,
     }
 }
 
