@@ -33,8 +33,9 @@ const LAYERS: &[(&str, u32)] = &[
     ("text", 0),
     // The file format.
     ("table", 1),
-    // The solvers.
+    // The solvers: retrograde, and by search (the line games' engine).
     ("solve", 2),
+    ("search", 2),
     // The catalogue trait and the drivers (generate, verify, info).
     ("catalogue", 3),
     // The layered pipeline.

@@ -132,7 +132,7 @@ impl<G: LineGame> Prover<G> {
             return Ok(Leaf::Failed);
         }
         let mut moves = if threats != 0 { threats } else { playable };
-        moves &= !game.beneath(game.completing(mover ^ occupied) & !occupied);
+        moves &= !game.beneath(game.completing(mover ^ occupied) & game.board() & !occupied);
         if moves == 0 {
             return Ok(Leaf::Failed);
         }

@@ -224,6 +224,31 @@ mod tests {
         assert!(confirmed > 100 && refused > 500, "{confirmed} {refused}");
     }
 
+    /// The prover agrees with minimax on who wins, for either side as the attacker, on 4x4
+    /// (gravity, so that its threats may lie out of reach): the same engine's second search.
+    #[test]
+    fn the_prover_agrees_with_minimax_on_who_wins() {
+        let g = Geometry::new(4, 4).unwrap();
+        let mut memo = HashMap::new();
+        let mut prover = crate::search::Prover::<Connect4Lines>::new(g, 1 << 20);
+        let mut checked = 0;
+        for ply in [2, 5, 8] {
+            for (moves, p) in positions(&g, ply) {
+                let exact = minimax(&g, &p, &mut memo);
+                for mover_attacks in [true, false] {
+                    let wins = match exact {
+                        Value::Win(_) => mover_attacks,
+                        Value::Loss(_) => !mover_attacks,
+                        Value::Draw => false,
+                    };
+                    assert_eq!(prover.prove(&p, mover_attacks).unwrap().attacker_wins, wins, "{moves}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 300, "{checked}");
+    }
+
     #[test]
     fn a_time_limit_stops_the_search() {
         let g = Geometry::new(7, 6).unwrap();
