@@ -257,6 +257,21 @@ impl Drop for Mounted {
     }
 }
 
+impl Mounted {
+    /// A tmpfs of `megabytes` on `dir`; `None` (the test skipped) where mounting needs a root
+    /// this process is not, which CI, running as root, must never meet.
+    fn tmpfs(dir: &Path, megabytes: u32) -> Option<Mounted> {
+        let size = format!("size={megabytes}m");
+        let mounted = Command::new("mount").args(["-t", "tmpfs", "-o", &size, "tmpfs"]).arg(dir).status();
+        if !mounted.is_ok_and(|s| s.success()) {
+            assert!(std::env::var_os("CI").is_none(), "CI runs as root and must be able to mount a tmpfs");
+            eprintln!("skipped: mounting a tmpfs needs root");
+            return None;
+        }
+        Some(Mounted(dir.to_path_buf()))
+    }
+}
+
 /// A disk too small from the start (a 3 MB tmpfs) is refused before any work; a disk that
 /// fills up during the run (another program writes a ballast file) is exit 1 with a clear
 /// message, the tables written before intact, no stray files; after space is freed a rerun
@@ -264,13 +279,7 @@ impl Drop for Mounted {
 #[test]
 fn a_full_disk_is_a_clear_error_and_a_rerun_completes() {
     let dir = scratch("full-disk");
-    let mounted = Command::new("mount").args(["-t", "tmpfs", "-o", "size=3m", "tmpfs"]).arg(&dir).status();
-    if !mounted.is_ok_and(|s| s.success()) {
-        assert!(std::env::var_os("CI").is_none(), "CI runs as root and must be able to mount a tmpfs");
-        eprintln!("skipped: mounting a tmpfs needs root");
-        return;
-    }
-    let guard = Mounted(dir.to_path_buf());
+    let Some(guard) = Mounted::tmpfs(&dir, 3) else { return };
     let tables = dir.join("t");
     let t = tables.to_str().unwrap();
     let small = tablebase(&["generate", "morris", "--up-to", "4-4", "--dir", t]);
@@ -331,14 +340,7 @@ fn a_full_disk_is_a_clear_error_and_a_rerun_completes() {
 fn a_bound_over_the_disk_is_left_to_the_forward_pass() {
     for (megabytes, fits) in [(4, true), (2, false)] {
         let dir = scratch(&format!("bound-{megabytes}"));
-        let size = format!("size={megabytes}m");
-        let mounted = Command::new("mount").args(["-t", "tmpfs", "-o", &size, "tmpfs"]).arg(&dir).status();
-        if !mounted.is_ok_and(|s| s.success()) {
-            assert!(std::env::var_os("CI").is_none(), "CI runs as root and must be able to mount a tmpfs");
-            eprintln!("skipped: mounting a tmpfs needs root");
-            return;
-        }
-        let guard = Mounted(dir.to_path_buf());
+        let Some(guard) = Mounted::tmpfs(&dir, megabytes) else { return };
         let t = dir.join("t");
         let out = tablebase(&["generate", "connect4", "--size", "5x4", "--dir", t.to_str().unwrap()]);
         let stderr = String::from_utf8(out.stderr).unwrap();

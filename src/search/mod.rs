@@ -101,6 +101,33 @@ impl fmt::Display for SearchError {
 
 impl std::error::Error for SearchError {}
 
+/// When a search gives up: a point in time and the limit it came from, or never.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Deadline(Option<(Instant, f64)>);
+
+impl Deadline {
+    /// `seconds` from now; never for `None`, and for a limit too far away to be a point in time
+    /// (or not a number): no search would reach it.
+    pub(crate) fn after(seconds: Option<f64>) -> Deadline {
+        Deadline(seconds.and_then(|s| {
+            let span = std::time::Duration::try_from_secs_f64(s.max(0.0)).ok()?;
+            Some((Instant::now().checked_add(span)?, s))
+        }))
+    }
+
+    /// The error to stop with after `nodes` nodes, once the time is up; the clock is read at
+    /// every 4,096th node only.
+    #[inline]
+    pub(crate) fn check(&self, nodes: u64) -> Result<(), SearchError> {
+        match self.0 {
+            Some((deadline, seconds)) if nodes & 0xfff == 0 && Instant::now() > deadline => {
+                Err(SearchError::TimeLimit { seconds, nodes })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 /// `MAX` of the score on a board of `cells` cells: a win on the winner's own stone `k` scores
 /// `MAX - k` (22 on Connect Four's 7x6, whose first player places at most 21 stones).
 pub fn max_score(cells: u32) -> i32 {
@@ -153,7 +180,7 @@ pub struct Searcher<G: LineGame> {
     /// `MAX` of the score: a win on the own stone `k` scores `MAX - k`.
     max_score: i32,
     nodes: u64,
-    deadline: Option<(Instant, f64)>,
+    deadline: Deadline,
 }
 
 impl<G: LineGame> Searcher<G> {
@@ -169,7 +196,7 @@ impl<G: LineGame> Searcher<G> {
             max_score: max_score(cells),
             game,
             nodes: 0,
-            deadline: None,
+            deadline: Deadline::default(),
         }
     }
 
@@ -182,11 +209,7 @@ impl<G: LineGame> Searcher<G> {
     /// `None` lifts the limit, and so does a limit too far away to be a point in time (or not a
     /// number): no search would reach it.
     pub fn set_time_limit(&mut self, seconds: Option<f64>) {
-        let limit = seconds.and_then(|s| {
-            let span = std::time::Duration::try_from_secs_f64(s.max(0.0)).ok()?;
-            Some((Instant::now().checked_add(span)?, s))
-        });
-        self.deadline = limit;
+        self.deadline = Deadline::after(seconds);
     }
 
     /// Positions searched so far.
@@ -287,12 +310,7 @@ impl<G: LineGame> Searcher<G> {
     /// window it fell.
     fn negamax(&mut self, node: &G::Node, mut alpha: i32, mut beta: i32) -> Result<i32, SearchError> {
         self.nodes += 1;
-        if self.nodes & 0xfff == 0
-            && let Some((deadline, seconds)) = self.deadline
-            && Instant::now() > deadline
-        {
-            return Err(SearchError::TimeLimit { seconds, nodes: self.nodes });
-        }
+        self.deadline.check(self.nodes)?;
         let game = &self.game;
         let ply = G::ply(node);
         let own = (ply / 2) as i32;

@@ -14,8 +14,7 @@
 //! reply is the only one that does not lose at once) though not complete; proof numbers do the
 //! rest.
 
-use super::{KeyWord, LineGame, SearchError};
-use std::time::Instant;
+use super::{Deadline, KeyWord, LineGame, SearchError};
 
 /// Proof and disproof numbers at or above this are infinite: proved or disproved.
 const INFINITE: u32 = u32::MAX / 4;
@@ -45,7 +44,7 @@ pub struct Prover<G: LineGame> {
     attacker_parity: u32,
     nodes: u64,
     threat_nodes: u64,
-    deadline: Option<(Instant, f64)>,
+    deadline: Deadline,
 }
 
 /// What a position is worth before any search below it.
@@ -68,16 +67,13 @@ impl<G: LineGame> Prover<G> {
             attacker_parity: 0,
             nodes: 0,
             threat_nodes: 0,
-            deadline: None,
+            deadline: Deadline::default(),
         }
     }
 
     /// Stops every later proof after `seconds` from now; `None` lifts the limit.
     pub fn set_time_limit(&mut self, seconds: Option<f64>) {
-        self.deadline = seconds.and_then(|s| {
-            let span = std::time::Duration::try_from_secs_f64(s.max(0.0)).ok()?;
-            Some((Instant::now().checked_add(span)?, s))
-        });
+        self.deadline = Deadline::after(seconds);
     }
 
     /// Forgets every position proved.
@@ -191,13 +187,7 @@ impl<G: LineGame> Prover<G> {
     }
 
     fn tick(&self) -> Result<(), SearchError> {
-        if (self.nodes + self.threat_nodes) & 0xfff == 0
-            && let Some((deadline, seconds)) = self.deadline
-            && Instant::now() > deadline
-        {
-            return Err(SearchError::TimeLimit { seconds, nodes: self.nodes + self.threat_nodes });
-        }
-        Ok(())
+        self.deadline.check(self.nodes + self.threat_nodes)
     }
 
     /// The proof and disproof numbers of `node` once they reach `(proof_limit, disproof_limit)`
