@@ -164,6 +164,25 @@ pub fn score_of_value(cells: u32, ply: u32, value: Value) -> Option<i32> {
     (value_of_score(cells, ply, score) == value).then_some(score)
 }
 
+/// The moves of the side to move (`mover`'s stones among `occupied`, `empty` the board's other
+/// cells) that do not let the opponent complete a line with its next stone: the one cell that
+/// blocks its winning cell if it has one, and never a cell under one of its winning cells. None
+/// (0) when every move loses at once: two winning cells to block, or all moves under them.
+/// Both searches start every position from it.
+#[inline(always)]
+pub(crate) fn moves_not_losing_at_once<G: LineGame>(game: &G, mover: u64, occupied: u64, empty: u64) -> u64 {
+    let playable = game.playable(occupied);
+    let threats = game.completing(mover ^ occupied) & empty;
+    let forced = playable & threats;
+    let moves = match forced {
+        0 => playable,
+        // Two cells to block: the opponent wins with its next stone.
+        f if f & (f - 1) != 0 => return 0,
+        f => f,
+    };
+    moves & !game.beneath(threats)
+}
+
 /// The transposition table's size by default: 64 MB (2^24 entries on Connect Four 7x6).
 pub const DEFAULT_TABLE_BYTES: usize = 64 << 20;
 
@@ -263,18 +282,6 @@ impl<G: LineGame> Searcher<G> {
         Ok(self.negamax(&node, score - 1, score)? >= score && self.negamax(&node, score, score + 1)? <= score)
     }
 
-    /// Whether the side to move at `position` scores at least `score` (a null-window search):
-    /// with `score` 1, whether it wins; with 0, whether it at least draws.
-    pub fn at_least(&mut self, position: &G::Position, score: i32) -> Result<bool, SearchError> {
-        let node = self.game.node(position);
-        let ply = G::ply(&node);
-        if self.is_lost(&node) || ply == self.cells || self.can_win_at_once(&node) {
-            let value = self.value(position)?;
-            return Ok(score_of_value(self.cells, ply, value).is_some_and(|s| s >= score));
-        }
-        Ok(self.negamax(&node, score - 1, score)? >= score)
-    }
-
     /// The exact score of a node whose game is not over.
     fn score(&mut self, node: &G::Node) -> Result<i32, SearchError> {
         let ply = G::ply(node);
@@ -317,20 +324,9 @@ impl<G: LineGame> Searcher<G> {
         let theirs = ply as i32 - own;
         let (mover, occupied) = (G::mover(node), G::occupied(node));
         let empty = self.board & !occupied;
-        let playable = game.playable(occupied);
-        let threats = game.completing(mover ^ occupied) & empty;
-        let forced = playable & threats;
-        let mut moves = playable;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                // Two cells to block: the opponent wins with its next stone.
-                return Ok(-(self.max_score - (theirs + 1)));
-            }
-            moves = forced;
-        }
-        // Never play under a cell where the opponent would make a line.
-        moves &= !game.beneath(threats);
+        let moves = moves_not_losing_at_once(game, mover, occupied, empty);
         if moves == 0 {
+            // The opponent wins with its next stone.
             return Ok(-(self.max_score - (theirs + 1)));
         }
         if ply + 2 >= self.cells {

@@ -14,7 +14,7 @@
 //! reply is the only one that does not lose at once) though not complete; proof numbers do the
 //! rest.
 
-use super::{Deadline, KeyWord, LineGame, SearchError};
+use super::{Deadline, KeyWord, LineGame, SearchError, moves_not_losing_at_once};
 
 /// Proof and disproof numbers at or above this are infinite: proved or disproved.
 const INFINITE: u32 = u32::MAX / 4;
@@ -123,12 +123,7 @@ impl<G: LineGame> Prover<G> {
         if game.completing(mover) & playable != 0 {
             return Ok(Leaf::Achieved);
         }
-        let threats = game.completing(mover ^ occupied) & playable;
-        if threats & threats.wrapping_sub(1) != 0 {
-            return Ok(Leaf::Failed);
-        }
-        let mut moves = if threats != 0 { threats } else { playable };
-        moves &= !game.beneath(game.completing(mover ^ occupied) & game.board() & !occupied);
+        let moves = moves_not_losing_at_once(game, mover, occupied, game.board() & !occupied);
         if moves == 0 {
             return Ok(Leaf::Failed);
         }
@@ -169,7 +164,7 @@ impl<G: LineGame> Prover<G> {
             rest &= rest - 1;
             let (mine2, occupied2) = (mine | cell, occupied | cell);
             let playable2 = self.game.playable(occupied2);
-            if self.game.completing(theirs) & playable2 & !occupied2 != 0 {
+            if self.game.completing(theirs) & playable2 != 0 {
                 continue; // the defender completes a line first
             }
             let made = self.game.completing(mine2) & playable2 & empty & !cell;
@@ -187,7 +182,12 @@ impl<G: LineGame> Prover<G> {
     }
 
     fn tick(&self) -> Result<(), SearchError> {
-        self.deadline.check(self.nodes + self.threat_nodes)
+        self.deadline.check(self.nodes())
+    }
+
+    /// Nodes visited so far, by both searches.
+    pub fn nodes(&self) -> u64 {
+        self.nodes + self.threat_nodes
     }
 
     /// The proof and disproof numbers of `node` once they reach `(proof_limit, disproof_limit)`
@@ -265,13 +265,6 @@ impl<G: LineGame> Prover<G> {
                 .min(second_delta.saturating_add(1).max(second_delta.saturating_add(second_delta / 4)));
             self.search(&child, child_proof_limit, child_disproof_limit)?;
         }
-    }
-}
-
-impl<G: LineGame> Prover<G> {
-    /// Nodes visited so far, by both searches.
-    pub fn nodes(&self) -> u64 {
-        self.nodes + self.threat_nodes
     }
 }
 

@@ -164,9 +164,3 @@ impl<const GRAVITY: bool> LineGame for CubeLines<GRAVITY> {
             .fold(own, |least, images| least.min(Self::image_key(images, node.current, node.mask)))
     }
 }
-
-/// The value of `position` by search with a table of `table_bytes` bytes (no time limit).
-pub fn solve<const GRAVITY: bool>(position: &Position, table_bytes: usize) -> crate::Value {
-    let mut searcher = Searcher::<GRAVITY>::new(CubeLines::<GRAVITY>::new(), table_bytes);
-    searcher.value(position).expect("no time limit")
-}
