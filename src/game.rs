@@ -140,8 +140,9 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn title(&self) -> String;
     /// The variants whose tables are in `dir` (whole or in part), the largest first.
     fn present(dir: &Path) -> Vec<Self>;
-    /// A variant small enough to generate in seconds, for a newcomer's first tables.
-    fn small() -> Self;
+    /// A variant small enough to generate in seconds, for a newcomer's first tables; `None` for
+    /// a game with none (probed by search, its tables take hours).
+    fn small() -> Option<Self>;
     /// Charts beyond those every table gets (`info --plot`): file names and SVG documents, from
     /// the tables in `dir`.
     fn charts(&self, _dir: &Path) -> Result<Vec<(String, String)>, PlotError> {

@@ -112,8 +112,8 @@ impl<'a, G: Play> Match<'a, G> {
         }
         let mover = self.game.side_to_move(self.position());
         Ok(Some(match self.game.value(self.position())? {
-            Value::Loss(_) => Ending::Won(1 - mover),
-            Value::Win(_) => Ending::Won(mover),
+            Value::Loss(_) | Value::LossUnknown => Ending::Won(1 - mover),
+            Value::Win(_) | Value::WinUnknown => Ending::Won(mover),
             Value::Draw => Ending::Drawn,
         }))
     }

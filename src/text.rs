@@ -10,6 +10,8 @@ pub fn verdict(side: &str, value: Value) -> String {
         Value::Loss(0) => format!("{side} to move has lost"),
         Value::Loss(n) => format!("{side} to move loses in {}", plies(n)),
         Value::Draw => format!("{side} to move: draw"),
+        Value::WinUnknown => format!("{side} to move wins (proved; the distance is not known)"),
+        Value::LossUnknown => format!("{side} to move loses (proved; the distance is not known)"),
     }
 }
 

@@ -13,6 +13,12 @@ pub enum Value {
     Loss(u32),
     /// Neither side can force a win.
     Draw,
+    /// The side to move wins, in a number of plies not known: a proof settled the value but
+    /// not the distance (a search of Qubic or Sogo stopped short of it). Never invented: only
+    /// a proof that the distance was not found gives it.
+    WinUnknown,
+    /// The side to move loses, in a number of plies not known (see [`Value::WinUnknown`]).
+    LossUnknown,
 }
 
 impl Value {
@@ -22,11 +28,39 @@ impl Value {
         if distance % 2 == 1 { Value::Win(distance) } else { Value::Loss(distance) }
     }
 
-    /// The distance in plies; `None` for a draw.
+    /// The distance in plies; `None` for a draw and where it is not known.
     pub fn distance(self) -> Option<u32> {
         match self {
             Value::Win(n) | Value::Loss(n) => Some(n),
-            Value::Draw => None,
+            Value::Draw | Value::WinUnknown | Value::LossUnknown => None,
+        }
+    }
+
+    /// Whether the value is a win or a loss whose distance is not known.
+    pub fn distance_unknown(self) -> bool {
+        matches!(self, Value::WinUnknown | Value::LossUnknown)
+    }
+
+    /// The same outcome without its distance: a win or loss becomes one of unknown distance.
+    pub fn without_distance(self) -> Value {
+        match self {
+            Value::Win(_) | Value::WinUnknown => Value::WinUnknown,
+            Value::Loss(_) | Value::LossUnknown => Value::LossUnknown,
+            Value::Draw => Value::Draw,
+        }
+    }
+
+    /// The value of a position two of whose moves give `self` and `other`: the better one,
+    /// except that a distance is unknown where an unknown one could have been the better (a
+    /// win of unknown distance may be quicker than a known one, unless that one takes 1 ply; a
+    /// loss of unknown distance may be slower than any known one).
+    #[inline]
+    pub fn combine(self, other: Value) -> Value {
+        match (self, other) {
+            (Value::WinUnknown, Value::Win(1)) | (Value::Win(1), Value::WinUnknown) => Value::Win(1),
+            (Value::WinUnknown, Value::Win(_)) | (Value::Win(_), Value::WinUnknown) => Value::WinUnknown,
+            (Value::LossUnknown, Value::Loss(_)) | (Value::Loss(_), Value::LossUnknown) => Value::LossUnknown,
+            (a, b) => a.max(b),
         }
     }
 
@@ -37,24 +71,31 @@ impl Value {
             Value::Win(n) => Value::Loss(n + 1),
             Value::Loss(n) => Value::Win(n + 1),
             Value::Draw => Value::Draw,
+            Value::WinUnknown => Value::LossUnknown,
+            Value::LossUnknown => Value::WinUnknown,
         }
     }
 
     /// Orders values by preference of the side to move: quicker wins, then draws, then slower
-    /// losses. `max` picks the optimal value among a position's moves.
+    /// losses. A win of unknown distance comes after every known win (a known win is the one
+    /// to play), a loss of unknown distance before every known loss (it may be the longest).
+    /// `max` picks the optimal value among moves of known distance; [`Value::combine`] among
+    /// any.
     fn preference(self) -> (u8, i64) {
         match self {
             Value::Win(n) => (2, -i64::from(n)),
+            Value::WinUnknown => (2, i64::MIN),
             Value::Draw => (1, 0),
             Value::Loss(n) => (0, i64::from(n)),
+            Value::LossUnknown => (0, i64::MAX),
         }
     }
 
     /// `win`, `loss` or `draw`.
     pub fn word(self) -> &'static str {
         match self {
-            Value::Win(_) => "win",
-            Value::Loss(_) => "loss",
+            Value::Win(_) | Value::WinUnknown => "win",
+            Value::Loss(_) | Value::LossUnknown => "loss",
             Value::Draw => "draw",
         }
     }
@@ -78,6 +119,8 @@ impl fmt::Display for Value {
             Value::Win(n) => write!(f, "win {n}"),
             Value::Loss(n) => write!(f, "loss {n}"),
             Value::Draw => write!(f, "draw"),
+            Value::WinUnknown => write!(f, "win ?"),
+            Value::LossUnknown => write!(f, "loss ?"),
         }
     }
 }
@@ -85,7 +128,7 @@ impl fmt::Display for Value {
 /// The value of a position from the values its moves give the side to move (each already seen
 /// from the mover, see [`Value::for_mover`]); no moves at all is `Loss(0)`.
 pub fn best_of(moves: impl IntoIterator<Item = Value>) -> Value {
-    moves.into_iter().max().unwrap_or(Value::Loss(0))
+    moves.into_iter().reduce(Value::combine).unwrap_or(Value::Loss(0))
 }
 
 #[cfg(test)]
@@ -102,5 +145,27 @@ mod tests {
         assert_eq!(best_of([Value::Loss(2), Value::Loss(6)]), Value::Loss(6));
         assert_eq!(Value::Loss(0).for_mover(), Value::Win(1));
         assert_eq!(Value::from_distance(26), Value::Loss(26));
+    }
+
+    #[test]
+    fn an_unknown_distance_is_never_made_known() {
+        use Value::*;
+        // A known win in 1 cannot be beaten; any other known win might be by the unknown one.
+        assert_eq!(best_of([WinUnknown, Win(1)]), Win(1));
+        assert_eq!(best_of([Win(3), WinUnknown, Loss(2)]), WinUnknown);
+        assert_eq!(best_of([LossUnknown, Loss(8)]), LossUnknown);
+        assert_eq!(best_of([LossUnknown, Draw]), Draw);
+        assert_eq!(best_of([WinUnknown, Draw, LossUnknown]), WinUnknown);
+        assert_eq!(WinUnknown.for_mover(), LossUnknown);
+        assert_eq!(LossUnknown.for_mover().for_mover(), LossUnknown);
+        assert_eq!(
+            (WinUnknown.distance(), WinUnknown.word(), WinUnknown.to_string()),
+            (None, "win", "win ?".into())
+        );
+        // Known wins are listed first, an unknown loss first among losses.
+        assert!(Win(41) > WinUnknown && WinUnknown > Draw);
+        assert!(Draw > LossUnknown && LossUnknown > Loss(60));
+        assert_eq!(Win(7).without_distance(), WinUnknown);
+        assert_eq!(Draw.without_distance(), Draw);
     }
 }

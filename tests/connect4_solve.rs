@@ -219,6 +219,7 @@ fn every_value_equals_a_plain_minimax() {
                 Value::Win(n) => 1000 - n as i32,
                 Value::Loss(n) => n as i32 - 1000,
                 Value::Draw => 0,
+                Value::WinUnknown | Value::LossUnknown => panic!("{g}: {p:?} stored without its distance"),
             };
             assert_eq!(stored, score, "{g}: {p:?}");
         }

@@ -86,9 +86,15 @@ impl Brute {
 /// Reached by random moves that make no line and, where they can, no threat (a playout that
 /// gets stuck starts over).
 fn late_position(rng: &mut SplitMix64, empty: u32, gravity: bool) -> Position {
+    late_game(rng, empty, gravity).0
+}
+
+/// [`late_position`] with the cells played to reach it, in order.
+fn late_game(rng: &mut SplitMix64, empty: u32, gravity: bool) -> (Position, Vec<u64>) {
     let brute = Brute::new(gravity);
     'again: loop {
         let mut p = Position::EMPTY;
+        let mut played = Vec::new();
         while p.ply < 64 - empty {
             let quiet = |stones: u64, taken: u64| {
                 (0..64).map(|i| 1u64 << i).all(|c| taken & c != 0 || !brute.has_line(stones | c))
@@ -100,14 +106,16 @@ fn late_position(rng: &mut SplitMix64, empty: u32, gravity: bool) -> Position {
             if safe.is_empty() {
                 continue 'again;
             }
-            p = p.play(safe[rng.below(safe.len() as u64) as usize]);
+            let cell = safe[rng.below(safe.len() as u64) as usize];
+            played.push(cell);
+            p = p.play(cell);
         }
         let threat =
             |stones: u64| (0..64).map(|i| 1u64 << i).any(|c| p.mask & c == 0 && brute.has_line(stones | c));
         if threat(p.current) || threat(p.current ^ p.mask) {
             continue;
         }
-        return p;
+        return (p, played);
     }
 }
 
@@ -168,6 +176,7 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
             Value::Win(_) => 0,
             Value::Loss(_) => 1,
             Value::Draw => 2,
+            Value::WinUnknown | Value::LossUnknown => unreachable!("the brute force knows every distance"),
         }] += 1;
     }
     // The sample holds all three outcomes, so that none of them goes unchecked.
@@ -235,4 +244,121 @@ fn notation_reaches_the_cells_it_names() {
     assert_eq!(p.mask, cell(1, 1, 2) | cell(2, 3, 0) | cell(0, 0, 0));
     let s = parse_sogo("d4d4c1").unwrap();
     assert_eq!(s.mask, cell(3, 3, 0) | cell(3, 3, 1) | cell(2, 0, 0));
+}
+
+/// A move string of the cells `played`: `a11`.. for Qubic, the columns `a1`.. for Sogo.
+fn notation(played: &[u64], gravity: bool) -> String {
+    played
+        .iter()
+        .map(|&c| {
+            let i = c.trailing_zeros();
+            let (x, y, z) = (i % 4, i / 4 % 4, i / 16);
+            let column = format!("{}{}", char::from(b'a' + x as u8), y + 1);
+            if gravity { column } else { format!("{column}{}", z + 1) }
+        })
+        .collect()
+}
+
+/// `probe` through the registry's tablebase, with no tables in the directory: the value and
+/// every move's value of late positions equal the brute force's, and the best line keeps the
+/// value to the end of the game.
+fn check_probes(gravity: bool, count: usize, seed: u64) {
+    use tablebase::games::cube::CubeTablebase;
+    use tablebase::probe::{Probe, best_line, probe};
+    let scratch = tempfile::tempdir().unwrap();
+    fn run<const G: bool>(dir: &std::path::Path, text: &str, brute: &mut Brute) {
+        let tables = CubeTablebase::<G>::open(dir, None);
+        let played = tables.parse(text).unwrap();
+        assert_eq!(tables.notation(&played), text);
+        let p = played.position;
+        let probed = probe(&tables, &played).unwrap();
+        assert_eq!(probed.value, brute.value(p.current, p.mask ^ p.current), "{text}");
+        let legal = brute.moves(p.mask);
+        assert_eq!(probed.moves.len(), legal.len(), "{text}");
+        for (mv, value) in &probed.moves {
+            let next = tables.parse(&format!("{text}{mv}")).unwrap().position;
+            let expected = brute.value(next.current, next.mask ^ next.current).for_mover();
+            assert_eq!(*value, expected, "{text} {mv}");
+        }
+        let line = best_line(&tables, &played).unwrap();
+        if let Some(n) = probed.value.distance() {
+            assert_eq!(line.len() as u32, n, "{text}: the line of a win or loss is as long as its distance");
+        }
+    }
+    let mut rng = SplitMix64::new(seed);
+    for _ in 0..count {
+        let (_, played) = late_game(&mut rng, 12, gravity);
+        let text = notation(&played, gravity);
+        let mut brute = Brute::new(gravity);
+        match gravity {
+            true => run::<true>(scratch.path(), &text, &mut brute),
+            false => run::<false>(scratch.path(), &text, &mut brute),
+        }
+    }
+}
+
+#[test]
+fn probes_of_late_qubic_positions_match_brute_force() {
+    check_probes(false, 4, 11);
+}
+
+#[test]
+fn probes_of_late_sogo_positions_match_brute_force() {
+    check_probes(true, 4, 12);
+}
+
+/// The command line: the drawn full cube is a draw; a Qubic position that White wins, too
+/// early for the exact search, is a proved win of unknown distance (`win\t?`, `"plies": null`,
+/// `"distance": "unknown"`, exit 0), and a time limit too short for the proof fails with exit 1.
+#[test]
+fn the_command_line_says_when_a_distance_is_unknown() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_str().unwrap();
+    let tablebase = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tablebase")).args(args).output().unwrap()
+    };
+    let stdout = |o: &std::process::Output| String::from_utf8(o.stdout.clone()).unwrap();
+    // White's cells of the drawn cube in order, each followed by one of Black's.
+    let white: Vec<u64> = (0..64).filter(|i| DRAWN >> i & 1 == 1).map(|i| 1u64 << i).collect();
+    let black: Vec<u64> = (0..64).filter(|i| DRAWN >> i & 1 == 0).map(|i| 1u64 << i).collect();
+    let order: Vec<u64> = white.iter().zip(&black).flat_map(|(&w, &b)| [w, b]).collect();
+    let full = notation(&order, false);
+    let out = tablebase(&["probe", "qubic", "--dir", dir, "--brief", &full]);
+    assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "draw\t-\n"));
+
+    let won = "a11 d44 b22 c33 a44 d11";
+    let out = tablebase(&["probe", "qubic", "--dir", dir, "--brief", won]);
+    assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "win\t?\n"));
+    let out = tablebase(&["probe", "qubic", "--dir", dir, "--brief", "--max-time", "0.05", won]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-time"));
+    // A move of White's that wins at once is exact; the position's value is a proved win.
+    let threat = "a11 a12 b11 b12 c11 c12";
+    let out = tablebase(&["probe", "qubic", "--dir", dir, "--json", threat]);
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!((json["value"].as_str(), json["plies"].as_u64()), (Some("win"), Some(1)));
+    assert_eq!(json["moves"][0]["move"], "d11");
+    assert_eq!(json["moves"].as_array().unwrap().len(), 58);
+}
+
+/// The lines a stone adds, from the lines through its cell alone, equal all the lines again.
+#[test]
+fn completing_after_a_stone_equals_completing_again() {
+    use tablebase::search::LineGame;
+    let game = CubeLines::<false>::new();
+    let mut rng = SplitMix64::new(41);
+    for _ in 0..50_000 {
+        let stones = rng.next_u64() & rng.next_u64() & rng.next_u64();
+        let cell = 1u64 << rng.below(64);
+        if stones & cell != 0 {
+            continue;
+        }
+        let before = game.completing(stones);
+        assert_eq!(
+            game.completing_after(stones, before, cell),
+            game.completing(stones | cell),
+            "{stones:#x}"
+        );
+    }
 }

@@ -123,6 +123,7 @@ fn better(a: Value, b: Value) -> Value {
         Value::Win(n) => (2, -i64::from(n)),
         Value::Draw => (1, 0),
         Value::Loss(n) => (0, i64::from(n)),
+        Value::WinUnknown | Value::LossUnknown => unreachable!("Morris values have distances"),
     };
     if rank(b) > rank(a) { b } else { a }
 }

@@ -65,6 +65,7 @@ fn every_value_up_to_4_4_is_explained_by_its_moves() {
                     assert!(values.contains(&Value::Draw), "{class} #{i}");
                     assert!(!values.iter().any(|v| matches!(v, Value::Win(_))), "{class} #{i}");
                 }
+                Value::WinUnknown | Value::LossUnknown => panic!("{class} #{i}: no distance"),
             }
             // Best first.
             assert!(values.windows(2).all(|w| w[0] >= w[1]), "{class} #{i}");
@@ -119,6 +120,7 @@ fn best_lines_play_out_to_the_end_in_exactly_the_distance() {
                 assert_eq!(tb.probe(&current).unwrap().value, Value::Loss(0));
             }
             Value::Draw => assert!(!line.is_empty()),
+            Value::WinUnknown | Value::LossUnknown => panic!("#{i}: no distance"),
         }
         if value == Value::Loss(26) {
             longest_loss = Some(line.len());

@@ -193,6 +193,8 @@ fn distance_histograms_add_up_to_the_tables() {
         for index in 0..header.index_size {
             match table.value(index).unwrap() {
                 Value::Draw => by_reading.draws += 1,
+                Value::WinUnknown => by_reading.wins_unknown += 1,
+                Value::LossUnknown => by_reading.losses_unknown += 1,
                 Value::Win(n) | Value::Loss(n) => {
                     let slot = if n % 2 == 1 { &mut by_reading.wins } else { &mut by_reading.losses };
                     if slot.len() <= n as usize {
@@ -678,4 +680,49 @@ fn every_line_of_play_fits_80_columns() {
         }
         assert!(text.contains("Legal moves:") && text.contains("Type a move: "), "{text}");
     }
+}
+
+/// Qubic and Sogo as a person meets them, with no tables at all: the picture is the four
+/// layers with every legal move marked on its cell (for Sogo, the cell each column's next stone
+/// lands on), `play` of a late position lasts exactly its distance with both sides perfect,
+/// and `serve` answers as `probe` does.
+#[test]
+fn qubic_and_sogo_are_drawn_played_and_served() {
+    use tablebase::games::cube::CubeTablebase;
+    // 14 empty cells, White to move loses in 14 (the brute force of tests/cube_search.rs checks
+    // positions like it); and a Qubic position White wins in 3.
+    let sogo = "b1d1a2c4a3b4b3a2d2a3c1b3c1d1a2a2d1c4d1c1a3a1a4b1c4d2c1d2a4a4b1d3d3b2d4d2a1d4a4d4d3a1a3d4b4d3c4b3b2b4";
+    let qubic = "b14a14c34c32c11c12d13b33a42b32a23d23c43d12c33a41d22c21a31c14a32b43b41b42b31c44a21b44d42d24b24c31a13a33c42d43b12d33d34c13d32a11a44d44d11a12b23d21c24b13";
+    let svg = check_picture(&["sogo"], sogo);
+    let stones = |column: &str| sogo.as_bytes().chunks(2).filter(|m| *m == column.as_bytes()).count();
+    let open = (0..16).filter(|c| stones(&format!("{}{}", char::from(b'a' + c % 4), c / 4 + 1)) < 4).count();
+    assert_eq!(marks(&svg).len(), open, "one mark per column with room");
+    assert!(open < 14);
+    for layer in 1..=4 {
+        assert!(svg.contains(&format!(">height {layer}<")), "layer {layer} drawn");
+    }
+    assert_eq!(svg.matches("class=\"stone ").count(), 50, "every stone drawn");
+    let svg = check_picture(&["qubic"], qubic);
+    assert_eq!(marks(&svg).len(), 14, "one mark per empty cell");
+
+    let played = CubeTablebase::<true>::open(dir(), None);
+    let args = ["play", "sogo", "--dir", dir(), "--from", sogo, "--side", "white", "--seed", "3"];
+    let (transcript, plies) = play_best(&played, &args);
+    assert!(transcript.contains("The perfect player wins (Black) after 14 plies."), "{transcript}");
+    assert_eq!(plies, 14);
+
+    let server = Server::start();
+    let (status, _, games) = server.request("GET", "/api/games");
+    assert_eq!(status, 200);
+    let games: serde_json::Value = serde_json::from_str(&games).unwrap();
+    for (key, name) in [("qubic", "Qubic"), ("sogo", "Sogo")] {
+        let listed = games["games"].as_array().unwrap().iter().find(|g| g["game"] == key).expect("listed");
+        assert_eq!((listed["name"].as_str(), listed["generate"].is_null()), (Some(name), true));
+    }
+    let cli = tablebase(&["probe", "qubic", "--dir", dir(), "--json", "--line", qubic]);
+    let (status, _, body) = server.request("GET", &format!("/api/probe?game=qubic&position={qubic}&line=1"));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body.trim(), String::from_utf8(cli.stdout).unwrap().trim());
+    let (status, _, body) = server.request("GET", "/api/probe?game=sogo&position=a1a1a1a1a1");
+    assert_eq!(status, 400, "a full column: {body}");
 }

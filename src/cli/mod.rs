@@ -167,7 +167,9 @@ struct ProbeArgs {
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
     /// Stop a search (a Connect Four position beyond the tables of a board too large to
-    /// tabulate, such as 7x6) after S seconds: that position fails with exit 1.
+    /// tabulate, such as 7x6; a Qubic or Sogo position past its book) after S seconds: that
+    /// position fails with exit 1. Qubic and Sogo search exactly for a quarter of a second, then
+    /// prove who wins without the distance.
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     max_time: Option<f64>,
     /// Positions, or - to read one per line from standard input.
@@ -239,7 +241,8 @@ struct PlayArgs {
     #[arg(long)]
     side: Option<String>,
     /// Stop a search (a position beyond the tables of a board too large to tabulate, such
-    /// as Connect Four 7x6 past its opening book) after S seconds: the game stops with exit 1.
+    /// as Connect Four 7x6 past its opening book, or Qubic and Sogo) after S seconds: the game
+    /// stops with exit 1.
     #[arg(long, value_name = "S", value_parser = parse_seconds, default_value = "60")]
     max_time: f64,
     /// Seed of the perfect player's choice among equally good moves (random when absent).
@@ -335,7 +338,7 @@ fn every_game(dir: &Path, mut each: impl FnMut(&str, &mut usize) -> Result<(), E
     if found == 0 {
         let small: Vec<String> = GAMES
             .iter()
-            .filter_map(|g| with_game(g.key, Small))
+            .filter_map(|g| with_game(g.key, Small).flatten())
             .map(|variant| generate_command(&variant, dir))
             .collect();
         return Err(Error::NoTables { dir: dir.to_path_buf(), commands: small });
@@ -357,9 +360,9 @@ fn keep_worse(worst: &mut Result<(), Error>, result: Result<(), Error>) {
 struct Small;
 
 impl ForGame for Small {
-    type Output = tablebase::catalogue::Variant;
-    fn run<G: Game>(self) -> tablebase::catalogue::Variant {
-        G::small().variant()
+    type Output = Option<tablebase::catalogue::Variant>;
+    fn run<G: Game>(self) -> Option<tablebase::catalogue::Variant> {
+        G::small().map(|game| game.variant())
     }
 }
 

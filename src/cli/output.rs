@@ -7,8 +7,14 @@ use tablebase::Value;
 use tablebase::probe::{Probe, ProbeError, Probed, best_line, probe};
 use tablebase::text::quote;
 
+/// The `plies` field's value, and `"distance": "unknown"` after it where a win or loss is
+/// proved without its distance (`plies` is then null: a distance is never invented).
 fn plies_json(value: Value) -> String {
-    value.distance().map_or("null".to_string(), |n| n.to_string())
+    match value.distance() {
+        Some(n) => n.to_string(),
+        None if value.distance_unknown() => "null, \"distance\": \"unknown\"".to_string(),
+        None => "null".to_string(),
+    }
 }
 
 /// `--json`: one object per position (docs/CLI.md, "JSON").
@@ -35,10 +41,11 @@ pub fn json<M: fmt::Display>(position: &str, probed: &Probed<M>, line: Option<&[
     out
 }
 
-/// `--brief`: `<value>\t<plies>`, `draw\t-` for a draw.
+/// `--brief`: `<value>\t<plies>`, `draw\t-` for a draw, `win\t?` where the distance is not known.
 pub fn brief(value: Value) -> String {
     match value.distance() {
         Some(n) => format!("{}\t{n}", value.word()),
+        None if value.distance_unknown() => format!("{}\t?", value.word()),
         None => "draw\t-".to_string(),
     }
 }

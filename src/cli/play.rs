@@ -159,6 +159,8 @@ fn for_you(value: Value) -> String {
         Value::Win(n) => format!("can win in {}", plies(n)),
         Value::Loss(n) => format!("lose in {} against perfect play", plies(n)),
         Value::Draw => "can hold the draw".to_string(),
+        Value::WinUnknown => "can win (the distance is not known)".to_string(),
+        Value::LossUnknown => "lose against perfect play (the distance is not known)".to_string(),
     }
 }
 
@@ -168,5 +170,7 @@ fn for_them(value: Value) -> String {
         Value::Win(n) => format!("it wins in {}", plies(n)),
         Value::Loss(n) => format!("it loses in {}", plies(n)),
         Value::Draw => "a draw".to_string(),
+        Value::WinUnknown => "it wins (the distance is not known)".to_string(),
+        Value::LossUnknown => "it loses (the distance is not known)".to_string(),
     }
 }

@@ -54,10 +54,9 @@ macro_rules! registry {
     };
 }
 
-pub mod cube;
-
 registry! {
     morris::{MorrisGame, MorabarabaGame, LaskerGame},
     connect4::{Connect4Game},
     tictactoe::{TicTacToeGame},
+    cube::{QubicGame, SogoGame},
 }

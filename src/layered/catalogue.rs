@@ -231,7 +231,7 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
                 };
                 Needs {
                     disk: crate::table::table_file_len(members),
-                    memory: 0,
+                    memory: self.0.search_memory(layer.layer) * rayon::current_num_threads() as u64,
                     cpu_seconds: None,
                     disk_bounded,
                 }

@@ -58,6 +58,11 @@ pub trait LayeredGame: Sync {
     fn table_name(&self, layer: u32) -> String;
     /// The file name of a layer without extension: `connect4-7x6-ply12`.
     fn file_stem(&self, layer: u32) -> String;
+    /// Bytes of memory one thread's searches hold while `layer` is solved (the transposition
+    /// tables of a layer solved by search); nothing by default.
+    fn search_memory(&self, _layer: u32) -> u64 {
+        0
+    }
     /// The oldest table format version whose index this game still reads.
     fn since_version(&self) -> u32 {
         crate::table::OLDEST_READABLE_VERSION

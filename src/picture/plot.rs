@@ -123,9 +123,9 @@ pub fn outcome_chart(title: &str, tables: &[(String, Counts)]) -> Result<String,
                     return None;
                 }
                 let (below, part) = match value {
-                    Value::Win(_) => (0.0, c.win as f64),
+                    Value::Win(_) | Value::WinUnknown => (0.0, c.win as f64),
                     Value::Draw => (c.win as f64, c.draw as f64),
-                    Value::Loss(_) => ((c.win + c.draw) as f64, c.loss as f64),
+                    Value::Loss(_) | Value::LossUnknown => ((c.win + c.draw) as f64, c.loss as f64),
                 };
                 let (low, high) = (100.0 * below / total, 100.0 * (below + part) / total);
                 Some(Rectangle::new([(k as f64 - 0.4, low), (k as f64 + 0.4, high)], fill))
@@ -183,9 +183,9 @@ pub fn class_heat_map(classes: &[(u32, u32, Counts)]) -> Result<String, PlotErro
                     continue;
                 }
                 let part = match value {
-                    Value::Win(_) => counts.win,
+                    Value::Win(_) | Value::WinUnknown => counts.win,
                     Value::Draw => counts.draw,
-                    Value::Loss(_) => counts.loss,
+                    Value::Loss(_) | Value::LossUnknown => counts.loss,
                 } as f64
                     / total;
                 let (x, y) = (f64::from(mover), f64::from(other));

@@ -7,15 +7,19 @@ use std::fmt::Write;
 /// The colour a move's mark has: green wins, grey draws, red losses.
 pub fn outcome_colour(value: Value) -> &'static str {
     match value {
-        Value::Win(_) => "#1e8449",
+        Value::Win(_) | Value::WinUnknown => "#1e8449",
         Value::Draw => "#7f8c8d",
-        Value::Loss(_) => "#c0392b",
+        Value::Loss(_) | Value::LossUnknown => "#c0392b",
     }
 }
 
-/// The short label inside a mark: the distance, `=` for a draw.
+/// The short label inside a mark: the distance, `=` for a draw, `?` for a distance not known.
 pub fn outcome_label(value: Value) -> String {
-    value.distance().map_or("=".to_string(), |n| n.to_string())
+    match value.distance() {
+        Some(n) => n.to_string(),
+        None if value.distance_unknown() => "?".to_string(),
+        None => "=".to_string(),
+    }
 }
 
 /// `text` safe inside an SVG element or attribute.

@@ -82,8 +82,14 @@ pub fn best_line<G: Probe>(game: &G, position: &G::Position) -> Result<Vec<G::Mo
         }
         let moves = game.moves(&current)?;
         // The first move that keeps the value: a win in n goes to a loss in n - 1, a loss in n
-        // to a win in n - 1, a draw to a draw.
-        let Some(best) = moves.into_iter().find(|o| o.value == value) else {
+        // to a win in n - 1, a draw to a draw. Where the distance is not known, the best move
+        // of the same outcome (a known win is then the one to follow).
+        let keeps = |o: &Outcome<G>| match value.distance_unknown() {
+            false => o.value == value,
+            true => o.value.word() == value.word(),
+        };
+        let Some(best) = moves.into_iter().filter(keeps).reduce(|a, b| if b.value > a.value { b } else { a })
+        else {
             break; // no move: the game is over
         };
         line.push(best.mv);

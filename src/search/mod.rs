@@ -57,6 +57,12 @@ pub trait LineGame: Send + Sync + 'static {
     /// The cells that would complete a line of `stones`; it may include cells that are taken
     /// or off the board (callers mask it with the empty cells).
     fn completing(&self, stones: u64) -> u64;
+    /// [`LineGame::completing`] of `stones | cell`, given `completing` of `stones` (and `cell`
+    /// not among them): a game can add the lines through `cell` alone.
+    #[inline(always)]
+    fn completing_after(&self, stones: u64, _completing: u64, cell: u64) -> u64 {
+        self.completing(stones | cell)
+    }
     /// Whether `stones` hold a whole line.
     fn has_line(&self, stones: u64) -> bool;
     /// The empty cells (of `!(mine | theirs)`) on which a stone of `mine` might make a new
@@ -159,6 +165,7 @@ pub fn score_of_value(cells: u32, ply: u32, value: Value) -> Option<i32> {
         Value::Draw => 0,
         Value::Win(plies) => max - own - (i64::from(plies) + 1) / 2,
         Value::Loss(plies) => i64::from(plies) / 2 - max + theirs,
+        Value::WinUnknown | Value::LossUnknown => return None,
     };
     let score = i32::try_from(score).ok().filter(|s| s.abs() < max_score(cells))?;
     (value_of_score(cells, ply, score) == value).then_some(score)

@@ -154,7 +154,7 @@ pub fn check_cyclic(
                 },
                 Successor::Outside(v) => v,
             };
-            best = Some(best.map_or(value, |b| b.max(value)));
+            best = Some(best.map_or(value, |b| b.combine(value)));
         })?;
         match failed {
             Some(e) => Err(e),

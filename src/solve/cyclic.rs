@@ -163,6 +163,8 @@ impl Exits {
             Value::Win(n) => self.shortest_win = Some(self.shortest_win.map_or(n, |w| w.min(n))),
             Value::Loss(n) => self.longest_loss = Some(self.longest_loss.map_or(n, |l| l.max(n))),
             Value::Draw => self.draw = true,
+            // Exits lead to moving-phase classes and game ends, all of exact distance.
+            Value::WinUnknown | Value::LossUnknown => unreachable!("an exit of unknown distance"),
         }
     }
 }

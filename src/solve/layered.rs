@@ -46,7 +46,7 @@ pub fn layered_value<S: LayeredSet>(
     index: u64,
 ) -> Result<Value, SolveError> {
     let mut best: Option<Value> = None;
-    set.for_each_move_value(cursor, index, |v| best = Some(best.map_or(v, |b| b.max(v))))?;
+    set.for_each_move_value(cursor, index, |v| best = Some(best.map_or(v, |b| b.combine(v))))?;
     Ok(best.unwrap_or(Value::Loss(0)))
 }
 

@@ -103,6 +103,9 @@ impl Counts {
                 self.max_loss = self.max_loss.max(n);
             }
             Value::Draw => self.draw += weight,
+            // Counted, with no distance to lengthen the longest.
+            Value::WinUnknown => self.win += weight,
+            Value::LossUnknown => self.loss += weight,
         }
     }
 

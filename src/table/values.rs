@@ -15,6 +15,30 @@ use std::path::{Path, PathBuf};
 
 /// A body byte that says the distance is in the overflow area.
 pub(crate) const OVERFLOW_BYTE: u8 = 255;
+/// The overflow distance of a win whose distance is not known (docs/FORMAT.md): odd, as a win's.
+const UNKNOWN_WIN: u32 = u32::MAX;
+/// The overflow distance of a loss whose distance is not known: even, as a loss's.
+const UNKNOWN_LOSS: u32 = u32::MAX - 1;
+
+/// The value of an overflow entry's distance.
+#[inline]
+fn overflow_value(distance: u32) -> Value {
+    match distance {
+        UNKNOWN_WIN => Value::WinUnknown,
+        UNKNOWN_LOSS => Value::LossUnknown,
+        n => Value::from_distance(n),
+    }
+}
+
+/// The distance an overflow entry stores for `value` (not a draw).
+#[inline]
+fn overflow_distance_of(value: Value) -> u32 {
+    match value {
+        Value::WinUnknown => UNKNOWN_WIN,
+        Value::LossUnknown => UNKNOWN_LOSS,
+        value => value.distance().unwrap_or(0),
+    }
+}
 const OVERFLOW_ENTRY: usize = 12;
 
 /// A complete value table, memory-mapped read-only; every byte it answers from is in a block
@@ -79,7 +103,7 @@ impl TableFile {
         }
         match self.data.byte(index)? {
             0 => Ok(Value::Draw),
-            OVERFLOW_BYTE => self.overflow_distance(index).map(Value::from_distance),
+            OVERFLOW_BYTE => self.overflow_distance(index).map(overflow_value),
             code => Ok(Value::from_distance(u32::from(code) - 1)),
         }
     }
@@ -123,6 +147,10 @@ pub struct Distances {
     pub wins: Vec<u64>,
     /// `losses[n]`: entries lost in `n` plies (only even `n` are ever non-zero).
     pub losses: Vec<u64>,
+    /// Entries won in a number of plies not known.
+    pub wins_unknown: u64,
+    /// Entries lost in a number of plies not known.
+    pub losses_unknown: u64,
 }
 
 impl Distances {
@@ -134,6 +162,14 @@ impl Distances {
             }
             Value::Win(n) => (&mut self.wins, n as usize),
             Value::Loss(n) => (&mut self.losses, n as usize),
+            Value::WinUnknown => {
+                self.wins_unknown += entries;
+                return;
+            }
+            Value::LossUnknown => {
+                self.losses_unknown += entries;
+                return;
+            }
         };
         if slot.len() <= n {
             slot.resize(n + 1, 0);
@@ -177,9 +213,10 @@ impl TableFile {
         }
         for k in 0..self.header.overflow_count {
             let entry = self.data.bytes(entries + k * OVERFLOW_ENTRY as u64, OVERFLOW_ENTRY)?;
-            distances.count(Value::from_distance(u32_at(entry, 8)), 1);
+            distances.count(overflow_value(u32_at(entry, 8)), 1);
         }
-        if distances.wins.iter().chain(&distances.losses).sum::<u64>() + distances.draws != entries {
+        let known = distances.wins.iter().chain(&distances.losses).sum::<u64>();
+        if known + distances.wins_unknown + distances.losses_unknown + distances.draws != entries {
             // Overflow bytes and overflow entries disagree in number: a damaged table.
             return Err(self.damaged(entries));
         }
@@ -283,7 +320,7 @@ where
                 *byte = match encode_value(value) {
                     Some(code) => code,
                     None => {
-                        overflow.push((index, value.distance().unwrap_or(0)));
+                        overflow.push((index, overflow_distance_of(value)));
                         OVERFLOW_BYTE
                     }
                 };
@@ -342,11 +379,14 @@ mod tests {
         let scratch = tempfile::tempdir().unwrap(); // removed when dropped, also on failure
         let dir = scratch.path().to_path_buf();
         let spec = FileSpec::table(dir.join("t.tbl"), "test", "t".into());
-        let value_of = |i: u64| match i % 5 {
+        // Proved outcomes of unknown distance too (an opening book of Qubic or Sogo).
+        let value_of = |i: u64| match i % 7 {
             0 => Value::Draw,
             1 => Value::Win((i % 400) as u32 | 1),
             2 => Value::Loss(((i % 300) as u32) & !1),
             3 => Value::Win(1),
+            4 if i.is_multiple_of(3) => Value::WinUnknown,
+            5 if i.is_multiple_of(3) => Value::LossUnknown,
             _ => Value::Loss(0),
         };
         let size = 3_000_003;
@@ -365,6 +405,13 @@ mod tests {
         }
         assert!(matches!(table.value(size), Err(TableError::Entry { .. })));
         assert_eq!(table.header().counts.positions(), size);
+        let distances = table.distances().unwrap();
+        let unknown = |v: Value| (0..size).filter(|&i| value_of(i) == v).count() as u64;
+        assert_eq!(distances.wins_unknown, unknown(Value::WinUnknown));
+        assert_eq!(distances.losses_unknown, unknown(Value::LossUnknown));
+        assert!(distances.wins_unknown > 0);
+        // The longest win is a known one: an unknown distance is no distance.
+        assert_eq!(table.header().counts.max_win, 399);
         assert!(!temporary_path(&spec.path).exists());
         drop(table);
         // Flip one body byte: its block's checksum catches it, at opening with the checksum

@@ -161,6 +161,7 @@ pub fn seen_from_mover(v: Value) -> Value {
         Value::Win(n) => Value::Loss(n + 1),
         Value::Loss(n) => Value::Win(n + 1),
         Value::Draw => Value::Draw,
+        Value::WinUnknown | Value::LossUnknown => unreachable!("Morris values have distances"),
     }
 }
 
@@ -238,6 +239,7 @@ pub fn solve_states<S: Copy + Eq + Hash + std::fmt::Debug>(
                     push(&mut decrements, d as usize - 1, i as u32);
                 }
                 Value::Draw => has_draw[i] = true,
+                Value::WinUnknown | Value::LossUnknown => unreachable!("Morris values have distances"),
             }
         }
     }

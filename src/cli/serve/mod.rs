@@ -295,7 +295,7 @@ impl ForGame for Offered<'_> {
             json_string(G::NAME),
             settings.join(", "),
             present.join(", "),
-            json_string(&generate_without_dir(&G::small().variant()))
+            G::small().map_or("null".to_string(), |game| json_string(&generate_without_dir(&game.variant())))
         )
     }
 }

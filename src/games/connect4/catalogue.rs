@@ -155,6 +155,13 @@ impl LayeredGame for Connect4 {
         }
     }
 
+    fn search_memory(&self, ply: u32) -> u64 {
+        match self.book == Some(ply) {
+            true => DEFAULT_TABLE_BYTES as u64,
+            false => 0,
+        }
+    }
+
     fn table_name(&self, ply: u32) -> String {
         format!("{} ply {ply}", self.geometry)
     }

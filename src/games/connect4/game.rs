@@ -121,7 +121,7 @@ impl Game for Connect4Game {
         sizes.into_iter().map(|size| Connect4Game { size, book_plies: None }).collect()
     }
 
-    fn small() -> Connect4Game {
-        Connect4Game { size: Geometry::new(5, 4).expect("5x4 is a board"), book_plies: None }
+    fn small() -> Option<Connect4Game> {
+        Some(Connect4Game { size: Geometry::new(5, 4).expect("5x4 is a board"), book_plies: None })
     }
 }

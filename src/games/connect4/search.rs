@@ -240,6 +240,7 @@ mod tests {
                         Value::Win(_) => mover_attacks,
                         Value::Loss(_) => !mover_attacks,
                         Value::Draw => false,
+                        Value::WinUnknown | Value::LossUnknown => unreachable!("minimax is exact"),
                     };
                     assert_eq!(prover.prove(&p, mover_attacks).unwrap().attacker_wins, wins, "{moves}");
                     checked += 1;

@@ -327,8 +327,14 @@ fn column_of(word: &[u8]) -> Option<(u32, u32)> {
 /// Plays a Sogo move string: the columns played from the empty cube, each `a1`..`d4` (`a1b2a1`;
 /// spaces or commas between moves allowed; `""` is the empty cube).
 pub fn parse_sogo(text: &str) -> Result<Position, MovesError> {
+    play_sogo(text).map(|(position, _)| position)
+}
+
+/// [`parse_sogo`], with the cell each stone landed on, in order.
+pub fn play_sogo(text: &str) -> Result<(Position, Vec<u32>), MovesError> {
     const EXPECTED: &str = "a column (a1..d4)";
     let mut position = Position::EMPTY;
+    let mut cells = Vec::new();
     for (i, word) in moves_of(text, 2, EXPECTED)?.into_iter().enumerate() {
         let at = i + 1;
         let (x, y) = column_of(word.as_bytes()).ok_or_else(|| MovesError::NotAMove {
@@ -344,16 +350,23 @@ pub fn parse_sogo(text: &str) -> Result<Position, MovesError> {
             return Err(MovesError::ColumnFull { at, column: word });
         }
         position = position.play(target);
+        cells.push(target.trailing_zeros());
     }
-    Ok(position)
+    Ok((position, cells))
 }
 
 /// Plays a Qubic move string: the cells played from the empty cube, each `a11`..`d44` (column
 /// letter, row digit, height digit: `a11d44`; spaces or commas between moves allowed; `""` is
 /// the empty cube).
 pub fn parse_qubic(text: &str) -> Result<Position, MovesError> {
+    play_qubic(text).map(|(position, _)| position)
+}
+
+/// [`parse_qubic`], with the cells played, in order.
+pub fn play_qubic(text: &str) -> Result<(Position, Vec<u32>), MovesError> {
     const EXPECTED: &str = "a cell (a11..d44)";
     let mut position = Position::EMPTY;
+    let mut cells = Vec::new();
     for (i, word) in moves_of(text, 3, EXPECTED)?.into_iter().enumerate() {
         let at = i + 1;
         let bytes = word.as_bytes();
@@ -370,8 +383,9 @@ pub fn parse_qubic(text: &str) -> Result<Position, MovesError> {
             return Err(MovesError::CellTaken { at, cell: word });
         }
         position = position.play(target);
+        cells.push(target.trailing_zeros());
     }
-    Ok(position)
+    Ok((position, cells))
 }
 
 /// The four cells of column `(x, y)`.

@@ -52,7 +52,7 @@ impl Game for TicTacToeGame {
         }
     }
 
-    fn small() -> TicTacToeGame {
-        TicTacToeGame
+    fn small() -> Option<TicTacToeGame> {
+        Some(TicTacToeGame)
     }
 }

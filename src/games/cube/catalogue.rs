@@ -1,0 +1,353 @@
+//! Opening books of the cube games as layers of the shared layered pipeline: one table per ply
+//! (stones in the cube) for plies 0 to N, stored up to the game's symmetries, the last ply's
+//! values by proof.
+//!
+//! The last ply holds outcomes, not distances: a proof settles who wins far sooner than an
+//! exact search settles how fast, and outcomes alone make the tables the same on every machine
+//! and after every resumption (an exact search cut off by a clock would not). A win or loss
+//! there is of unknown distance (docs/FORMAT.md), and so is every earlier value that depends on
+//! one.
+//!
+//! Index of ply `p`: the occupied cells as a `p`-subset of the 64, ranked in the combinatorial
+//! number system, times the first player's stones as a subset of the occupied cells, ranked the
+//! same way. A position's entry is the least index among its images.
+
+use super::board::{self, CELLS, Position, Symmetry};
+use super::solver::CubeSolver;
+use crate::catalogue::Variant;
+use crate::layered::{Layered, LayeredGame, Step};
+use crate::table::TableError;
+use crate::value::Value;
+use std::path::Path;
+
+/// The largest book: ply 6 of the index spans 1.5 billion entries.
+pub const MAX_BOOK_PLIES: u32 = 6;
+
+/// The game's key: `qubic` or `sogo`.
+pub const fn key(gravity: bool) -> &'static str {
+    if gravity { "sogo" } else { "qubic" }
+}
+
+/// Binomial coefficients `C(n, k)` for `n <= 64`.
+struct Binomials([[u64; 65]; 65]);
+
+impl Binomials {
+    const fn new() -> Binomials {
+        let mut c = [[0u64; 65]; 65];
+        let mut n = 0;
+        while n <= 64 {
+            c[n][0] = 1;
+            let mut k = 1;
+            while k <= n {
+                c[n][k] = c[n - 1][k - 1].saturating_add(if k < n { c[n - 1][k] } else { 0 });
+                k += 1;
+            }
+            n += 1;
+        }
+        Binomials(c)
+    }
+
+    #[inline]
+    fn get(&self, n: u32, k: u32) -> u64 {
+        if k > n { 0 } else { self.0[n as usize][k as usize] }
+    }
+
+    /// The rank of a set among the sets of as many elements: the sum of `C(element, i + 1)` over
+    /// its elements in increasing order.
+    #[inline]
+    fn rank(&self, mut set: u64) -> u64 {
+        let mut rank = 0;
+        let mut i = 1;
+        while set != 0 {
+            rank += self.get(set.trailing_zeros(), i);
+            set &= set - 1;
+            i += 1;
+        }
+        rank
+    }
+
+    /// The `k`-set of rank `rank` among the subsets of `0..n`.
+    fn unrank(&self, mut rank: u64, k: u32, n: u32) -> u64 {
+        let mut set = 0;
+        let mut top = n;
+        for i in (1..=k).rev() {
+            // The largest element `e` with C(e, i) <= rank.
+            let mut e = top - 1;
+            while self.get(e, i) > rank {
+                e -= 1;
+            }
+            set |= 1 << e;
+            rank -= self.get(e, i);
+            top = e;
+        }
+        set
+    }
+}
+
+static BINOMIALS: Binomials = Binomials::new();
+
+/// The bits of `bits` at the cells of `mask`, packed to the low end (`pext`).
+#[inline]
+fn gather(bits: u64, mask: u64) -> u64 {
+    let (mut out, mut rest, mut k) = (0, mask, 0);
+    while rest != 0 {
+        let low = rest & rest.wrapping_neg();
+        if bits & low != 0 {
+            out |= 1 << k;
+        }
+        rest &= rest - 1;
+        k += 1;
+    }
+    out
+}
+
+/// The inverse of [`gather`]: the low bits of `packed` placed at the cells of `mask` (`pdep`).
+#[inline]
+fn scatter(packed: u64, mask: u64) -> u64 {
+    let (mut out, mut rest, mut k) = (0, mask, 0);
+    while rest != 0 {
+        let low = rest & rest.wrapping_neg();
+        if packed >> k & 1 != 0 {
+            out |= low;
+        }
+        rest &= rest - 1;
+        k += 1;
+    }
+    out
+}
+
+/// The first player's stones at ply `ply`: it has moved at every even ply before.
+#[inline]
+fn first_stones(ply: u32) -> u32 {
+    ply.div_ceil(2)
+}
+
+/// The size of ply `ply`'s index space.
+pub fn index_size(ply: u32) -> u64 {
+    BINOMIALS.get(CELLS, ply).saturating_mul(BINOMIALS.get(ply, first_stones(ply)))
+}
+
+/// The index of a position (not reduced by symmetry).
+#[inline]
+pub fn index_of(first: u64, mask: u64) -> u64 {
+    let ply = mask.count_ones();
+    BINOMIALS.rank(mask) * BINOMIALS.get(ply, first_stones(ply)) + BINOMIALS.rank(gather(first, mask))
+}
+
+/// The position with index `index` of ply `ply`.
+pub fn position_at(ply: u32, index: u64) -> Position {
+    let colourings = BINOMIALS.get(ply, first_stones(ply));
+    let mask = BINOMIALS.unrank(index / colourings, ply, CELLS);
+    let first = scatter(BINOMIALS.unrank(index % colourings, first_stones(ply), ply), mask);
+    let current = if ply.is_multiple_of(2) { first } else { mask & !first };
+    Position { current, mask, ply }
+}
+
+/// An opening book of a cube game (Qubic without gravity, Sogo with): plies 0 to `last`.
+pub struct CubeBook<const GRAVITY: bool> {
+    last: u32,
+    symmetries: Vec<Symmetry>,
+    solver: CubeSolver<GRAVITY>,
+}
+
+impl<const GRAVITY: bool> CubeBook<GRAVITY> {
+    /// The book of plies `0..=last`.
+    pub fn new(last: u32) -> CubeBook<GRAVITY> {
+        CubeBook { last, symmetries: board::symmetries(GRAVITY), solver: CubeSolver::default() }
+    }
+
+    /// The book's tables.
+    pub fn tables(last: u32) -> Layered<CubeBook<GRAVITY>> {
+        Layered::new(CubeBook::new(last))
+    }
+
+    /// The last ply of the book on disk in `dir` (the last ply with a set or table file,
+    /// finished or not), `None` when there is none.
+    pub fn on_disk(dir: &Path) -> Option<u32> {
+        let tables = Self::tables(MAX_BOOK_PLIES);
+        let exists = |path: std::path::PathBuf| path.exists() || crate::table::temporary_path(&path).exists();
+        (0..=MAX_BOOK_PLIES)
+            .rev()
+            .find(|&ply| exists(tables.set_spec(dir, ply).path) || exists(tables.table_spec(dir, ply).path))
+    }
+
+    /// The last ply.
+    pub fn last(&self) -> u32 {
+        self.last
+    }
+
+    /// The entry of `position`: the least index among its images.
+    pub fn canonical_index(&self, position: &Position) -> u64 {
+        let first = position.first_player();
+        self.symmetries
+            .iter()
+            .map(|s| index_of(board::apply(s, first), board::apply(s, position.mask)))
+            .min()
+            .expect("the identity is a symmetry")
+    }
+
+    /// The outcome of a position of the last ply, by proof (a distance only where the game
+    /// ends within a ply).
+    pub fn outcome(&self, position: &Position) -> Value {
+        self.solver.outcome(position)
+    }
+}
+
+impl<const GRAVITY: bool> LayeredGame for CubeBook<GRAVITY> {
+    type Position = Position;
+    type Walker = ();
+
+    fn game(&self) -> &'static str {
+        key(GRAVITY)
+    }
+
+    fn name(&self) -> String {
+        key(GRAVITY).to_string()
+    }
+
+    fn title(&self) -> String {
+        let (name, symmetries) = if GRAVITY { ("Sogo", 8) } else { ("Qubic", 192) };
+        format!(
+            "{name}: an opening book, one table per ply (stones in the cube) for plies 0 to {}, stored up to the {symmetries} symmetries; ply {} by proof (outcomes of unknown distance), later positions by search",
+            self.last, self.last
+        )
+    }
+
+    fn layers(&self) -> u32 {
+        self.last + 1
+    }
+
+    fn checkpointed(&self, ply: u32) -> bool {
+        ply == self.last
+    }
+
+    fn confirms(&self, _ply: u32, position: &Position, stored: Value) -> bool {
+        self.solver.confirms_outcome(position, stored)
+    }
+
+    fn search_memory(&self, ply: u32) -> u64 {
+        match ply == self.last {
+            true => super::solver::PROVER_TABLE_BYTES as u64,
+            false => 0,
+        }
+    }
+
+    fn table_name(&self, ply: u32) -> String {
+        format!("ply {ply}")
+    }
+
+    fn file_stem(&self, ply: u32) -> String {
+        format!("{}-ply{ply:02}", key(GRAVITY))
+    }
+
+    fn index_size(&self, ply: u32) -> u64 {
+        index_size(ply)
+    }
+
+    fn start(&self) -> Vec<u64> {
+        vec![0]
+    }
+
+    fn position(&self, ply: u32, _walker: &mut (), index: u64) -> Position {
+        position_at(ply, index)
+    }
+
+    /// The number of distinct images: the counts count every position.
+    fn weight(&self, _ply: u32, position: &Position) -> u64 {
+        let first = position.first_player();
+        let mut images: Vec<(u64, u64)> =
+            self.symmetries.iter().map(|s| (board::apply(s, first), board::apply(s, position.mask))).collect();
+        images.sort_unstable();
+        images.dedup();
+        images.len() as u64
+    }
+
+    fn for_each_child(&self, _ply: u32, position: &Position, mut f: impl FnMut(u64)) {
+        if position.is_over() {
+            return;
+        }
+        let mut moves = if GRAVITY { board::drop_cells(position.mask) } else { !position.mask };
+        while moves != 0 {
+            let cell = moves & moves.wrapping_neg();
+            moves &= moves - 1;
+            f(self.canonical_index(&position.play(cell)));
+        }
+    }
+
+    fn for_each_step(&self, ply: u32, position: &Position, mut f: impl FnMut(Step)) -> Result<(), TableError> {
+        if ply == self.last {
+            f(Step::Done(self.outcome(position)));
+        } else if position.is_over() {
+            if !position.is_won_by_previous() {
+                f(Step::Done(Value::Draw));
+            }
+        } else {
+            self.for_each_child(ply, position, |child| f(Step::Child(child)));
+        }
+        Ok(())
+    }
+
+    /// Qubic's plies up to 6: no line can be complete before the first player's fourth stone
+    /// (ply 7), so every placement of the stones is reachable.
+    fn reference_positions(&self, ply: u32) -> Option<u64> {
+        (!GRAVITY && ply < 7).then(|| {
+            let first = first_stones(ply);
+            BINOMIALS.get(CELLS, first) * BINOMIALS.get(CELLS - first, ply - first)
+        })
+    }
+
+    fn notation(&self, _ply: u32, position: &Position) -> String {
+        cube_notation(position)
+    }
+
+    fn variant(&self) -> Variant {
+        Variant::of(key(GRAVITY)).with("book-plies", self.last)
+    }
+}
+
+/// The stones layer by layer from the bottom, rows from 1, `x` for the first player, `o` for
+/// the second, `.` for an empty cell: `x..o ..../....|.../`.
+pub fn cube_notation(position: &Position) -> String {
+    let first = position.first_player();
+    let layers: Vec<String> = (0..4)
+        .map(|z| {
+            let rows: Vec<String> = (0..4)
+                .map(|y| {
+                    (0..4)
+                        .map(|x| {
+                            let bit = board::cell(x, y, z);
+                            match (first & bit != 0, position.mask & bit != 0) {
+                                (true, _) => 'x',
+                                (false, true) => 'o',
+                                _ => '.',
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            rows.join("/")
+        })
+        .collect();
+    layers.join("|")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indices_round_trip() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for ply in 0..=MAX_BOOK_PLIES {
+            for _ in 0..2_000 {
+                let index = rng.next_u64() % index_size(ply);
+                let p = position_at(ply, index);
+                assert_eq!(p.mask.count_ones(), ply);
+                assert_eq!(p.first_player().count_ones(), first_stones(ply));
+                assert_eq!(index_of(p.first_player(), p.mask), index);
+            }
+        }
+        assert_eq!(index_size(2), 2016 * 2);
+        assert_eq!(index_of(0, 0), 0);
+    }
+}
