@@ -108,6 +108,11 @@ impl<G: LineGame> Prover<G> {
 
     /// The position's worth before a search below it.
     fn leaf(&mut self, node: &G::Node) -> Result<Leaf, SearchError> {
+        self.leaf_with(node, true)
+    }
+
+    /// [`Prover::leaf`], with the attacker's threat sequences looked for only if `threats`.
+    fn leaf_with(&mut self, node: &G::Node, threats: bool) -> Result<Leaf, SearchError> {
         let game = &self.game;
         let (mover, occupied) = (G::mover(node), G::occupied(node));
         let attacker = self.is_attacker(node);
@@ -131,7 +136,7 @@ impl<G: LineGame> Prover<G> {
             // The last stone completes no line (the mover has no winning cell).
             return Ok(drawn);
         }
-        if attacker && self.threat_sequence(mover, mover ^ occupied, occupied)? {
+        if attacker && threats && self.threat_sequence(mover, mover ^ occupied, occupied)? {
             return Ok(Leaf::Achieved);
         }
         Ok(Leaf::Moves(moves))
@@ -139,20 +144,38 @@ impl<G: LineGame> Prover<G> {
 
     /// Whether the side to move, with `mine` against `theirs`, wins by a threat sequence.
     fn threat_sequence(&mut self, mine: u64, theirs: u64, occupied: u64) -> Result<bool, SearchError> {
+        self.threat_search(mine, theirs, occupied, None)
+    }
+
+    /// [`Prover::threat_sequence`], and where it wins, the attacker's moves of one winning
+    /// sequence pushed onto `line` in the order played (the defender's replies are forced).
+    fn threat_search(
+        &mut self,
+        mine: u64,
+        theirs: u64,
+        occupied: u64,
+        mut line: Option<&mut Vec<u64>>,
+    ) -> Result<bool, SearchError> {
         self.tick()?;
         self.threat_nodes += 1;
         let game = &self.game;
         let playable = game.playable(occupied);
-        if game.completing(mine) & playable != 0 {
+        let my_completing = game.completing(mine);
+        if my_completing & playable != 0 {
             return Ok(true);
         }
-        let their_threats = game.completing(theirs) & playable;
+        let their_completing = game.completing(theirs);
+        let their_threats = their_completing & playable;
         if their_threats & their_threats.wrapping_sub(1) != 0 {
             return Ok(false);
         }
         let key = (mine, occupied);
         if let Some(known) = self.threats.get(key) {
-            return Ok(known);
+            // A known win is searched again where its moves are wanted (the cache then leads
+            // straight down it, past the branches known to fail).
+            if !known || line.is_none() {
+                return Ok(known);
+            }
         }
         let empty = game.board() & !occupied;
         let candidates =
@@ -164,21 +187,66 @@ impl<G: LineGame> Prover<G> {
             rest &= rest - 1;
             let (mine2, occupied2) = (mine | cell, occupied | cell);
             let playable2 = self.game.playable(occupied2);
-            if self.game.completing(theirs) & playable2 != 0 {
+            if their_completing & playable2 != 0 {
                 continue; // the defender completes a line first
             }
-            let made = self.game.completing(mine2) & playable2 & empty & !cell;
+            let made = self.game.completing_after(mine, my_completing, cell) & playable2 & empty & !cell;
             if made == 0 {
                 continue; // not forcing
             }
             if made & (made - 1) != 0 {
                 found = true;
+                if let Some(line) = line.as_deref_mut() {
+                    line.push(cell);
+                }
                 break;
             }
-            found = self.threat_sequence(mine2, theirs | made, occupied2 | made)?;
+            match line.as_deref_mut() {
+                Some(line) => {
+                    line.push(cell);
+                    found = self.threat_search(mine2, theirs | made, occupied2 | made, Some(&mut *line))?;
+                    if !found {
+                        line.pop();
+                    }
+                }
+                None => found = self.threat_sequence(mine2, theirs | made, occupied2 | made)?,
+            }
         }
         self.threats.put(key, found);
         Ok(found)
+    }
+
+    /// Whether the attacker's moves `line`, played from `mine` against `theirs` with the
+    /// attacker to move, still win as a threat sequence: every move legal, no line of the
+    /// defender's completed or left open, each move a threat whose one answer is forced, and a
+    /// double threat or a line at the end. A check of one sequence, far cheaper than a search.
+    fn replays(&self, line: &[u64], mut mine: u64, mut theirs: u64, mut occupied: u64) -> bool {
+        let game = &self.game;
+        for &cell in line {
+            let playable = game.playable(occupied);
+            if game.completing(mine) & playable != 0 {
+                return true;
+            }
+            let their_threats = game.completing(theirs) & playable;
+            if cell & playable == 0 || their_threats & !cell != 0 {
+                return false; // taken, not yet playable, or a threat of the defender's unmet
+            }
+            let empty = game.board() & !occupied;
+            let (mine2, occupied2) = (mine | cell, occupied | cell);
+            let playable2 = game.playable(occupied2);
+            if game.completing(theirs) & playable2 != 0 {
+                return false;
+            }
+            let made = game.completing(mine2) & playable2 & empty & !cell;
+            if made == 0 {
+                return false;
+            }
+            if made & (made - 1) != 0 {
+                return true;
+            }
+            (mine, theirs, occupied) = (mine2, theirs | made, occupied2 | made);
+        }
+        game.completing(mine) & game.playable(occupied) != 0
     }
 
     fn tick(&self) -> Result<(), SearchError> {
@@ -214,6 +282,19 @@ impl<G: LineGame> Prover<G> {
             Leaf::Failed => return Ok(self.numbers.put(key, (INFINITE, 0), 1)),
             Leaf::Moves(moves) => moves,
         };
+        // At the defender's turn, the attacker's threat sequence as if the defender passed: a
+        // defender's move that does not stop it loses at once, which a replay of its moves
+        // shows without a search. Without gravity a defender's stone only takes cells and adds
+        // threats to meet, so where the attacker has no sequence now it has none after any
+        // move (under gravity a stone can make a cell above it playable).
+        let mut null_line = Vec::new();
+        let mut child_threats = true;
+        let (mover, occupied) = (G::mover(node), G::occupied(node));
+        if !self.is_attacker(node) {
+            let attacker = mover ^ occupied;
+            let wins = self.threat_search(attacker, mover, occupied, Some(&mut null_line))?;
+            child_threats = wins || self.game.beneath(self.game.board()) != 0;
+        }
         let mut children: Vec<(G::Node, G::Key)> = Vec::with_capacity(moves.count_ones() as usize);
         for group in 0..self.game.groups().len() {
             let cell = moves & self.game.groups()[group];
@@ -223,7 +304,18 @@ impl<G: LineGame> Prover<G> {
                 // Settle what settles at once (a line, a forced loss, a threat sequence), so
                 // that the choice below sees it.
                 if self.numbers.get(child_key).is_none() {
-                    match self.leaf(&child)? {
+                    let attacker = mover ^ occupied;
+                    if !null_line.is_empty()
+                        && self.replays(&null_line, attacker, mover | cell, occupied | cell)
+                    {
+                        _ = self.numbers.put(child_key, (0, INFINITE), 1);
+                        children.push((child, child_key));
+                        continue;
+                    }
+                    if !child_threats {
+                        self.threats.put((attacker, occupied | cell), false);
+                    }
+                    match self.leaf_with(&child, child_threats)? {
                         Leaf::Achieved => _ = self.numbers.put(child_key, (0, INFINITE), 1),
                         Leaf::Failed => _ = self.numbers.put(child_key, (INFINITE, 0), 1),
                         // Mobility: one move may achieve the mover's aim, but all of them must

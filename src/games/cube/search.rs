@@ -27,6 +27,9 @@ pub struct CubeLines<const GRAVITY: bool> {
     groups: Vec<u64>,
     /// For each symmetry but the identity, for each byte of a word, the image of each value.
     images: Arc<Vec<[[u64; 256]; 8]>>,
+    /// The lines through each cell (7 through a strong cell, 4 and three empty ones through
+    /// the others).
+    through: Arc<[[u64; 7]; 64]>,
     symmetric_plies: u32,
 }
 
@@ -59,7 +62,18 @@ impl<const GRAVITY: bool> CubeLines<GRAVITY> {
             cells.sort_by_key(|&i| strong >> i & 1 == 0);
             cells.iter().map(|&i| 1u64 << i).collect()
         };
+        let mut through = [[0u64; 7]; 64];
+        for line in board::lines() {
+            let mut cells = line;
+            while cells != 0 {
+                let i = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                let free = through[i].iter().position(|&l| l == 0).expect("at most 7 lines through a cell");
+                through[i][free] = line;
+            }
+        }
         CubeLines {
+            through: Arc::new(through),
             groups,
             images: Arc::new(images),
             symmetric_plies: if GRAVITY { CELLS } else { QUBIC_SYMMETRIC_PLIES },
@@ -127,6 +141,21 @@ impl<const GRAVITY: bool> LineGame for CubeLines<GRAVITY> {
     #[inline(always)]
     fn completing(&self, stones: u64) -> u64 {
         board::completing(stones)
+    }
+
+    /// Only the lines through `cell` change.
+    #[inline(always)]
+    fn completing_after(&self, stones: u64, completing: u64, cell: u64) -> u64 {
+        let after = stones | cell;
+        let mut out = completing;
+        for &line in &self.through[cell.trailing_zeros() as usize] {
+            match (after & line).count_ones() {
+                3 => out |= line & !after,
+                4 => out |= line,
+                _ => {}
+            }
+        }
+        out
     }
 
     fn has_line(&self, stones: u64) -> bool {
