@@ -301,32 +301,36 @@ impl<G: LineGame> Prover<G> {
             if cell != 0 {
                 let child = self.game.play(node, group, cell);
                 let child_key = self.game.key(&child);
-                // Settle what settles at once (a line, a forced loss, a threat sequence), so
-                // that the choice below sees it.
-                if self.numbers.get(child_key).is_none() {
-                    let attacker = mover ^ occupied;
-                    if !null_line.is_empty()
-                        && self.replays(&null_line, attacker, mover | cell, occupied | cell)
-                    {
-                        _ = self.numbers.put(child_key, (0, INFINITE), 1);
-                        children.push((child, child_key));
-                        continue;
-                    }
-                    if !child_threats {
-                        self.threats.put((attacker, occupied | cell), false);
-                    }
-                    match self.leaf_with(&child, child_threats)? {
-                        Leaf::Achieved => _ = self.numbers.put(child_key, (0, INFINITE), 1),
-                        Leaf::Failed => _ = self.numbers.put(child_key, (INFINITE, 0), 1),
-                        // Mobility: one move may achieve the mover's aim, but all of them must
-                        // be refuted, so that forcing moves (one reply) come first.
-                        Leaf::Moves(replies) if !self.is_attacker(&child) => {
-                            _ = self.numbers.put(child_key, (1, 1 + u32::from(replies.count_ones() > 1)), 1)
-                        }
-                        Leaf::Moves(_) => {}
-                    }
-                }
+                // The children's entries are read next, each most likely a cache miss: asked
+                // for all at once, the misses overlap.
+                self.numbers.prefetch(child_key);
                 children.push((child, child_key));
+            }
+        }
+        let attacker = mover ^ occupied;
+        for &(child, child_key) in &children {
+            // Settle what settles at once (a line, a forced loss, a threat sequence), so that
+            // the choice below sees it.
+            if self.numbers.get(child_key).is_some() {
+                continue;
+            }
+            let cell = G::occupied(&child) ^ occupied;
+            if !null_line.is_empty() && self.replays(&null_line, attacker, mover | cell, occupied | cell) {
+                _ = self.numbers.put(child_key, (0, INFINITE), 1);
+                continue;
+            }
+            if !child_threats {
+                self.threats.put((attacker, occupied | cell), false);
+            }
+            match self.leaf_with(&child, child_threats)? {
+                Leaf::Achieved => _ = self.numbers.put(child_key, (0, INFINITE), 1),
+                Leaf::Failed => _ = self.numbers.put(child_key, (INFINITE, 0), 1),
+                // Mobility: one move may achieve the mover's aim, but all of them must be
+                // refuted, so that forcing moves (one reply) come first.
+                Leaf::Moves(replies) if !self.is_attacker(&child) => {
+                    _ = self.numbers.put(child_key, (1, 1 + u32::from(replies.count_ones() > 1)), 1)
+                }
+                Leaf::Moves(_) => {}
             }
         }
         loop {
@@ -398,6 +402,12 @@ impl<K: KeyWord> Numbers<K> {
     #[inline]
     fn bucket(&self, key: K) -> usize {
         2 * (mix(key.to_u128()) as usize & (self.entries.len() / 2 - 1))
+    }
+
+    /// Starts loading the bucket of `key` into the cache, for a [`Numbers::get`] soon after.
+    #[inline]
+    fn prefetch(&self, key: K) {
+        crate::prefetch::prefetch(&self.entries[self.bucket(key)]);
     }
 
     #[inline]
