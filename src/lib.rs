@@ -76,6 +76,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod catalogue;
+mod combinations;
 pub mod game;
 pub mod games;
 pub mod layered;

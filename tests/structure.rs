@@ -29,6 +29,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("resources", 0),
     ("rng", 0),
     ("prefetch", 0),
+    ("combinations", 0),
     ("reference", 0),
     ("text", 0),
     // The file format.

@@ -23,23 +23,7 @@ pub const MAX_WIDTH: usize = 12;
 /// (boards of 9 rows or more, far beyond what can be solved, but still valid to probe and list).
 const MAX_TABLE_ENTRIES: usize = 1 << 22;
 
-/// Binomial coefficients up to 64 (the largest fits in u64).
-const fn binomials() -> [[u64; 65]; 65] {
-    let mut c = [[0u64; 65]; 65];
-    let mut n = 0;
-    while n <= 64 {
-        c[n][0] = 1;
-        let mut k = 1;
-        while k <= n {
-            c[n][k] = c[n - 1][k - 1] + if k < n { c[n - 1][k] } else { 0 };
-            k += 1;
-        }
-        n += 1;
-    }
-    c
-}
-
-static BINOMIAL: [[u64; 65]; 65] = binomials();
+use crate::combinations::BINOMIAL;
 
 #[inline]
 fn code_height(code: u32) -> u32 {

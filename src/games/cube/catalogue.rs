@@ -15,6 +15,7 @@
 use super::board::{self, CELLS, Position, Symmetry};
 use super::solver::CubeSolver;
 use crate::catalogue::Variant;
+use crate::combinations::{binomial, subset_rank, subset_unrank};
 use crate::layered::{Layered, LayeredGame, Step};
 use crate::table::TableError;
 use crate::value::Value;
@@ -28,63 +29,7 @@ pub const fn key(gravity: bool) -> &'static str {
     if gravity { "sogo" } else { "qubic" }
 }
 
-/// Binomial coefficients `C(n, k)` for `n <= 64`.
-struct Binomials([[u64; 65]; 65]);
 
-impl Binomials {
-    const fn new() -> Binomials {
-        let mut c = [[0u64; 65]; 65];
-        let mut n = 0;
-        while n <= 64 {
-            c[n][0] = 1;
-            let mut k = 1;
-            while k <= n {
-                c[n][k] = c[n - 1][k - 1].saturating_add(if k < n { c[n - 1][k] } else { 0 });
-                k += 1;
-            }
-            n += 1;
-        }
-        Binomials(c)
-    }
-
-    #[inline]
-    fn get(&self, n: u32, k: u32) -> u64 {
-        if k > n { 0 } else { self.0[n as usize][k as usize] }
-    }
-
-    /// The rank of a set among the sets of as many elements: the sum of `C(element, i + 1)` over
-    /// its elements in increasing order.
-    #[inline]
-    fn rank(&self, mut set: u64) -> u64 {
-        let mut rank = 0;
-        let mut i = 1;
-        while set != 0 {
-            rank += self.get(set.trailing_zeros(), i);
-            set &= set - 1;
-            i += 1;
-        }
-        rank
-    }
-
-    /// The `k`-set of rank `rank` among the subsets of `0..n`.
-    fn unrank(&self, mut rank: u64, k: u32, n: u32) -> u64 {
-        let mut set = 0;
-        let mut top = n;
-        for i in (1..=k).rev() {
-            // The largest element `e` with C(e, i) <= rank.
-            let mut e = top - 1;
-            while self.get(e, i) > rank {
-                e -= 1;
-            }
-            set |= 1 << e;
-            rank -= self.get(e, i);
-            top = e;
-        }
-        set
-    }
-}
-
-static BINOMIALS: Binomials = Binomials::new();
 
 /// The bits of `bits` at the cells of `mask`, packed to the low end (`pext`).
 #[inline]
@@ -124,21 +69,21 @@ fn first_stones(ply: u32) -> u32 {
 
 /// The size of ply `ply`'s index space.
 pub fn index_size(ply: u32) -> u64 {
-    BINOMIALS.get(CELLS, ply).saturating_mul(BINOMIALS.get(ply, first_stones(ply)))
+    binomial(CELLS, ply).saturating_mul(binomial(ply, first_stones(ply)))
 }
 
 /// The index of a position (not reduced by symmetry).
 #[inline]
 pub fn index_of(first: u64, mask: u64) -> u64 {
     let ply = mask.count_ones();
-    BINOMIALS.rank(mask) * BINOMIALS.get(ply, first_stones(ply)) + BINOMIALS.rank(gather(first, mask))
+    subset_rank(mask) * binomial(ply, first_stones(ply)) + subset_rank(gather(first, mask))
 }
 
 /// The position with index `index` of ply `ply`.
 pub fn position_at(ply: u32, index: u64) -> Position {
-    let colourings = BINOMIALS.get(ply, first_stones(ply));
-    let mask = BINOMIALS.unrank(index / colourings, ply, CELLS);
-    let first = scatter(BINOMIALS.unrank(index % colourings, first_stones(ply), ply), mask);
+    let colourings = binomial(ply, first_stones(ply));
+    let mask = subset_unrank(index / colourings, ply, CELLS);
+    let first = scatter(subset_unrank(index % colourings, first_stones(ply), ply), mask);
     let current = if ply.is_multiple_of(2) { first } else { mask & !first };
     Position { current, mask, ply }
 }
@@ -292,7 +237,7 @@ impl<const GRAVITY: bool> LayeredGame for CubeBook<GRAVITY> {
     fn reference_positions(&self, ply: u32) -> Option<u64> {
         (!GRAVITY && ply < 7).then(|| {
             let first = first_stones(ply);
-            BINOMIALS.get(CELLS, first) * BINOMIALS.get(CELLS - first, ply - first)
+            binomial(CELLS, first) * binomial(CELLS - first, ply - first)
         })
     }
 
