@@ -121,17 +121,50 @@ impl Deadline {
         }))
     }
 
-    /// The error to stop with after `nodes` nodes, once the time is up; the clock is read at
-    /// every 4,096th node only.
+    /// The error to stop with after `nodes` nodes, once the time is up, this search's own or
+    /// that of the work the thread does ([`within`]); the clock is read at every 4,096th node
+    /// only.
     #[inline]
     pub(crate) fn check(&self, nodes: u64) -> Result<(), SearchError> {
-        match self.0 {
-            Some((deadline, seconds)) if nodes & 0xfff == 0 && Instant::now() > deadline => {
-                Err(SearchError::TimeLimit { seconds, nodes })
+        if nodes & 0xfff != 0 {
+            return Ok(());
+        }
+        let now = Instant::now();
+        for (deadline, seconds) in [self.0, WORK_DEADLINE.get()].into_iter().flatten() {
+            if now > deadline {
+                return Err(SearchError::TimeLimit { seconds, nodes });
             }
-            _ => Ok(()),
+        }
+        Ok(())
+    }
+}
+
+thread_local! {
+    /// The deadline of all the searches of the thread's present work ([`within`]).
+    static WORK_DEADLINE: std::cell::Cell<Option<(Instant, f64)>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `work` with every search it makes on this thread stopped `seconds` from now at the
+/// latest, whatever the searches' own limits: a bound on a whole answer made of many searches
+/// (a position and each of its moves), such as one request to `serve`.
+pub fn within<T>(seconds: f64, work: impl FnOnce() -> T) -> T {
+    let outer = WORK_DEADLINE.get();
+    let mine = Deadline::after(Some(seconds)).0;
+    // A deadline within another keeps the earlier of the two.
+    let deadline = match (outer, mine) {
+        (Some(o), Some(m)) => Some(if o.0 <= m.0 { o } else { m }),
+        (o, m) => o.or(m),
+    };
+    /// Puts the outer deadline back, also when `work` unwinds.
+    struct Restore(Option<(Instant, f64)>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            WORK_DEADLINE.set(self.0);
         }
     }
+    let _restore = Restore(outer);
+    WORK_DEADLINE.set(deadline);
+    work()
 }
 
 /// `MAX` of the score on a board of `cells` cells: a win on the winner's own stone `k` scores

@@ -48,8 +48,9 @@ impl Reply {
     }
 }
 
-/// Seconds a search may take for one request (a Connect Four position beyond an opening book):
-/// a page waits no longer, and the answer is an error (status 500) that says so.
+/// Seconds the searches of one request may take together (a Connect Four position beyond an
+/// opening book and its moves, a Qubic or Sogo position): a page waits no longer, and the
+/// answer is an error (status 500) that says so.
 const SEARCH_SECONDS: f64 = 30.0;
 
 /// How long a request waits for its turn to compute before it is answered 503.
@@ -192,7 +193,11 @@ impl ForGame for Serving<'_> {
             Arc::clone(entry)
         };
         match tablebase.downcast::<G::Tablebase>() {
-            Ok(tablebase) => call(&*tablebase, self.path, self.params),
+            // One bound for the whole answer: a position and every move of it can each need a
+            // search (all 60 moves of an early Qubic position).
+            Ok(tablebase) => {
+                tablebase::search::within(SEARCH_SECONDS, || call(&*tablebase, self.path, self.params))
+            }
             Err(_) => Reply::error(500, "internal error: a variant's tables of another type"),
         }
     }
