@@ -59,9 +59,17 @@ pub struct Probed<M> {
 
 /// The value and all moves of `position`, best first (ties in the order the game lists moves).
 pub fn probe<G: Probe>(game: &G, position: &G::Position) -> Result<Probed<G::Move>, ProbeError> {
-    let value = game.value(position)?;
+    let mut value = game.value(position)?;
     let mut moves: Vec<(G::Move, Value)> =
         game.moves(position)?.into_iter().map(|o| (o.mv, o.value)).collect();
+    // A value proved without its distance, whose moves all have theirs (a search that ran out
+    // of time on the position but not on its moves): the moves give the distance.
+    if value.distance_unknown() && !moves.is_empty() {
+        let from_moves = crate::value::best_of(moves.iter().map(|&(_, v)| v));
+        if from_moves.word() == value.word() && !from_moves.distance_unknown() {
+            value = from_moves;
+        }
+    }
     moves.sort_by_key(|&(_, value)| std::cmp::Reverse(value));
     Ok(Probed { value, moves })
 }
@@ -96,4 +104,52 @@ pub fn best_line<G: Probe>(game: &G, position: &G::Position) -> Result<Vec<G::Mo
         current = best.next;
     }
     Ok(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Position 0, proved a win without its distance, whose moves lead to 1 (lost in 2 for the
+    /// other side) and 2 (a win in 1 for it); position 3 the same but one move's value unknown.
+    struct Proved;
+
+    impl Probe for Proved {
+        type Position = u8;
+        type Move = u8;
+        fn parse(&self, _text: &str) -> Result<u8, ProbeError> {
+            Ok(0)
+        }
+        fn notation(&self, position: &u8) -> String {
+            position.to_string()
+        }
+        fn value(&self, position: &u8) -> Result<Value, ProbeError> {
+            Ok(match position {
+                0 | 3 => Value::WinUnknown,
+                1 => Value::Loss(2),
+                4 => Value::LossUnknown,
+                _ => Value::Win(1),
+            })
+        }
+        fn moves(&self, position: &u8) -> Result<Vec<Outcome<Self>>, ProbeError> {
+            let to = |next: u8| Outcome { mv: next, next, value: self.value(&next).unwrap().for_mover() };
+            Ok(match position {
+                0 => vec![to(1), to(2)],
+                3 => vec![to(4), to(1), to(2)],
+                _ => Vec::new(),
+            })
+        }
+        fn describe(&self, _position: &u8, _value: Value) -> String {
+            String::new()
+        }
+    }
+
+    #[test]
+    fn moves_of_known_distance_give_an_unknown_one() {
+        assert_eq!(probe(&Proved, &0).unwrap().value, Value::Win(3));
+        // A move of unknown distance might win sooner: the distance stays unknown.
+        let probed = probe(&Proved, &3).unwrap();
+        assert_eq!(probed.value, Value::WinUnknown);
+        assert_eq!(probed.moves[0], (1, Value::Win(3)), "a known win is listed first");
+    }
 }
