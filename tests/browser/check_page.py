@@ -248,6 +248,26 @@ def main():
         check(position == "W:d7 B:a7 w 2 2", f"Back takes the last placement back: {position!r}")
         position = click_and_check(browser, "#reply", morris, position)
         browser.screenshot(os.path.join(ARTIFACTS, "morris-3.png"))
+
+        # The cube games need no tables: late positions, solved by search with distances.
+        qubic = ["qubic", "--dir", tables]
+        late = ("b14a14c34c32c11c12d13b33a42b32a23d23c43d12c33a41d22c21a31c14a32b43b41b42"
+                "b31c44a21b44d42d24b24c31a13a33c42d43b12d33d34c13d32a11a44d44d11a12b23d21c24b13")
+        browser.open(f"http://{address}/#game=qubic&position={late}")
+        position = browser.wait_ready(previous_position=None)
+        check(position == late, f"the late Qubic position: {position!r}")
+        best = agrees_with_probe(browser, qubic, position)["moves"][0]["move"]
+        position = click_and_check(browser, f'#board g.move[data-moves="{best}"] circle', qubic, position)
+        check(position == late + best, f"the click played {best}: {position!r}")
+        browser.screenshot(os.path.join(ARTIFACTS, "qubic.png"))
+        sogo = ["sogo", "--dir", tables]
+        late = "b1d1a2c4a3b4b3a2d2a3c1b3c1d1a2a2d1c4d1c1a3a1a4b1c4d2c1d2a4a4b1d3d3b2d4d2a1d4a4d4d3a1a3d4b4d3c4b3b2b4"
+        browser.open(f"http://{address}/#game=sogo&position={late}")
+        position = browser.wait_ready(previous_position=None)
+        best = agrees_with_probe(browser, sogo, position)["moves"][0]["move"]
+        position = click_and_check(browser, f'#board g.move[data-moves="{best}"] circle', sogo, position)
+        check(position == late + best, f"the click dropped a stone in {best}: {position!r}")
+        browser.screenshot(os.path.join(ARTIFACTS, "sogo.png"))
     finally:
         browser.close()
         for process in (server, bare):
