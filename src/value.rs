@@ -56,6 +56,15 @@ impl Value {
     /// loss of unknown distance may be slower than any known one).
     #[inline]
     pub fn combine(self, other: Value) -> Value {
+        // The layered solvers combine every move of every position: the common case first.
+        if !self.distance_unknown() && !other.distance_unknown() {
+            return self.max(other);
+        }
+        self.combine_unknown(other)
+    }
+
+    #[cold]
+    fn combine_unknown(self, other: Value) -> Value {
         match (self, other) {
             (Value::WinUnknown, Value::Win(1)) | (Value::Win(1), Value::WinUnknown) => Value::Win(1),
             (Value::WinUnknown, Value::Win(_)) | (Value::Win(_), Value::WinUnknown) => Value::WinUnknown,
@@ -81,13 +90,17 @@ impl Value {
     /// to play), a loss of unknown distance before every known loss (it may be the longest).
     /// `max` picks the optimal value among moves of known distance; [`Value::combine`] among
     /// any.
-    fn preference(self) -> (u8, i64) {
+    /// One integer, so that comparing two values is one comparison: losses `0..2^32` by
+    /// distance, then an unknown loss, a draw, an unknown win, and wins above `2^34`, the
+    /// quickest highest.
+    #[inline]
+    fn preference(self) -> i64 {
         match self {
-            Value::Win(n) => (2, -i64::from(n)),
-            Value::WinUnknown => (2, i64::MIN),
-            Value::Draw => (1, 0),
-            Value::Loss(n) => (0, i64::from(n)),
-            Value::LossUnknown => (0, i64::MAX),
+            Value::Loss(n) => i64::from(n),
+            Value::LossUnknown => 1 << 32,
+            Value::Draw => 1 << 33,
+            Value::WinUnknown => 1 << 34,
+            Value::Win(n) => (1 << 35) - i64::from(n),
         }
     }
 
