@@ -381,3 +381,57 @@ fn a_bound_on_the_work_stops_every_search_in_it() {
     let late = "b1d1a2c4a3b4b3a2d2a3c1b3c1d1a2a2d1c4d1c1a3a1a4b1c4d2c1d2a4a4b1d3d3b2d4d2a1d4a4d4d3a1a3d4b4d3c4b3b2b4";
     assert_eq!(tables.value(&tables.parse(late).unwrap()).unwrap(), Value::Loss(14));
 }
+
+/// The opening books' forward pass (positions stored up to the symmetries, each weighted by
+/// its number of images) counts every reachable position once: Qubic's plies 0 to 4 are every
+/// placement of the stones (no line is possible before ply 7), Sogo's plies 0 to 5 the distinct
+/// positions an independent walk over every sequence of drops reaches.
+#[test]
+fn the_books_count_every_reachable_position_once() {
+    use std::collections::HashSet;
+    use tablebase::Progress;
+    use tablebase::games::cube::CubeBook;
+    let counts = |gravity: bool, last: u32| {
+        let mut counts = Vec::new();
+        let mut record = |_, positions| {
+            counts.push(positions);
+            Ok::<(), ()>(())
+        };
+        match gravity {
+            true => tablebase::testing::reachable_counts(
+                &CubeBook::<true>::new(last),
+                last,
+                &Progress::hidden(),
+                &mut record,
+            ),
+            false => tablebase::testing::reachable_counts(
+                &CubeBook::<false>::new(last),
+                last,
+                &Progress::hidden(),
+                &mut record,
+            ),
+        }
+        .unwrap();
+        counts
+    };
+    let choose = |n: u64, k: u64| (0..k).fold(1u64, |c, i| c * (n - i) / (i + 1));
+    let qubic: Vec<u64> =
+        (0..=4).map(|p: u64| choose(64, p.div_ceil(2)) * choose(64 - p.div_ceil(2), p / 2)).collect();
+    assert_eq!(counts(false, 4), qubic);
+    let mut walked = Vec::new();
+    let mut layer: HashSet<(u64, u64)> = HashSet::from([(0, 0)]);
+    for _ in 0..=5 {
+        walked.push(layer.len() as u64);
+        let mut next = HashSet::new();
+        for &(current, mask) in &layer {
+            for column in 0..16 {
+                let free = (0..4).map(|z| 1u64 << (column + 16 * z)).find(|c| mask & c == 0);
+                if let Some(cell) = free {
+                    next.insert((current ^ mask, mask | cell));
+                }
+            }
+        }
+        layer = next;
+    }
+    assert_eq!(counts(true, 5), walked);
+}
