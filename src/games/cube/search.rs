@@ -80,6 +80,15 @@ impl<const GRAVITY: bool> CubeLines<GRAVITY> {
         }
     }
 
+    /// The least key of the position's images under every symmetry of the game, at any ply:
+    /// one key for positions that the symmetries map onto each other.
+    pub fn canonical_key(&self, position: &Position) -> u128 {
+        let own = u128::from(position.mask) << 64 | u128::from(position.current);
+        self.images.iter().fold(own, |least, images| {
+            least.min(Self::image_key(images, position.current, position.mask))
+        })
+    }
+
     /// The key of `current` and `mask` under the symmetry of `images`.
     #[inline]
     fn image_key(images: &[[u64; 256]; 8], current: u64, mask: u64) -> u128 {

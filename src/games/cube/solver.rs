@@ -9,7 +9,7 @@
 
 use super::board::Position;
 use super::search::CubeLines;
-use crate::search::{LineGame, Prover, SearchError, SearcherPool};
+use crate::search::{Prover, SearchError, SearcherPool};
 use crate::value::Value;
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
@@ -83,7 +83,9 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         if let Some(value) = self.within_a_ply(position) {
             return Ok(value);
         }
-        let key = self.game.key(position);
+        // Images share a value: a probe asks for every move, and at a symmetric position many
+        // moves are images of one another.
+        let key = self.game.canonical_key(position);
         if let Some(&value) = self.known.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
             return Ok(value);
         }
