@@ -243,6 +243,13 @@ impl Position {
     }
 }
 
+/// The cells a stone may go to: the lowest empty cell of each column under gravity (Sogo),
+/// else every empty cell (Qubic).
+#[inline(always)]
+pub fn playable(mask: u64, gravity: bool) -> u64 {
+    if gravity { drop_cells(mask) } else { !mask }
+}
+
 /// The lowest empty cell of each column (none for a full column), under gravity.
 #[inline]
 pub fn drop_cells(mask: u64) -> u64 {

@@ -211,7 +211,7 @@ impl<const GRAVITY: bool> LayeredGame for CubeBook<GRAVITY> {
         if position.is_over() {
             return;
         }
-        let mut moves = if GRAVITY { board::drop_cells(position.mask) } else { !position.mask };
+        let mut moves = board::playable(position.mask, GRAVITY);
         while moves != 0 {
             let cell = moves & moves.wrapping_neg();
             moves &= moves - 1;

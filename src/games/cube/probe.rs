@@ -57,18 +57,7 @@ impl<const GRAVITY: bool> CubeTablebase<GRAVITY> {
         CubeTablebase { dir: dir.into(), book, plies, solver: CubeSolver::default(), max_time }
     }
 
-    /// The searches' work so far.
-    pub fn solver(&self) -> &CubeSolver<GRAVITY> {
-        &self.solver
-    }
-
     fn value_of(&self, position: &Position) -> Result<Value, ProbeError> {
-        if position.is_won_by_previous() {
-            return Ok(Value::Loss(0));
-        }
-        if position.ply == CELLS {
-            return Ok(Value::Draw);
-        }
         // A ply of the book on disk, if there is one (asked of the directory each time, so
         // that a book built while `serve` runs counts).
         if CubeBook::<GRAVITY>::on_disk(&self.dir).is_some_and(|last| position.ply <= last) {
@@ -89,7 +78,7 @@ impl<const GRAVITY: bool> CubeTablebase<GRAVITY> {
         if position.is_over() {
             return Vec::new();
         }
-        let mut cells = if GRAVITY { board::drop_cells(position.mask) } else { !position.mask };
+        let mut cells = board::playable(position.mask, GRAVITY);
         let mut out = Vec::new();
         while cells != 0 {
             let cell = cells.trailing_zeros();

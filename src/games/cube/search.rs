@@ -144,7 +144,7 @@ impl<const GRAVITY: bool> LineGame for CubeLines<GRAVITY> {
 
     #[inline(always)]
     fn playable(&self, occupied: u64) -> u64 {
-        if GRAVITY { board::drop_cells(occupied) } else { !occupied }
+        board::playable(occupied, GRAVITY)
     }
 
     #[inline(always)]

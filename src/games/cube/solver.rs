@@ -25,17 +25,6 @@ pub const PROVER_TABLE_BYTES: usize = 512 << 20;
 /// best line for them again); beyond this the memory is emptied.
 const REMEMBERED: usize = 1 << 20;
 
-/// How a value was found, for reports.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Effort {
-    /// Nodes of the exact search.
-    pub exact_nodes: u64,
-    /// Nodes of the proof-number search.
-    pub proof_nodes: u64,
-    /// Positions of the threat-sequence search.
-    pub threat_nodes: u64,
-}
-
 /// Values of one cube game by search, shared by threads.
 pub struct CubeSolver<const GRAVITY: bool> {
     game: CubeLines<GRAVITY>,
@@ -46,7 +35,6 @@ pub struct CubeSolver<const GRAVITY: bool> {
     prover_bytes: usize,
     exact_seconds: f64,
     known: Mutex<HashMap<u128, Value>>,
-    effort: Mutex<Effort>,
 }
 
 impl<const GRAVITY: bool> Default for CubeSolver<GRAVITY> {
@@ -67,13 +55,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
             prover_bytes,
             exact_seconds,
             known: Mutex::new(HashMap::new()),
-            effort: Mutex::new(Effort::default()),
         }
-    }
-
-    /// What the searches have done so far.
-    pub fn effort(&self) -> Effort {
-        *self.effort.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The value of `position` for the side to move: exact where the exact search finishes in
@@ -101,13 +83,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
     fn search(&self, position: &Position, max_time: Option<f64>) -> Result<Value, SearchError> {
         let start = Instant::now();
         let exact_limit = max_time.map_or(self.exact_seconds, |t| t.min(self.exact_seconds));
-        let exact = self.exact.with_searcher(Some(exact_limit), |searcher| {
-            let before = searcher.nodes();
-            let value = searcher.value(position);
-            Ok((value, searcher.nodes() - before))
-        })?;
-        self.add_effort(|e| e.exact_nodes += exact.1);
-        match exact.0 {
+        match self.exact.value(position, Some(exact_limit)) {
             Ok(value) => return Ok(value),
             Err(SearchError::TimeLimit { .. }) if max_time.is_none_or(|t| t > exact_limit) => {}
             Err(e) => return Err(e),
@@ -142,12 +118,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         prover.set_time_limit(max_time);
         let proof = prover.prove(position, attacker_to_move);
         idle().push(prover);
-        let proof = proof?;
-        self.add_effort(|e| {
-            e.proof_nodes += proof.nodes;
-            e.threat_nodes += proof.threat_nodes;
-        });
-        Ok(proof.attacker_wins)
+        Ok(proof?.attacker_wins)
     }
 
     /// The outcome of `position` without a time limit: exact where the game ends within a ply
@@ -190,11 +161,8 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         if position.ply == super::board::CELLS {
             return Some(Value::Draw);
         }
-        let playable = if GRAVITY { super::board::drop_cells(position.mask) } else { !position.mask };
+        let playable = super::board::playable(position.mask, GRAVITY);
         (super::board::completing(position.current) & playable != 0).then_some(Value::Win(1))
     }
 
-    fn add_effort(&self, add: impl FnOnce(&mut Effort)) {
-        add(&mut self.effort.lock().unwrap_or_else(PoisonError::into_inner));
-    }
 }
