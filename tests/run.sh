@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
-# The whole test suite: the Rust tests, then the page of `serve` in a real headless browser
-# (Debian's chromium, installed when missing). README.md and .ci/run both call this.
+# The whole test suite: the Rust tests; the Snakemake workflow on this machine and on a real
+# one-node Slurm cluster (tests/workflow/check.sh, beside the Rust tests: it waits mostly on
+# Slurm's scheduling); then the page of `serve` in a real headless browser (Debian's chromium,
+# installed when missing). README.md and .ci/run both call this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --release
 if ! command -v chromium >/dev/null 2>&1; then
     echo "tests/run.sh: installing chromium for the browser test" >&2
     apt-get update -qq >/dev/null && apt-get install -y -qq chromium >/dev/null
 fi
 cargo build --release --quiet
+mkdir -p target
+bash tests/workflow/check.sh >target/workflow-check.log 2>&1 &
+workflow=$!
+# Stopped with the rest when a step fails: its own cleanup stops what it started.
+trap 'kill $workflow 2>/dev/null && wait $workflow 2>/dev/null' EXIT
+cargo test --release
 python3 tests/browser/check_page.py target/release/tablebase target/browser
+status=0
+wait $workflow || status=$?
+cat target/workflow-check.log
+[ $status = 0 ] || { echo "tests/run.sh: the workflow test failed (exit $status)" >&2; exit $status; }

@@ -123,6 +123,13 @@ impl<A: Catalogue, B: Catalogue> Catalogue for Chain<A, B> {
         }
     }
 
+    fn inputs(&self, dir: &Path, job: Self::Job) -> Vec<FileSpec> {
+        match job {
+            Link::First(j) => self.first.inputs(dir, j),
+            Link::Second(j) => self.second().inputs(dir, j),
+        }
+    }
+
     fn needs(&self, dir: &Path, job: Self::Job) -> Needs {
         match job {
             Link::First(j) => self.first.needs(dir, j),

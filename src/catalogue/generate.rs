@@ -1,6 +1,6 @@
 //! `generate`, once for every game: jobs in dependency order, finished ones skipped.
 
-use super::{BuildError, Catalogue};
+use super::{BuildError, Catalogue, job_id};
 use crate::progress::Progress;
 use crate::resources::{cpu_seconds, peak_memory};
 use crate::table::{FileSpec, Status, check_file, free_space, set_aside, upgrade};
@@ -82,6 +82,71 @@ pub fn generate<C: Catalogue>(
         reports.push(JobReport { job: job.to_string(), skipped: false, seconds, cpu_seconds: cpu });
     }
     Ok(reports)
+}
+
+/// Runs the one job of `catalogue` whose id ([`job_id`]) is `id`, for a scheduler that runs
+/// the job graph itself (`generate --only`): nothing when its files are complete and sound, an
+/// error naming the first input that is not complete (the scheduler runs jobs out of order, or
+/// a file was lost), and never any other job. Jobs on different files run side by side in one
+/// directory: each holds its own lock, and all of them together keep out a plain `generate`.
+pub fn generate_only<C: Catalogue>(
+    catalogue: &C,
+    dir: &Path,
+    id: &str,
+    progress: &Progress,
+) -> Result<JobReport, BuildError> {
+    let name = catalogue.name();
+    let jobs = catalogue.jobs();
+    let Some(&job) = jobs.iter().find(|job| job_id(*job) == id) else {
+        return Err(BuildError::UnknownJob { name, id: id.to_string() });
+    };
+    std::fs::create_dir_all(dir)
+        .map_err(|source| BuildError::Directory { path: dir.to_path_buf(), source })?;
+    let _directory = lock_shared(dir)?;
+    let _job = lock_job(dir, id)?;
+    let outputs = catalogue.outputs(dir, job);
+    if outputs_are_sound(&outputs, progress)? {
+        progress.message(&format!("{name} {job}: complete, skipped"));
+        return Ok(JobReport { job: job.to_string(), skipped: true, seconds: 0.0, cpu_seconds: None });
+    }
+    for input in catalogue.inputs(dir, job) {
+        let why = match Status::of(&input) {
+            Status::Complete(_) => continue,
+            Status::Missing => "missing".to_string(),
+            Status::Partial => "not complete".to_string(),
+            Status::NeedsUpgrade(header) => {
+                format!("format version {}, which its own job upgrades", header.version)
+            }
+            Status::Damaged(why) => why.to_string(),
+        };
+        let writer = jobs.iter().find(|j| catalogue.outputs(dir, **j).iter().any(|o| o.path == input.path));
+        return Err(BuildError::Input {
+            job: id.to_string(),
+            path: input.path,
+            why,
+            writer: writer.map(job_id),
+        });
+    }
+    let needs = catalogue.needs(dir, job);
+    let plan = Estimate {
+        jobs: 1,
+        of: jobs.len(),
+        disk: needs.disk,
+        disk_known: if needs.disk_bounded { 0 } else { needs.disk },
+        memory: needs.memory,
+        cpu_seconds: needs.cpu_seconds,
+    };
+    check_fits(catalogue, &plan, dir)?;
+    let started = Instant::now();
+    let cpu_before = cpu_seconds();
+    progress.task(&format!("{name} {job}"));
+    let made = catalogue.build(dir, job, &Build { progress })?;
+    let seconds = started.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().zip(cpu_before).map(|(after, before)| after - before);
+    progress.clear();
+    progress
+        .message(&format!("{name} {job}: {made} in {seconds:.1} s (cpu {:.1} s)", cpu.unwrap_or(f64::NAN)));
+    Ok(JobReport { job: job.to_string(), skipped: false, seconds, cpu_seconds: cpu })
 }
 
 /// What the unfinished jobs of a run need: the jobs, the bytes of their files, the memory of
@@ -278,11 +343,72 @@ fn outputs_are_sound(outputs: &[FileSpec], progress: &Progress) -> Result<bool, 
 /// The lock file that keeps two runs of `generate` out of one directory.
 pub const LOCK_FILE: &str = ".generate.lock";
 
+/// The folder of the per-job locks of `generate --only`, in the table directory.
+pub const JOB_LOCKS: &str = ".jobs";
+
+/// Takes the directory's generate lock shared: any number of `generate --only` hold it
+/// together, while a plain `generate` (which takes it alone) waits for none of them and is
+/// refused.
+fn lock_shared(dir: &Path) -> Result<std::fs::File, BuildError> {
+    let path = dir.join(LOCK_FILE);
+    let failed = |source| BuildError::Directory { path: path.clone(), source };
+    let file = crate::table::open_regular(
+        std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false),
+        &path,
+    )
+    .map_err(failed)?;
+    match file.try_lock_shared() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            Err(BuildError::Locked { dir: dir.to_path_buf(), holder: holder(&path) })
+        }
+        Err(std::fs::TryLockError::Error(source)) => Err(failed(source)),
+    }
+}
+
+/// Takes the lock of job `id` alone, so that a job run twice at once (a scheduler's retry
+/// beside a lost run) does not write its files twice.
+fn lock_job(dir: &Path, id: &str) -> Result<std::fs::File, BuildError> {
+    use std::io::{Seek, Write};
+    let locks = dir.join(JOB_LOCKS);
+    std::fs::create_dir_all(&locks)
+        .map_err(|source| BuildError::Directory { path: locks.clone(), source })?;
+    let path = locks.join(format!("{id}.lock"));
+    let failed = |source| BuildError::Directory { path: path.clone(), source };
+    let mut file = crate::table::open_regular(
+        std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false),
+        &path,
+    )
+    .map_err(failed)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(BuildError::JobLocked {
+                dir: dir.to_path_buf(),
+                id: id.to_string(),
+                holder: holder(&path),
+            });
+        }
+        Err(std::fs::TryLockError::Error(source)) => return Err(failed(source)),
+    }
+    file.set_len(0).map_err(failed)?;
+    file.rewind().map_err(failed)?;
+    writeln!(file, "{}", std::process::id()).map_err(failed)?;
+    Ok(file)
+}
+
+/// The process a lock file names, where it names one that is running on this machine (a lock
+/// held on another node of a cluster, or shared, names none that is).
+fn holder(path: &Path) -> Option<u32> {
+    let pid: u32 = std::fs::read_to_string(path).ok()?.trim().parse().ok()?;
+    Path::new(&format!("/proc/{pid}")).exists().then_some(pid)
+}
+
 /// Takes the directory's generate lock, or says which process holds it. The lock is the
 /// operating system's (flock), so it goes with the process that holds it: a run killed with
 /// kill -9 leaves the file behind but no lock, and never blocks the next run.
 fn lock_directory(dir: &Path) -> Result<std::fs::File, BuildError> {
-    use std::io::{Read, Seek, Write};
+    use std::io::{Seek, Write};
     let path = dir.join(LOCK_FILE);
     let failed = |source| BuildError::Directory { path: path.clone(), source };
     let mut file = crate::table::open_regular(
@@ -293,9 +419,7 @@ fn lock_directory(dir: &Path) -> Result<std::fs::File, BuildError> {
     match file.try_lock() {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => {
-            let mut holder = String::new();
-            let _ = file.read_to_string(&mut holder);
-            return Err(BuildError::Locked { dir: dir.to_path_buf(), holder: holder.trim().parse().ok() });
+            return Err(BuildError::Locked { dir: dir.to_path_buf(), holder: holder(&path) });
         }
         Err(std::fs::TryLockError::Error(source)) => return Err(failed(source)),
     }

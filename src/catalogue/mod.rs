@@ -12,13 +12,15 @@ mod chain;
 mod generate;
 mod info;
 mod journal;
+mod plan;
 mod variant;
 mod verify;
 
 pub use chain::{Chain, Link};
-pub use generate::{Build, Estimate, JobReport, estimate, generate, room};
+pub use generate::{Build, Estimate, JOB_LOCKS, JobReport, estimate, generate, generate_only, room};
 pub use info::{InfoRow, info};
 pub use journal::{JOURNAL_NAME, Journal, TableParts};
+pub use plan::{PlannedJob, SMALL_JOB_CPU_SECONDS, job_id, plan, plan_json};
 pub use variant::Variant;
 pub use verify::{TableOutcome, TableReport, verify};
 
@@ -89,6 +91,9 @@ pub trait Catalogue: Sync {
     fn jobs(&self) -> Vec<Self::Job>;
     /// The files `job` writes: when all are complete, the job is skipped.
     fn outputs(&self, dir: &Path, job: Self::Job) -> Vec<FileSpec>;
+    /// The files `job` reads, each written by a job before it: the edges of the job graph
+    /// (`plan --json`), and what `generate --only` requires complete before it starts.
+    fn inputs(&self, dir: &Path, job: Self::Job) -> Vec<FileSpec>;
     /// What `job` needs at most: the bytes of the files it writes and of the memory it holds
     /// (beyond files it maps, which the page cache can give back). `generate` refuses a run
     /// whose unfinished jobs cannot fit the disk or the memory.
@@ -169,6 +174,33 @@ pub enum BuildError {
         /// CPU seconds the run would take, where estimated.
         cpu_seconds: Option<u64>,
     },
+    /// Another `generate --only` runs the same job in the same directory.
+    JobLocked {
+        /// The directory.
+        dir: PathBuf,
+        /// The job.
+        id: String,
+        /// The process that holds the lock, when it says.
+        holder: Option<u32>,
+    },
+    /// `generate --only` names no job of the game's graph (`plan --json` lists them).
+    UnknownJob {
+        /// The game and variant, `morris`.
+        name: String,
+        /// The id given.
+        id: String,
+    },
+    /// A file that `generate --only` reads is not there complete and sound.
+    Input {
+        /// The job asked for.
+        job: String,
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+        /// The job that writes it.
+        writer: Option<String>,
+    },
     /// The table directory (or its lock file) cannot be created.
     Directory {
         /// The directory.
@@ -198,6 +230,21 @@ impl fmt::Display for BuildError {
                 let holder = holder.map_or("another process".to_string(), |pid| format!("process {pid}"));
                 write!(f, "{}: generate is already running there ({holder})", dir.display())
             }
+            BuildError::JobLocked { dir, id, holder } => {
+                let holder = holder.map_or("another process".to_string(), |pid| format!("process {pid}"));
+                write!(f, "{}: job {id} is already running there ({holder})", dir.display())
+            }
+            BuildError::UnknownJob { name, id } => {
+                write!(f, "{name} has no job {} (plan --json lists them)", crate::text::quote(id))
+            }
+            BuildError::Input { job, path, why, writer } => {
+                let why = why.strip_prefix(&format!("{}: ", path.display())).unwrap_or(why);
+                write!(f, "job {job} cannot start: {}: {why}", path.display())?;
+                match writer {
+                    Some(writer) => write!(f, " (job {writer} writes it)"),
+                    None => Ok(()),
+                }
+            }
             BuildError::TooLarge { name, disk, disk_free, memory, memory_available, cpu_seconds } => {
                 let gb = |n: &u64| crate::resources::bytes(*n);
                 write!(
@@ -226,7 +273,11 @@ impl std::error::Error for BuildError {
             BuildError::Table(e) => e.source(),
             BuildError::Solve { source, .. } => source.source(),
             BuildError::Directory { source, .. } => Some(source),
-            BuildError::Locked { .. } | BuildError::TooLarge { .. } => None,
+            BuildError::Locked { .. }
+            | BuildError::JobLocked { .. }
+            | BuildError::UnknownJob { .. }
+            | BuildError::Input { .. }
+            | BuildError::TooLarge { .. } => None,
         }
     }
 }

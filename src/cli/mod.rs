@@ -127,6 +127,11 @@ struct GenerateArgs {
     dir: PathBuf,
     #[command(flatten)]
     threads: Threads,
+    /// Run this one job of the job graph (`plan --json` lists the ids), for a scheduler such as
+    /// the Snakemake workflow: nothing if its files are complete, an error if a file it reads is
+    /// not.
+    #[arg(long, value_name = "ID")]
+    only: Option<String>,
 }
 
 impl CommandArgs for GenerateArgs {
@@ -141,6 +146,10 @@ struct PlanArgs {
     dir: PathBuf,
     #[command(flatten)]
     threads: Threads,
+    /// The whole job graph as one JSON object: every job's id, the files it reads and writes,
+    /// the jobs it comes after, and its memory, disk, threads and CPU time.
+    #[arg(long)]
+    json: bool,
 }
 
 impl CommandArgs for PlanArgs {
@@ -373,7 +382,10 @@ impl OnVariant for Generating<'_> {
         let args = self.0;
         let catalogue =
             game.catalogue(&args.dir, Purpose::Generate).map_err(|e| variant_error(e, &args.dir))?;
-        generate(&catalogue, &args.dir, &args.threads)
+        match &args.only {
+            Some(id) => generate_only(&catalogue, &args.dir, id, &args.threads),
+            None => generate(&catalogue, &args.dir, &args.threads),
+        }
     }
 }
 
@@ -385,9 +397,14 @@ impl OnVariant for Planning<'_> {
         args.threads.apply()?;
         let catalogue =
             game.catalogue(&args.dir, Purpose::Generate).map_err(|e| variant_error(e, &args.dir))?;
-        let plan = tablebase::catalogue::estimate(&catalogue, &args.dir);
         // Written, not printed: `plan ... | head -1` closes the pipe, which is not a panic.
         let mut out = std::io::stdout().lock();
+        if args.json {
+            let jobs = tablebase::catalogue::plan(&catalogue, &args.dir, rayon::current_num_threads());
+            let json = tablebase::catalogue::plan_json(catalogue.game(), &jobs);
+            return writeln!(out, "{json}").map_err(Error::Output);
+        }
+        let plan = tablebase::catalogue::estimate(&catalogue, &args.dir);
         writeln!(out, "{}: {plan}", game.title()).map_err(Error::Output)?;
         writeln!(out, "{}", plan.on_this_machine(&args.dir)).map_err(Error::Output)?;
         Ok(())
@@ -550,6 +567,15 @@ fn generate(catalogue: &impl Catalogue, dir: &Path, threads: &Threads) -> Result
     threads.apply()?;
     tablebase::generate(catalogue, dir, &Progress::stderr())?;
     Ok(())
+}
+
+fn generate_only(catalogue: &impl Catalogue, dir: &Path, id: &str, threads: &Threads) -> Result<(), Error> {
+    threads.apply()?;
+    match tablebase::catalogue::generate_only(catalogue, dir, id, &Progress::stderr()) {
+        Ok(_) => Ok(()),
+        Err(e @ tablebase::BuildError::UnknownJob { .. }) => Err(Error::Usage(e.to_string())),
+        Err(e) => Err(e.into()),
+    }
 }
 
 fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<(), Error> {

@@ -5,7 +5,7 @@ use super::error::explain;
 use std::fmt;
 use tablebase::Value;
 use tablebase::probe::{Probe, ProbeError, Probed, best_line, probe};
-use tablebase::text::quote;
+use tablebase::text::{json_string, quote};
 
 /// The `plies` field's value, and `"distance": "unknown"` after it where a win or loss is
 /// proved without its distance (`plies` is then null: a distance is never invented).
@@ -111,22 +111,6 @@ pub fn answer<G: Probe>(
         Format::Json => json(&game.notation(&position), &probed, line.as_deref()),
         _ => text(game, &position, &probed, line.as_deref()),
     })
-}
-
-/// `text` as a JSON string, quotes included.
-pub fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The line of a batch's output that stands for a bad input line, so that answers stay in step

@@ -210,30 +210,55 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
         }
     }
 
+    fn inputs(&self, dir: &Path, job: LayerJob) -> Vec<FileSpec> {
+        match job {
+            LayerJob::Forward(layer) => match layer.layer {
+                0 => Vec::new(),
+                l => vec![self.set_spec(dir, l - 1)],
+            },
+            LayerJob::Solve(layer) => {
+                let l = layer.layer;
+                let mut reads = vec![self.set_spec(dir, l)];
+                if l + 1 < self.0.layers() {
+                    reads.extend([self.set_spec(dir, l + 1), self.table_spec(dir, l + 1)]);
+                }
+                reads.extend(self.0.reads(dir, l));
+                reads
+            }
+        }
+    }
+
     fn needs(&self, dir: &Path, job: LayerJob) -> Needs {
+        let layer = match job {
+            LayerJob::Forward(layer) | LayerJob::Solve(layer) => layer.layer,
+        };
+        let (forward_nanos, solve_nanos) = self.0.nanos_per_member(layer);
+        // The set's members once it is counted; before, the published count (images counted
+        // apart, so at least the members) or the index space.
+        let (members, counted) = match Status::of(&self.set_spec(dir, layer)) {
+            Status::Complete(header) => (header.counts.win, true),
+            _ => (self.0.reference_positions(layer).unwrap_or_else(|| self.0.index_size(layer)), false),
+        };
         match job {
             // The layer's set in memory while the set before is mapped.
-            LayerJob::Forward(layer) => {
-                let capacity = self.0.index_size(layer.layer);
+            LayerJob::Forward(_) => {
+                let capacity = self.0.index_size(layer);
                 Needs {
                     disk: crate::table::set_file_len(capacity),
                     memory: capacity.div_ceil(8),
-                    cpu_seconds: None,
+                    cpu_seconds: Needs::cpu_at(members, forward_nanos),
                     disk_bounded: false,
                 }
             }
             // A byte per member of the set (at most the index space while it is not built);
             // values go straight into the mapped table.
-            LayerJob::Solve(layer) => {
-                let (members, disk_bounded) = match Status::of(&self.set_spec(dir, layer.layer)) {
-                    Status::Complete(header) => (header.counts.win, false),
-                    _ => (self.0.index_size(layer.layer), true),
-                };
+            LayerJob::Solve(_) => {
+                let bound = if counted { members } else { self.0.index_size(layer) };
                 Needs {
-                    disk: crate::table::table_file_len(members),
-                    memory: self.0.search_memory(layer.layer) * rayon::current_num_threads() as u64,
-                    cpu_seconds: None,
-                    disk_bounded,
+                    disk: crate::table::table_file_len(bound),
+                    memory: self.0.search_memory(layer) * rayon::current_num_threads() as u64,
+                    cpu_seconds: solve_nanos.and_then(|nanos| Needs::cpu_at(members, nanos)),
+                    disk_bounded: !counted,
                 }
             }
         }

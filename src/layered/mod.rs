@@ -80,6 +80,18 @@ pub trait LayeredGame: Sync {
     ) -> Result<(), crate::table::TableError> {
         Ok(())
     }
+    /// CPU nanoseconds (all threads together) per member of `layer`'s set that its forward
+    /// pass (making the set) and its solve take, on the machine of docs/BENCHMARKS.md, from the
+    /// runs measured there; the solve's `None` where no rate is known (a layer solved by search,
+    /// whose positions take from milliseconds to hours). For `plan`'s estimates.
+    fn nanos_per_member(&self, _layer: u32) -> (f64, Option<f64>) {
+        (250.0, Some(1000.0))
+    }
+    /// The files outside the layers that [`LayeredGame::prepare`] opens for `layer`, for the job
+    /// graph. None by default.
+    fn reads(&self, _dir: &Path, _layer: u32) -> Vec<FileSpec> {
+        Vec::new()
+    }
     /// Whether `layer` is solved in small chunks that an interrupted run goes on from: for a
     /// layer whose positions take a search each (the last layer of an opening book).
     fn checkpointed(&self, _layer: u32) -> bool {

@@ -5,7 +5,7 @@
 mod http;
 
 use super::error::{Error, complain, explain, generate_without_dir};
-use super::output::{Format, answer, json_string};
+use super::output::{Format, answer};
 use std::any::Any;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -16,6 +16,7 @@ use tablebase::game::{Game, Purpose};
 use tablebase::games::{ForGame, GAMES, with_game};
 use tablebase::picture::Draw;
 use tablebase::probe::ProbeError;
+use tablebase::text::json_string;
 use tablebase::text::quote;
 
 const PAGE: &str = include_str!("page.html");

@@ -5,7 +5,7 @@
 use super::index::{ClassIndex, INDEX_MAX_STONES};
 use super::notation::PositionText;
 use super::position::Position;
-use super::sector::{Sector, SectorPair, SolvedClass, borrow_exits, open_exits, pair_needs};
+use super::sector::{Sector, SectorPair, SolvedClass, borrow_exits, exit_sectors, open_exits, pair_needs};
 use super::variant::{MIN_STONES, MorrisRules, MorrisVariant};
 use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference, Variant};
 use crate::progress::Progress;
@@ -206,6 +206,13 @@ impl<V: MorrisVariant> Catalogue for MovingPhase<V> {
 
     fn outputs(&self, dir: &Path, pair: Class) -> Vec<FileSpec> {
         pair.members().into_iter().map(|c| c.spec(dir, &V::RULES)).collect()
+    }
+
+    fn inputs(&self, dir: &Path, pair: Class) -> Vec<FileSpec> {
+        exit_sectors(Sector::moving(pair.mover, pair.other))
+            .into_iter()
+            .map(|s| Class::new(s.mover, s.other).expect("a capture's class has three stones a side").spec(dir, &V::RULES))
+            .collect()
     }
 
     fn needs(&self, _dir: &Path, pair: Class) -> Needs {

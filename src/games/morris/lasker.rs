@@ -7,7 +7,7 @@
 use super::catalogue::Class;
 use super::sector::SolvedClass;
 use super::notation::PositionText;
-use super::sector::{Sector, SectorPair, borrow_exits, open_exits, pair_needs};
+use super::sector::{Sector, SectorPair, borrow_exits, exit_sectors, open_exits, pair_needs};
 use super::variant::{MIN_STONES, MorrisVariant, Standard};
 use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference, Variant};
 use crate::progress::Progress;
@@ -146,6 +146,10 @@ impl<V: MorrisVariant> Catalogue for Sectors<V> {
 
     fn outputs(&self, dir: &Path, pair: Sector) -> Vec<FileSpec> {
         pair.members().into_iter().map(|s| Self::spec(dir, s)).collect()
+    }
+
+    fn inputs(&self, dir: &Path, pair: Sector) -> Vec<FileSpec> {
+        exit_sectors(pair).into_iter().map(|s| Self::spec(dir, s)).collect()
     }
 
     fn needs(&self, _dir: &Path, pair: Sector) -> Needs {

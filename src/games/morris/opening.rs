@@ -130,13 +130,18 @@ impl<V: MorrisVariant> Opening<V> {
         if self.classes.get().is_some() {
             return Ok(());
         }
-        let k = self.stones;
-        let classes = (3..=k)
-            .flat_map(|mover| (3..=k).filter_map(move |other| Class::new(mover, other)))
+        let classes = self
+            .classes()
             .map(|class| SolvedClass::open(dir, &V::RULES, class, check(&class.spec(dir, &V::RULES))))
             .collect::<Result<_, _>>()?;
         let _ = self.classes.set(classes);
         Ok(())
+    }
+
+    /// The moving-phase classes the last placement leads into: `3-3` to `K-K`.
+    fn classes(&self) -> impl Iterator<Item = Class> {
+        let k = self.stones;
+        (3..=k).flat_map(move |mover| (3..=k).filter_map(move |other| Class::new(mover, other)))
     }
 
     /// The tables of the opening with `stones` per side.
@@ -225,6 +230,17 @@ impl<V: MorrisVariant> LayeredGame for Opening<V> {
         match layer + 1 == self.layers() {
             true => self.open_classes(dir, check),
             false => Ok(()),
+        }
+    }
+
+    fn nanos_per_member(&self, _layer: u32) -> (f64, Option<f64>) {
+        (V::NANOS_PER_PLACEMENT_FORWARD, Some(V::NANOS_PER_PLACEMENT_SOLVE))
+    }
+
+    fn reads(&self, dir: &Path, layer: u32) -> Vec<FileSpec> {
+        match layer + 1 == self.layers() {
+            true => self.classes().map(|class| class.spec(dir, &V::RULES)).collect(),
+            false => Vec::new(),
         }
     }
 

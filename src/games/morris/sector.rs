@@ -313,6 +313,15 @@ pub(crate) fn pair_needs<V: MorrisVariant>(pair: Sector) -> Needs {
     }
 }
 
+/// The sectors the members of `pair` leave to (the tables solving it reads), each once.
+pub(crate) fn exit_sectors(pair: Sector) -> Vec<Sector> {
+    let mut exits: Vec<Sector> =
+        pair.members().into_iter().flat_map(|member| Exit::ALL.into_iter().filter_map(move |e| member.after(e))).collect();
+    exits.sort();
+    exits.dedup();
+    exits
+}
+
 /// The solved sectors each member of `pair` leaves to, opened by `open`.
 pub(crate) fn open_exits<E>(
     pair: Sector,

@@ -77,6 +77,11 @@ pub trait MorrisVariant: Copy + Default + fmt::Debug + Eq + Send + Sync + 'stati
     /// The same per position of a sector with stones in hand (placements and slides), where the
     /// variant has such sectors.
     const NANOS_PER_SECTOR_POSITION: f64 = Self::NANOS_PER_CLASS_POSITION;
+    /// CPU nanoseconds per reachable placement position that the opening's forward pass (its
+    /// sets) and its solve take, as measured on the machine of docs/BENCHMARKS.md.
+    const NANOS_PER_PLACEMENT_FORWARD: f64 = 250.0;
+    /// See [`MorrisVariant::NANOS_PER_PLACEMENT_FORWARD`].
+    const NANOS_PER_PLACEMENT_SOLVE: f64 = 1500.0;
 }
 
 /// Whether the stone on `p` is part of a mill of `stones` (which must contain `p`).
@@ -163,6 +168,10 @@ impl MorrisVariant for Morabaraba {
     };
     const SETTINGS: &'static [Setting] = &settings::MORABARABA;
     const NANOS_PER_CLASS_POSITION: f64 = 750.0;
+    // The 12-stone opening, 2026-11-25/26: 4,437 s for 18.7e9 positions' sets, then 0.5 to 1.0
+    // microseconds a position to solve (docs/BENCHMARKS.md).
+    const NANOS_PER_PLACEMENT_FORWARD: f64 = 240.0;
+    const NANOS_PER_PLACEMENT_SOLVE: f64 = 1000.0;
 }
 
 impl MorrisVariant for Lasker {
