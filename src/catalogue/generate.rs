@@ -346,55 +346,66 @@ pub const LOCK_FILE: &str = ".generate.lock";
 /// The folder of the per-job locks of `generate --only`, in the table directory.
 pub const JOB_LOCKS: &str = ".jobs";
 
-/// Takes the directory's generate lock shared: any number of `generate --only` hold it
-/// together, while a plain `generate` (which takes it alone) waits for none of them and is
-/// refused.
-fn lock_shared(dir: &Path) -> Result<std::fs::File, BuildError> {
-    let path = dir.join(LOCK_FILE);
-    let failed = |source| BuildError::Directory { path: path.clone(), source };
-    let file = crate::table::open_regular(
+/// How a lock is taken: alone (a plain `generate`, one job of `generate --only`) or shared
+/// (the directory, by every `generate --only`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LockMode {
+    Alone,
+    Shared,
+}
+
+/// Opens the lock file `path` and takes its lock as `mode` says, or gives back `busy` with the
+/// process the file names. A lock taken alone writes this process's id into the file, for the
+/// message of the next one refused.
+fn take_lock(
+    path: &Path,
+    mode: LockMode,
+    busy: impl FnOnce(Option<u32>) -> BuildError,
+) -> Result<std::fs::File, BuildError> {
+    use std::io::{Seek, Write};
+    let failed = |source| BuildError::Directory { path: path.to_path_buf(), source };
+    let mut file = crate::table::open_regular(
         std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false),
-        &path,
+        path,
     )
     .map_err(failed)?;
-    match file.try_lock_shared() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => {
-            Err(BuildError::Locked { dir: dir.to_path_buf(), holder: holder(&path) })
-        }
-        Err(std::fs::TryLockError::Error(source)) => Err(failed(source)),
+    let taken = match mode {
+        LockMode::Alone => file.try_lock(),
+        LockMode::Shared => file.try_lock_shared(),
+    };
+    match taken {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => return Err(busy(holder(path))),
+        Err(std::fs::TryLockError::Error(source)) => return Err(failed(source)),
     }
+    if mode == LockMode::Alone {
+        file.set_len(0).map_err(failed)?;
+        file.rewind().map_err(failed)?;
+        writeln!(file, "{}", std::process::id()).map_err(failed)?;
+    }
+    Ok(file)
+}
+
+/// Takes the directory's generate lock shared: any number of `generate --only` hold it
+/// together, while a plain `generate` (which takes it alone) is refused.
+fn lock_shared(dir: &Path) -> Result<std::fs::File, BuildError> {
+    take_lock(&dir.join(LOCK_FILE), LockMode::Shared, |holder| BuildError::Locked {
+        dir: dir.to_path_buf(),
+        holder,
+    })
 }
 
 /// Takes the lock of job `id` alone, so that a job run twice at once (a scheduler's retry
 /// beside a lost run) does not write its files twice.
 fn lock_job(dir: &Path, id: &str) -> Result<std::fs::File, BuildError> {
-    use std::io::{Seek, Write};
     let locks = dir.join(JOB_LOCKS);
     std::fs::create_dir_all(&locks)
         .map_err(|source| BuildError::Directory { path: locks.clone(), source })?;
-    let path = locks.join(format!("{id}.lock"));
-    let failed = |source| BuildError::Directory { path: path.clone(), source };
-    let mut file = crate::table::open_regular(
-        std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false),
-        &path,
-    )
-    .map_err(failed)?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            return Err(BuildError::JobLocked {
-                dir: dir.to_path_buf(),
-                id: id.to_string(),
-                holder: holder(&path),
-            });
-        }
-        Err(std::fs::TryLockError::Error(source)) => return Err(failed(source)),
-    }
-    file.set_len(0).map_err(failed)?;
-    file.rewind().map_err(failed)?;
-    writeln!(file, "{}", std::process::id()).map_err(failed)?;
-    Ok(file)
+    take_lock(&locks.join(format!("{id}.lock")), LockMode::Alone, |holder| BuildError::JobLocked {
+        dir: dir.to_path_buf(),
+        id: id.to_string(),
+        holder,
+    })
 }
 
 /// The process a lock file names, where it names one that is running on this machine (a lock
@@ -408,23 +419,8 @@ fn holder(path: &Path) -> Option<u32> {
 /// operating system's (flock), so it goes with the process that holds it: a run killed with
 /// kill -9 leaves the file behind but no lock, and never blocks the next run.
 fn lock_directory(dir: &Path) -> Result<std::fs::File, BuildError> {
-    use std::io::{Seek, Write};
-    let path = dir.join(LOCK_FILE);
-    let failed = |source| BuildError::Directory { path: path.clone(), source };
-    let mut file = crate::table::open_regular(
-        std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false),
-        &path,
-    )
-    .map_err(failed)?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            return Err(BuildError::Locked { dir: dir.to_path_buf(), holder: holder(&path) });
-        }
-        Err(std::fs::TryLockError::Error(source)) => return Err(failed(source)),
-    }
-    file.set_len(0).map_err(failed)?;
-    file.rewind().map_err(failed)?;
-    writeln!(file, "{}", std::process::id()).map_err(failed)?;
-    Ok(file)
+    take_lock(&dir.join(LOCK_FILE), LockMode::Alone, |holder| BuildError::Locked {
+        dir: dir.to_path_buf(),
+        holder,
+    })
 }

@@ -155,17 +155,18 @@ impl LayeredGame for Connect4 {
         }
     }
 
-    /// 6x4 in 2026-11: about 100 ns per member for a forward pass and 130 for a solve, with a
-    /// half more for the larger boards' cache misses; a book's last ply by search: the means of
+    /// 6x4 in 2026-11: about 100 ns per member for a forward pass and 130 for a solve; 6x5,
+    /// whose tables miss the caches more, 125 ns per position (images counted apart) for both,
+    /// about 250 per member; a book's last ply by search: the means of
     /// docs/BENCHMARKS.md ("the book's last ply"), 1.45 s a position at ply 7, 0.65 s at 8,
     /// 0.24 s at 9, none known for the others.
     fn nanos_per_member(&self, ply: u32) -> (f64, Option<f64>) {
         match (self.book == Some(ply), ply) {
-            (false, _) => (150.0, Some(200.0)),
-            (true, 7) => (150.0, Some(1.45e9)),
-            (true, 8) => (150.0, Some(0.65e9)),
-            (true, 9) => (150.0, Some(0.24e9)),
-            (true, _) => (150.0, None),
+            (false, _) => (100.0, Some(150.0)),
+            (true, 7) => (100.0, Some(1.45e9)),
+            (true, 8) => (100.0, Some(0.65e9)),
+            (true, 9) => (100.0, Some(0.24e9)),
+            (true, _) => (100.0, None),
         }
     }
 
