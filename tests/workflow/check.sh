@@ -104,41 +104,49 @@ wait_for_file() {
     done
 }
 
-# snakemake in directory DIR (its .snakemake state there), then its arguments.
-run_snakemake() {
-    local dir=$1
-    shift
-    (cd "$dir" && "$snakemake" -s "$root/workflow/Snakefile" "$@")
+# The workflow in DIR (its .snakemake state there, the tables in DIR/tables) for GAME with FLAGS,
+# through the program PROGRAM, with the profile's arguments after; its log in snakemake.log.
+workflow() {
+    local dir=$1 game=$2 flags=$3 program=$4
+    shift 4
+    mkdir -p "$dir"
+    (cd "$dir" && "$snakemake" -s "$root/workflow/Snakefile" "$@" \
+        --config game="$game" flags="$flags" dir="$dir/tables" tablebase="$program") >"$work/snakemake.log" 2>&1
+}
+
+# `workflow` that must succeed.
+workflow_completes() {
+    workflow "$@" || { tail -30 "$work/snakemake.log" >&2; fail "snakemake $2 $3 in $1"; }
+}
+
+# Starts `workflow` in the background with job ID stopped half-way (its pid in $stopped, the
+# workflow's in $running), once job ID's file FILE is known not to be there yet.
+start_with_a_stopped_job() {
+    local dir=$1 game=$2 flags=$3 id=$4 file=$5
+    shift 5
+    workflow "$dir" "$game" "$flags" "$(stopper "$id" "$work/mark-$id")" "$@" &
+    running=$!
+    wait_for_file "$work/mark-$id" 180
+    [ ! -e "$dir/tables/$file" ] || fail "job $id finished before it could be stopped"
+    stopped=$(cat "$work/mark-$id")
 }
 
 # 1. On this machine.
 local_profile=(--profile "$root/workflow/profiles/local" --cores 2 --quiet all)
 
-mkdir -p "$work/local-c4"
 plain "$work/plain-c4" connect4 --size 5x4
-run_snakemake "$work/local-c4" "${local_profile[@]}" \
-    --config game=connect4 flags="--size 5x4" dir="$work/local-c4/tables" tablebase="$bin" \
-    >"$work/snakemake.log" 2>&1 || { tail -30 "$work/snakemake.log" >&2; fail "snakemake connect4 5x4"; }
+workflow_completes "$work/local-c4" connect4 "--size 5x4" "$bin" "${local_profile[@]}"
 same_bytes "$work/plain-c4" "$work/local-c4/tables" "snakemake --cores 2, connect4 5x4"
 verified "$work/local-c4/tables" connect4 --size 5x4
 
-mkdir -p "$work/local-morris"
 plain "$work/plain-morris4" morris --stones 4
-tables=$work/local-morris/tables
-run_snakemake "$work/local-morris" "${local_profile[@]}" \
-    --config game=morris flags="--stones 4" dir="$tables" tablebase="$(stopper 4-4 "$work/mark-local")" \
-    >"$work/snakemake.log" 2>&1 &
-workflow=$!
-wait_for_file "$work/mark-local" 120
-[ ! -e "$tables/morris-4-4.tbl" ] || fail "job 4-4 finished before it could be killed"
-kill -9 "$(cat "$work/mark-local")"
-if wait "$workflow"; then fail "snakemake succeeded although job 4-4 was killed"; fi
+start_with_a_stopped_job "$work/local-morris" morris "--stones 4" 4-4 morris-4-4.tbl "${local_profile[@]}"
+kill -9 "$stopped"
+if wait "$running"; then fail "snakemake succeeded although job 4-4 was killed"; fi
 say "snakemake --cores 2, morris 4: job 4-4 killed half-way, the workflow failed as it should"
-run_snakemake "$work/local-morris" "${local_profile[@]}" \
-    --config game=morris flags="--stones 4" dir="$tables" tablebase="$bin" \
-    >"$work/snakemake.log" 2>&1 || { tail -30 "$work/snakemake.log" >&2; fail "snakemake morris 4, run again"; }
-same_bytes "$work/plain-morris4" "$tables" "snakemake --cores 2, morris 4, run again after the kill"
-verified "$tables" morris --stones 4
+workflow_completes "$work/local-morris" morris "--stones 4" "$bin" "${local_profile[@]}"
+same_bytes "$work/plain-morris4" "$work/local-morris/tables" "snakemake --cores 2, morris 4, run again after the kill"
+verified "$work/local-morris/tables" morris --stones 4
 
 # 2. On a real one-node Slurm cluster.
 if [ "$(id -u)" != 0 ]; then
@@ -170,25 +178,16 @@ slurm_profile=(--profile "$root/workflow/profiles/slurm" --quiet all
     --slurm-init-seconds-before-status-checks 1 --seconds-between-status-checks 2 --latency-wait 5
     --slurm-status-command squeue)
 
-mkdir -p "$work/slurm-morris"
 plain "$work/plain-morris3" morris --stones 3
-tables=$work/slurm-morris/tables
-run_snakemake "$work/slurm-morris" "${slurm_profile[@]}" \
-    --config game=morris flags="--stones 3" dir="$tables" tablebase="$(stopper 3-3 "$work/mark-slurm")" \
-    >"$work/snakemake.log" 2>&1 &
-workflow=$!
-wait_for_file "$work/mark-slurm" 180
-[ ! -e "$tables/morris-3-3.tbl" ] || fail "job 3-3 finished before it could be cancelled"
+start_with_a_stopped_job "$work/slurm-morris" morris "--stones 3" 3-3 morris-3-3.tbl "${slurm_profile[@]}"
 job=$(squeue -h -o "%A %k" | awk '$2 == "rule_job_3_3" { print $1 }')
 [ -n "$job" ] || fail "no Slurm job for rule job_3_3 in squeue"
 scancel "$job"
-if wait "$workflow"; then fail "snakemake succeeded although Slurm job $job (job 3-3) was cancelled"; fi
+if wait "$running"; then fail "snakemake succeeded although Slurm job $job (job 3-3) was cancelled"; fi
 state=$(sacct -n -X -P -j "$job" -o State | head -1)
 say "snakemake on Slurm, morris 3: job 3-3 (Slurm job $job) cancelled half-way, $state; the workflow failed as it should"
-run_snakemake "$work/slurm-morris" "${slurm_profile[@]}" \
-    --config game=morris flags="--stones 3" dir="$tables" tablebase="$bin" \
-    >"$work/snakemake.log" 2>&1 || { tail -30 "$work/snakemake.log" >&2; fail "snakemake on Slurm, morris 3, run again"; }
-same_bytes "$work/plain-morris3" "$tables" "snakemake on Slurm, morris 3, run again after scancel"
-verified "$tables" morris --stones 3
+workflow_completes "$work/slurm-morris" morris "--stones 3" "$bin" "${slurm_profile[@]}"
+same_bytes "$work/plain-morris3" "$work/slurm-morris/tables" "snakemake on Slurm, morris 3, run again after scancel"
+verified "$work/slurm-morris/tables" morris --stones 3
 jobs=$(sacct -n -X -a -o State | grep -c COMPLETED || true)
 say "Slurm ran $jobs jobs to completion"
