@@ -61,7 +61,7 @@ fn generate(game: &[&str], dir: &Path, only: Option<&str>) -> Output {
 fn every_graph_is_closed_and_in_order() {
     let dir = common::scratch("job-graph-shapes");
     let games: [&[&str]; 7] = [
-        &["morris", "--stones", "4"],
+        &["morris", "--stones", "5"],
         &["morris", "--up-to", "5-5"],
         &["morabaraba", "--stones", "3"],
         &["lasker", "--stones", "4"],
@@ -78,7 +78,9 @@ fn every_graph_is_closed_and_in_order() {
             let id = job["id"].as_str().unwrap().to_string();
             assert!(!id.contains(char::is_whitespace) && !id.is_empty(), "{game:?}: id {id:?}");
             assert!(seen.insert(id.clone()), "{game:?}: id {id} twice");
-            let after: HashSet<String> = strings(&job["after"]).into_iter().collect();
+            let after_list = strings(&job["after"]);
+            let after: HashSet<String> = after_list.iter().cloned().collect();
+            assert_eq!(after.len(), after_list.len(), "{game:?} {id}: a job twice in after: {after_list:?}");
             for read in strings(&job["reads"]) {
                 let by = writer
                     .get(&read)

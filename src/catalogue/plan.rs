@@ -48,8 +48,13 @@ pub fn plan<C: Catalogue>(catalogue: &C, dir: &Path, threads: usize) -> Vec<Plan
         let id = job_id(&job);
         let writes: Vec<PathBuf> = catalogue.outputs(dir, job).into_iter().map(relative).collect();
         let reads: Vec<PathBuf> = catalogue.inputs(dir, job).into_iter().map(relative).collect();
-        let mut after: Vec<String> = reads.iter().filter_map(|path| writer.get(path).cloned()).collect();
-        after.dedup();
+        // Each job once, in the order of the files it reads (a pair's job writes two of them).
+        let mut after: Vec<String> = Vec::new();
+        for by in reads.iter().filter_map(|path| writer.get(path)) {
+            if !after.contains(by) {
+                after.push(by.clone());
+            }
+        }
         for path in &writes {
             writer.insert(path.clone(), id.clone());
         }
