@@ -55,33 +55,57 @@ pub fn generate<C: Catalogue>(
              run stops before a job once what they count does not fit"
         ));
     }
-    let build = Build { progress };
     let mut reports = Vec::new();
     for job in catalogue.jobs() {
-        let outputs = catalogue.outputs(dir, job);
-        if outputs_are_sound(&outputs, progress)? {
-            progress.message(&format!("{name} {job}: complete, skipped"));
-            reports.push(JobReport { job: job.to_string(), skipped: true, seconds: 0.0, cpu_seconds: None });
+        if let Some(skipped) = skip_if_sound(catalogue, dir, job, progress)? {
+            reports.push(skipped);
             continue;
         }
         if recheck {
             check_fits(catalogue, &estimate(catalogue, dir), dir)?;
         }
-        let started = Instant::now();
-        let cpu_before = cpu_seconds();
-        progress.task(&format!("{name} {job}"));
-        let made = catalogue.build(dir, job, &build)?;
-        let seconds = started.elapsed().as_secs_f64();
-        let cpu = cpu_seconds().zip(cpu_before).map(|(after, before)| after - before);
-        let peak = peak_memory().map_or("unknown".to_string(), crate::resources::bytes);
-        progress.clear();
-        progress.message(&format!(
-            "{name} {job}: {made} in {seconds:.1} s (cpu {:.1} s, peak memory so far {peak})",
-            cpu.unwrap_or(f64::NAN)
-        ));
-        reports.push(JobReport { job: job.to_string(), skipped: false, seconds, cpu_seconds: cpu });
+        reports.push(run_job(catalogue, dir, job, progress)?);
     }
     Ok(reports)
+}
+
+/// The report of `job` skipped, when every file it writes is complete and sound (see
+/// [`outputs_are_sound`]); `None` when it has to run.
+fn skip_if_sound<C: Catalogue>(
+    catalogue: &C,
+    dir: &Path,
+    job: C::Job,
+    progress: &Progress,
+) -> Result<Option<JobReport>, BuildError> {
+    if !outputs_are_sound(&catalogue.outputs(dir, job), progress)? {
+        return Ok(None);
+    }
+    progress.message(&format!("{} {job}: complete, skipped", catalogue.name()));
+    Ok(Some(JobReport { job: job.to_string(), skipped: true, seconds: 0.0, cpu_seconds: None }))
+}
+
+/// Builds `job`, with a progress task while it runs and a log line with its wall and CPU time
+/// after.
+fn run_job<C: Catalogue>(
+    catalogue: &C,
+    dir: &Path,
+    job: C::Job,
+    progress: &Progress,
+) -> Result<JobReport, BuildError> {
+    let name = catalogue.name();
+    let started = Instant::now();
+    let cpu_before = cpu_seconds();
+    progress.task(&format!("{name} {job}"));
+    let made = catalogue.build(dir, job, &Build { progress })?;
+    let seconds = started.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().zip(cpu_before).map(|(after, before)| after - before);
+    let peak = peak_memory().map_or("unknown".to_string(), crate::resources::bytes);
+    progress.clear();
+    progress.message(&format!(
+        "{name} {job}: {made} in {seconds:.1} s (cpu {:.1} s, peak memory so far {peak})",
+        cpu.unwrap_or(f64::NAN)
+    ));
+    Ok(JobReport { job: job.to_string(), skipped: false, seconds, cpu_seconds: cpu })
 }
 
 /// Runs the one job of `catalogue` whose id ([`job_id`]) is `id`, for a scheduler that runs
@@ -104,10 +128,8 @@ pub fn generate_only<C: Catalogue>(
         .map_err(|source| BuildError::Directory { path: dir.to_path_buf(), source })?;
     let _directory = lock_shared(dir)?;
     let _job = lock_job(dir, id)?;
-    let outputs = catalogue.outputs(dir, job);
-    if outputs_are_sound(&outputs, progress)? {
-        progress.message(&format!("{name} {job}: complete, skipped"));
-        return Ok(JobReport { job: job.to_string(), skipped: true, seconds: 0.0, cpu_seconds: None });
+    if let Some(skipped) = skip_if_sound(catalogue, dir, job, progress)? {
+        return Ok(skipped);
     }
     for input in catalogue.inputs(dir, job) {
         let why = match Status::of(&input) {
@@ -137,16 +159,7 @@ pub fn generate_only<C: Catalogue>(
         cpu_seconds: needs.cpu_seconds,
     };
     check_fits(catalogue, &plan, dir)?;
-    let started = Instant::now();
-    let cpu_before = cpu_seconds();
-    progress.task(&format!("{name} {job}"));
-    let made = catalogue.build(dir, job, &Build { progress })?;
-    let seconds = started.elapsed().as_secs_f64();
-    let cpu = cpu_seconds().zip(cpu_before).map(|(after, before)| after - before);
-    progress.clear();
-    progress
-        .message(&format!("{name} {job}: {made} in {seconds:.1} s (cpu {:.1} s)", cpu.unwrap_or(f64::NAN)));
-    Ok(JobReport { job: job.to_string(), skipped: false, seconds, cpu_seconds: cpu })
+    run_job(catalogue, dir, job, progress)
 }
 
 /// What the unfinished jobs of a run need: the jobs, the bytes of their files, the memory of

@@ -164,5 +164,4 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         let playable = super::board::playable(position.mask, GRAVITY);
         (super::board::completing(position.current) & playable != 0).then_some(Value::Win(1))
     }
-
 }
