@@ -9,6 +9,7 @@
 //! the result does not depend on thread scheduling: reruns give identical tables.
 
 use super::{CHUNK, SolveError, chunks};
+use crate::prefetch::prefetch;
 use crate::progress::Progress;
 use crate::value::Value;
 use rayon::prelude::*;
@@ -54,11 +55,21 @@ pub trait CyclicSet: Sync {
             }
         })
     }
+    /// What the first pass keeps from one position to the next: it visits the positions in
+    /// order, and a set may decode an index faster knowing the one before (`()` if not).
+    type Cursor: Default;
     /// Calls `f` once per legal move of position `index`, as [`CyclicSet::for_each_successor`]
     /// gives them, for the solver's first pass, which only counts the distinct positions reached
     /// inside the set. A set that can tell that a move reaches a position no other move of
-    /// `index` reaches may give [`CountedMove::Distinct`] for it and skip locating it.
-    fn for_each_counted_move(&self, index: u64, mut f: impl FnMut(CountedMove)) -> Result<(), SolveError> {
+    /// `index` reaches may give [`CountedMove::Distinct`] for it and skip locating it. `cursor`
+    /// comes from the call for the position before, or fresh.
+    fn for_each_counted_move(
+        &self,
+        index: u64,
+        cursor: &mut Self::Cursor,
+        mut f: impl FnMut(CountedMove),
+    ) -> Result<(), SolveError> {
+        let _ = cursor;
         self.for_each_successor(index, |s| {
             f(match s {
                 Successor::Inside(j) => CountedMove::Inside(j),
@@ -68,7 +79,9 @@ pub trait CyclicSet: Sync {
     }
     /// Calls `f(p)` for every position `p` of the set with a move to `index` (repeats allowed):
     /// exactly the `p` whose successors include `Inside(index)`.
-    fn for_each_predecessor(&self, index: u64, f: impl FnMut(u64));
+    /// `cursor` is as for [`CyclicSet::for_each_counted_move`]: the solver visits the positions
+    /// of a level in increasing order.
+    fn for_each_predecessor(&self, index: u64, cursor: &mut Self::Cursor, f: impl FnMut(u64));
 }
 
 /// A working value: 0 undecided, else distance + 1, with [`PLANNED`] set while not yet final.
@@ -78,6 +91,12 @@ const MAX_CODE: u32 = 0x7fff;
 #[inline]
 fn code(distance: u32) -> u16 {
     (distance + 1) as u16
+}
+
+/// The distance of a nonzero code, planned or final.
+#[inline]
+fn level(c: u16) -> u32 {
+    u32::from(c & !PLANNED) - 1
 }
 
 #[inline]
@@ -169,6 +188,66 @@ impl Exits {
     }
 }
 
+/// Positions per block of [`LevelMarks`]: a level visits the blocks marked for it, not every
+/// position.
+const BLOCK_SHIFT: u32 = 8;
+/// Levels the marks tell apart: a mark for level `L` is written at a level `d` with
+/// `d < L < d + LEVEL_WINDOW`, so the row it lands in is not the one being visited.
+const LEVEL_WINDOW: u32 = 256;
+
+/// Which blocks of positions may hold a value at a given level, one row of bits per level
+/// modulo [`LEVEL_WINDOW`]. Most levels settle few positions; without the marks every level
+/// would read every position's code, which took a third of a class's solve. A value planned
+/// further ahead than the window (never in the Morris games, whose distances stay under 256)
+/// turns the marks off: from then on every level reads every code, as without them.
+struct LevelMarks {
+    words_per_row: usize,
+    rows: Vec<AtomicU64>,
+    overflowed: std::sync::atomic::AtomicBool,
+}
+
+impl LevelMarks {
+    fn new(size: u64) -> LevelMarks {
+        let blocks = size.div_ceil(1 << BLOCK_SHIFT);
+        let words_per_row = blocks.div_ceil(64) as usize;
+        LevelMarks {
+            words_per_row,
+            rows: (0..words_per_row * LEVEL_WINDOW as usize).map(|_| AtomicU64::new(0)).collect(),
+            overflowed: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    fn row(&self, level: u32) -> &[AtomicU64] {
+        let start = (level % LEVEL_WINDOW) as usize * self.words_per_row;
+        &self.rows[start..start + self.words_per_row]
+    }
+
+    /// Notes that position `index` now holds a value at `level`, written while level `now` is
+    /// being settled (`None` in the first pass, before level 0).
+    #[inline]
+    fn mark(&self, index: u64, level: u32, now: Option<u32>) {
+        let ahead = match now {
+            Some(now) => level - now,
+            None => level + 1,
+        };
+        if ahead >= LEVEL_WINDOW {
+            self.overflowed.store(true, Relaxed);
+            return;
+        }
+        let block = index >> BLOCK_SHIFT;
+        let word = &self.row(level)[(block / 64) as usize];
+        let bit = 1u64 << (block % 64);
+        // Busy levels mark the same blocks over and over: read before writing.
+        if word.load(Relaxed) & bit == 0 {
+            word.fetch_or(bit, Relaxed);
+        }
+    }
+
+    fn overflowed(&self) -> bool {
+        self.overflowed.load(Relaxed)
+    }
+}
+
 /// The working state of one solve: a code and a successor counter per position.
 struct Solver<'a, S> {
     set: &'a S,
@@ -176,6 +255,7 @@ struct Solver<'a, S> {
     counters: Vec<AtomicU8>,
     /// The longest planned distance so far: levels go on at least that far.
     max_planned: AtomicU64,
+    marks: LevelMarks,
 }
 
 /// Solves `set`: every value with its exact distance.
@@ -186,6 +266,7 @@ pub fn solve_cyclic(set: &impl CyclicSet, progress: &Progress) -> Result<Solutio
         codes: (0..size).map(|_| AtomicU16::new(0)).collect(),
         counters: (0..size).map(|_| AtomicU8::new(0)).collect(),
         max_planned: AtomicU64::new(0),
+        marks: LevelMarks::new(size),
     };
     progress.phase("successors", size);
     solver.first_pass(progress)?;
@@ -213,20 +294,24 @@ impl<S: CyclicSet> Solver<'_, S> {
         if distance + 1 > MAX_CODE {
             return Err(SolveError::DistanceTooLong { index });
         }
-        self.max_planned.fetch_max(u64::from(distance), Relaxed);
+        // Read first: the shared line stays in every core's cache until a new maximum.
+        if u64::from(distance) > self.max_planned.load(Relaxed) {
+            self.max_planned.fetch_max(u64::from(distance), Relaxed);
+        }
         Ok(PLANNED | code(distance))
     }
 
     /// Counts each position's distinct successors inside the set and folds the moves that leave
     /// it: the shortest exit win is planned; without inside successors the exits decide.
     fn first_pass(&self, progress: &Progress) -> Result<(), SolveError> {
-        chunks(0..self.set.size(), CHUNK).try_for_each_init(SmallSet::new, |inside, range| {
+        let init = || (SmallSet::new(), S::Cursor::default());
+        chunks(0..self.set.size(), CHUNK).try_for_each_init(init, |(inside, cursor), range| {
             for index in range.clone() {
                 inside.clear();
                 let mut exits = Exits::default();
                 let mut full = false;
                 let mut distinct = 0;
-                self.set.for_each_counted_move(index, |m| match m {
+                self.set.for_each_counted_move(index, cursor, |m| match m {
                     CountedMove::Inside(j) => full |= !inside.insert(j),
                     CountedMove::Distinct => distinct += 1,
                     CountedMove::Outside(v) => exits.add(v),
@@ -249,6 +334,9 @@ impl<S: CyclicSet> Solver<'_, S> {
                     0
                 };
                 self.codes[index as usize].store(start, Relaxed);
+                if start != 0 {
+                    self.marks.mark(index, level(start), None);
+                }
             }
             progress.advance(range.end - range.start);
             Ok(())
@@ -256,37 +344,86 @@ impl<S: CyclicSet> Solver<'_, S> {
     }
 
     /// Makes the positions at `distance` final and passes them on to their predecessors;
-    /// returns how many there were.
+    /// returns how many there were. Only the blocks marked for the level are read, unless the
+    /// marks overflowed.
     fn settle_level(&self, distance: u32, progress: &Progress) -> Result<u64, SolveError> {
-        let target = code(distance);
         let settled = AtomicU64::new(0);
-        chunks(0..self.set.size(), CHUNK).try_for_each_init(SmallSet::new, |predecessors, range| {
-            let mut found = 0u64;
-            for index in range.clone() {
-                let c = self.codes[index as usize].load(Relaxed);
-                if c == PLANNED | target {
-                    self.codes[index as usize].store(target, Relaxed);
-                } else if c != target {
-                    continue;
+        let size = self.set.size();
+        if self.marks.overflowed() {
+            let init = || (SmallSet::new(), S::Cursor::default());
+            chunks(0..size, CHUNK).try_for_each_init(init, |(predecessors, cursor), range| {
+                let mut found = 0u64;
+                for index in range.clone() {
+                    found += u64::from(self.settle_position(index, distance, predecessors, cursor)?);
                 }
-                found += 1;
-                predecessors.clear();
-                let mut full = false;
-                self.set.for_each_predecessor(index, |p| full |= !predecessors.insert(p));
-                if full {
-                    return Err(SolveError::TooManySuccessors { index });
+                settled.fetch_add(found, Relaxed);
+                progress.advance(range.end - range.start);
+                Ok::<(), SolveError>(())
+            })?;
+            return Ok(settled.into_inner());
+        }
+        let span = 64u64 << BLOCK_SHIFT;
+        self.marks.row(distance).par_iter().enumerate().try_for_each_init(
+            || (SmallSet::new(), S::Cursor::default()),
+            |(predecessors, cursor), (w, word)| {
+                // No mark for this row is written during this level (see `LEVEL_WINDOW`).
+                let mut blocks = word.swap(0, Relaxed);
+                let mut found = 0u64;
+                while blocks != 0 {
+                    let block = w as u64 * 64 + u64::from(blocks.trailing_zeros());
+                    blocks &= blocks - 1;
+                    for index in block << BLOCK_SHIFT..((block + 1) << BLOCK_SHIFT).min(size) {
+                        found += u64::from(self.settle_position(index, distance, predecessors, cursor)?);
+                    }
                 }
-                if distance.is_multiple_of(2) {
-                    self.loss_reaches(predecessors.as_slice(), distance);
-                } else {
-                    self.win_reaches(predecessors.as_slice(), distance)?;
-                }
-            }
-            settled.fetch_add(found, Relaxed);
-            progress.advance(range.end - range.start);
-            Ok(())
-        })?;
+                settled.fetch_add(found, Relaxed);
+                let start = w as u64 * span;
+                progress.advance((start + span).min(size) - start);
+                Ok::<(), SolveError>(())
+            },
+        )?;
         Ok(settled.into_inner())
+    }
+
+    /// Makes position `index` final if its value is at `distance`, and passes it on to its
+    /// predecessors; returns whether it was.
+    #[inline]
+    fn settle_position(
+        &self,
+        index: u64,
+        distance: u32,
+        predecessors: &mut SmallSet,
+        cursor: &mut S::Cursor,
+    ) -> Result<bool, SolveError> {
+        let target = code(distance);
+        let c = self.codes[index as usize].load(Relaxed);
+        if c == PLANNED | target {
+            self.codes[index as usize].store(target, Relaxed);
+        } else if c != target {
+            return Ok(false);
+        }
+        predecessors.clear();
+        let mut full = false;
+        let wins = !distance.is_multiple_of(2);
+        self.set.for_each_predecessor(index, cursor, |p| {
+            // Each predecessor's code (and counter, for a win) is a cache miss in gigabytes of
+            // working values: ask for it now, while the next predecessor's index is computed,
+            // rather than one after another behind the atomic updates below.
+            prefetch(&self.codes[p as usize]);
+            if wins {
+                prefetch(&self.counters[p as usize]);
+            }
+            full |= !predecessors.insert(p)
+        });
+        if full {
+            return Err(SolveError::TooManySuccessors { index });
+        }
+        if distance.is_multiple_of(2) {
+            self.loss_reaches(predecessors.as_slice(), distance);
+        } else {
+            self.win_reaches(predecessors.as_slice(), distance)?;
+        }
+        Ok(true)
     }
 
     /// A loss at `distance`: its predecessors win one ply later, unless already decided or
@@ -305,7 +442,10 @@ impl<S: CyclicSet> Solver<'_, S> {
                     break;
                 }
                 match slot.compare_exchange_weak(current, code(distance + 1), Relaxed, Relaxed) {
-                    Ok(_) => break,
+                    Ok(_) => {
+                        self.marks.mark(p, distance + 1, Some(distance));
+                        break;
+                    }
                     Err(now) => current = now,
                 }
             }
@@ -334,6 +474,7 @@ impl<S: CyclicSet> Solver<'_, S> {
             // Only the thread that took the counter to zero writes here, and no win races
             // with it: every successor of this position is a win.
             slot.store(new, Relaxed);
+            self.marks.mark(p, loss, Some(distance));
         }
         Ok(())
     }
@@ -349,6 +490,7 @@ mod tests {
     struct Subtraction(u64);
 
     impl CyclicSet for Subtraction {
+        type Cursor = ();
         fn size(&self) -> u64 {
             self.0
         }
@@ -360,7 +502,7 @@ mod tests {
             }
             Ok(())
         }
-        fn for_each_predecessor(&self, index: u64, mut f: impl FnMut(u64)) {
+        fn for_each_predecessor(&self, index: u64, _: &mut (), mut f: impl FnMut(u64)) {
             for take in 1..=2 {
                 if index + take < self.0 {
                     f(index + take);
@@ -375,6 +517,7 @@ mod tests {
     struct RingWithExit(u64);
 
     impl CyclicSet for RingWithExit {
+        type Cursor = ();
         fn size(&self) -> u64 {
             self.0
         }
@@ -385,7 +528,7 @@ mod tests {
             }
             Ok(())
         }
-        fn for_each_predecessor(&self, index: u64, mut f: impl FnMut(u64)) {
+        fn for_each_predecessor(&self, index: u64, _: &mut (), mut f: impl FnMut(u64)) {
             f((index + self.0 - 1) % self.0);
         }
     }
@@ -409,6 +552,50 @@ mod tests {
         )
         .unwrap();
         assert!(found.mismatches >= 1 && found.examples[0].index <= 44);
+    }
+
+    /// Levels past the marks' window: heaps up to 2000 settle at distances up to 1332, each
+    /// row of marks used five times over.
+    #[test]
+    fn distances_beyond_the_level_window() {
+        let set = Subtraction(2000);
+        let solution = solve_cyclic(&set, &Progress::hidden()).unwrap();
+        for n in 0..2000 {
+            let expected =
+                if n % 3 == 0 { Value::Loss((n / 3 * 2) as u32) } else { Value::Win((n / 3 * 2 + 1) as u32) };
+            assert_eq!(solution.value(n), expected, "heap {n}");
+        }
+    }
+
+    /// A chain i -> i - 1 whose end leaves the set to a loss in 599: planned in the first pass
+    /// beyond the marks' window, which turns them off; every value must still come out.
+    struct ChainToLongLoss(u64);
+
+    impl CyclicSet for ChainToLongLoss {
+        type Cursor = ();
+        fn size(&self) -> u64 {
+            self.0
+        }
+        fn for_each_successor(&self, index: u64, mut f: impl FnMut(Successor)) -> Result<(), SolveError> {
+            f(if index == 0 { Successor::Outside(Value::Loss(599)) } else { Successor::Inside(index - 1) });
+            Ok(())
+        }
+        fn for_each_predecessor(&self, index: u64, _: &mut (), mut f: impl FnMut(u64)) {
+            if index + 1 < self.0 {
+                f(index + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn a_value_planned_beyond_the_level_window() {
+        let set = ChainToLongLoss(1000);
+        let solution = solve_cyclic(&set, &Progress::hidden()).unwrap();
+        for i in 0..1000u32 {
+            let d = 599 + i;
+            let expected = if d % 2 == 0 { Value::Loss(d) } else { Value::Win(d) };
+            assert_eq!(solution.value(u64::from(i)), expected, "position {i}");
+        }
     }
 
     #[test]

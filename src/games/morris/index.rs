@@ -262,6 +262,53 @@ struct PairBlock {
     second: u8,
 }
 
+/// A trivial-subgroup pair and the pairs after it in its block: the first ring is the `r1`-th
+/// pattern of its ring class and the second the `r2`-th of its own, pairs ordered by `r1`, then
+/// `r2` (with `r2 >= r1` when both rings are of the same class).
+#[derive(Clone, Copy, Default)]
+struct TrivialRun {
+    /// Pairs of the block after this one.
+    left: u32,
+    first_at: u32,
+    second_at: u32,
+    n: u32,
+    triangle: bool,
+    r1: u32,
+    r2: u32,
+}
+
+impl TrivialRun {
+    #[inline]
+    fn pair(&self, tables: &Tables) -> (u16, u16) {
+        let list = &tables.orbits[tables.trivial].ranked[tables.trivial].as_ref().expect("trivial").list;
+        (list[(self.first_at + self.r1) as usize], list[(self.second_at + self.r2) as usize])
+    }
+
+    /// Moves `steps` pairs on within the block; false (and unchanged) past its end.
+    #[inline]
+    fn advance(&mut self, steps: u32) -> bool {
+        if steps > self.left {
+            return false;
+        }
+        self.left -= steps;
+        if !self.triangle {
+            let along = self.r2 + steps;
+            self.r1 += along / self.n;
+            self.r2 = along % self.n;
+            return true;
+        }
+        // Row r1 of the triangle runs from r2 = r1 to n - 1.
+        let mut steps = steps;
+        while self.r2 + steps >= self.n {
+            steps -= self.n - self.r2;
+            self.r1 += 1;
+            self.r2 = self.r1;
+        }
+        self.r2 += steps;
+        true
+    }
+}
+
 impl Tables {
     /// The tables of the classes with at most `max` stones a side, laid out for those counts
     /// alone (entries at `a * (max + 1) + b`).
@@ -440,8 +487,14 @@ impl Tables {
     /// [`Tables::pair_at`] for the trivial subgroup, by arithmetic within a block.
     #[inline]
     fn trivial_pair_at(&self, a: usize, b: usize, index: u32) -> (u16, u16) {
+        self.trivial_run(a, b, index).pair(self)
+    }
+
+    /// Where trivial-subgroup pair `index` lies: its block and its place in the block.
+    fn trivial_run(&self, a: usize, b: usize, index: u32) -> TrivialRun {
         let blocks = &self.trivial_blocks[a * self.stride + b];
-        let block = blocks[blocks.partition_point(|block| block.start <= index) - 1];
+        let at = blocks.partition_point(|block| block.start <= index) - 1;
+        let block = blocks[at];
         let ranked = self.orbits[self.trivial].ranked[self.trivial].as_ref().expect("trivial");
         let (first, second) = (block.first as usize, block.second as usize);
         let rest = index - block.start;
@@ -462,8 +515,16 @@ impl Tables {
             }
             (r, r + rest - row_start(r) as u32)
         };
-        let list = &ranked.list;
-        (list[(ranked.class_start[first] + r1) as usize], list[(ranked.class_start[second] + r2) as usize])
+        let end = blocks.get(at + 1).map_or(self.pairs(self.trivial, a, b).total() as u32, |next| next.start);
+        TrivialRun {
+            left: end - index - 1,
+            first_at: ranked.class_start[first],
+            second_at: ranked.class_start[second],
+            n,
+            triangle: first == second,
+            r1,
+            r2,
+        }
     }
 
     /// The inverse of [`Tables::pair_index`]: the canonical `(first, second)` ring patterns.
@@ -750,6 +811,56 @@ impl ClassIndex {
     }
 }
 
+
+/// Where [`ClassIndex::position_after`] stopped: decoding consecutive indices of a class in
+/// order costs a few steps each instead of a search of the tables.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Cursor {
+    /// The index decoded last, plus one; 0 before the first.
+    next: u64,
+    /// Where the middle ring's orbit ends.
+    segment_end: u64,
+    middle: u16,
+    /// The pair within the orbit, while the middle ring has no symmetry.
+    run: Option<TrivialRun>,
+}
+
+impl ClassIndex {
+    /// [`ClassIndex::position`], faster when `index` comes a little after the index `cursor`
+    /// decoded last (a cursor belongs to one class).
+    ///
+    /// # Panics
+    /// If `index >= size()`.
+    #[inline]
+    pub(crate) fn position_after(&self, index: u64, cursor: &mut Cursor) -> (Points, Points) {
+        if index >= cursor.next
+            && index < cursor.segment_end
+            && let Some(run) = cursor.run.as_mut()
+            && run.advance((index + 1 - cursor.next) as u32)
+        {
+            cursor.next = index + 1;
+            let (outer, inner) = run.pair(self.tables);
+            return from_ring_patterns([outer, cursor.middle, inner]);
+        }
+        assert!(index < self.size(), "index {index} out of range for class {}-{}", self.mover, self.other);
+        let t = self.tables;
+        let km = self.offsets.segment(index);
+        let orbit = t.orbits[t.full].orbit_info[km];
+        let (p, q) = orbit.counts();
+        let (a, b) = (self.mover as usize - p, self.other as usize - q);
+        let rest = (index - self.offsets.start(km)) as u32;
+        *cursor = Cursor { next: index + 1, segment_end: self.offsets.start(km + 1), middle: orbit.least, run: None };
+        let (outer, inner) = if orbit.stabiliser as usize == t.trivial {
+            let run = t.trivial_run(a, b, rest);
+            cursor.run = Some(run);
+            run.pair(t)
+        } else {
+            t.pair_at(orbit.stabiliser as usize, a, b, rest)
+        };
+        from_ring_patterns([outer, orbit.least, inner])
+    }
+}
+
 /// Diagnostics of the ring-entry tables: orbit counts per subgroup of D4.
 #[cfg(test)]
 fn subgroup_orbit_counts() -> Vec<(u8, usize)> {
@@ -810,6 +921,49 @@ mod tests {
             }
         }
         assert!(trivial > 1_000_000, "the trivial stabiliser's path was taken {trivial} times");
+    }
+
+    /// Decoding in order with a cursor gives what decoding each index alone gives: whole small
+    /// classes, runs from random places in every class (across blocks and middle-ring orbits,
+    /// with and without symmetry), and jumps that leave the cursor behind.
+    #[test]
+    fn decoding_in_order_equals_decoding_alone() {
+        let mut rng = crate::rng::SplitMix64::new(31);
+        let mut continued = 0u64;
+        for a in 0..=INDEX_MAX_STONES {
+            for b in 0..=INDEX_MAX_STONES.min(24 - a) {
+                let class = ClassIndex::new(a, b);
+                let mut cursor = Cursor::default();
+                let mut check = |index: u64, cursor: &mut Cursor| {
+                    let before = cursor.next;
+                    assert_eq!(class.position_after(index, cursor), class.position(index), "class {a}-{b} index {index}");
+                    continued += u64::from(before <= index && before > 0);
+                };
+                if class.size() <= 50_000 {
+                    (0..class.size()).for_each(|i| check(i, &mut cursor));
+                    continue;
+                }
+                for _ in 0..8 {
+                    let start = rng.below(class.size());
+                    for i in start..(start + 3_000).min(class.size()) {
+                        check(i, &mut cursor);
+                    }
+                    check(rng.below(class.size()), &mut cursor);
+                    // Increasing, with gaps of up to a few thousand.
+                    let mut i = rng.below(class.size());
+                    for _ in 0..1_000 {
+                        check(i, &mut cursor);
+                        let bits = rng.below(12);
+                        i += 1 + rng.below(1 << bits);
+                        if i >= class.size() {
+                            break;
+                        }
+                    }
+                }
+                check(class.size() - 1, &mut cursor);
+            }
+        }
+        assert!(continued > 1_000_000, "{continued} indices decoded after the one before");
     }
 
     /// The standard game's classes are numbered by the 9-stone tables; Morabaraba reaches the

@@ -6,7 +6,7 @@
 //! A moving-phase class `A-B` is the sector with empty hands; Lasker Morris, where a side may
 //! slide while it still holds stones, is solved in sectors whole.
 
-use super::index::ClassIndex;
+use super::index::{ClassIndex, Cursor};
 use super::position::{Color, NO_POINT, Position};
 use super::rules::{for_each_move, for_each_unslide_in_sector, is_full_board_draw};
 use super::symmetry::has_symmetry;
@@ -210,10 +210,18 @@ impl<'a, V: MorrisVariant> SectorPair<'a, V> {
     /// computed) when `INSIDE` is [`LOCATE`], skipped when [`SKIP`], and when [`COUNT`],
     /// located only where two of them might reach the same position.
     #[inline]
-    fn successors<const INSIDE: u8>(&self, index: u64, mut f: impl FnMut(CountedMove)) -> Result<(), SolveError> {
+    fn successors<const INSIDE: u8>(
+        &self,
+        index: u64,
+        cursor: Option<&mut [Cursor; 2]>,
+        mut f: impl FnMut(CountedMove),
+    ) -> Result<(), SolveError> {
         let (k, local) = self.split(index);
         let sector = self.sectors[k];
-        let (mover, other) = self.indices[k].position(local);
+        let (mover, other) = match cursor {
+            Some(cursors) => self.indices[k].position_after(local, &mut cursors[k]),
+            None => self.indices[k].position(local),
+        };
         let partner = self.partner(k);
         let position = sector.position(mover, other);
         if is_full_board_draw::<V>(&position) {
@@ -347,13 +355,16 @@ const SKIP: u8 = 1;
 const COUNT: u8 = 2;
 
 impl<V: MorrisVariant> CyclicSet for SectorPair<'_, V> {
+    /// One per member: the members are numbered one after the other.
+    type Cursor = [Cursor; 2];
+
     fn size(&self) -> u64 {
         self.sectors().iter().map(|s| s.index().size()).sum()
     }
 
     #[inline]
     fn for_each_successor(&self, index: u64, mut f: impl FnMut(Successor)) -> Result<(), SolveError> {
-        self.successors::<LOCATE>(index, |m| match m {
+        self.successors::<LOCATE>(index, None, |m| match m {
             CountedMove::Inside(j) => f(Successor::Inside(j)),
             CountedMove::Outside(v) => f(Successor::Outside(v)),
             CountedMove::Distinct => {} // only when counting
@@ -362,7 +373,7 @@ impl<V: MorrisVariant> CyclicSet for SectorPair<'_, V> {
 
     #[inline]
     fn for_each_exit(&self, index: u64, mut f: impl FnMut(Value)) -> Result<(), SolveError> {
-        self.successors::<SKIP>(index, |m| {
+        self.successors::<SKIP>(index, None, |m| {
             if let CountedMove::Outside(v) = m {
                 f(v)
             }
@@ -370,14 +381,19 @@ impl<V: MorrisVariant> CyclicSet for SectorPair<'_, V> {
     }
 
     #[inline]
-    fn for_each_counted_move(&self, index: u64, f: impl FnMut(CountedMove)) -> Result<(), SolveError> {
-        self.successors::<COUNT>(index, f)
+    fn for_each_counted_move(
+        &self,
+        index: u64,
+        cursor: &mut [Cursor; 2],
+        f: impl FnMut(CountedMove),
+    ) -> Result<(), SolveError> {
+        self.successors::<COUNT>(index, Some(cursor), f)
     }
 
     #[inline]
-    fn for_each_predecessor(&self, index: u64, mut f: impl FnMut(u64)) {
+    fn for_each_predecessor(&self, index: u64, cursor: &mut [Cursor; 2], mut f: impl FnMut(u64)) {
         let (k, local) = self.split(index);
-        let (mover, other) = self.indices[k].position(local);
+        let (mover, other) = self.indices[k].position_after(local, &mut cursor[k]);
         let partner = self.partner(k);
         for_each_unslide_in_sector::<V>(&self.sectors[k].position(mover, other), |before| {
             // Black moved last: White's stones are the partner sector's other side.
@@ -421,6 +437,7 @@ mod tests {
             // counted here.
             let sector = Sector { mover, other, mover_hand, other_hand };
             let pair = SectorPair::<V>::new(sector, [[None; 3]; 2]);
+            let mut cursor = Default::default();
             for _ in 0..20_000 {
                 let index = rng.below(pair.size());
                 let mut located = Vec::new();
@@ -433,7 +450,7 @@ mod tests {
                 located.sort_unstable();
                 located.dedup();
                 let (mut inside, mut distinct) = (Vec::new(), 0);
-                pair.for_each_counted_move(index, |m| match m {
+                pair.for_each_counted_move(index, &mut cursor, |m| match m {
                     CountedMove::Inside(j) => inside.push(j),
                     CountedMove::Distinct => distinct += 1,
                     CountedMove::Outside(_) => {}
