@@ -25,7 +25,7 @@ pub use game::{LaskerGame, MorabarabaGame, MorrisGame, MorrisTables, morris_tabl
 pub use lasker::Sectors;
 pub use notation::{NotationError, PositionText, parse_move, parse_position, parse_position_in};
 pub use sector::{Exit, Sector, SolvedClass};
-pub use opening::Opening;
+pub use opening::{Opening, PlacementCursor};
 pub use position::{Color, Move, Position};
 pub use probe::{MorrisTablebase, diagram};
 pub use rules::{for_each_move, is_full_board_draw, is_lost};

@@ -15,7 +15,7 @@
 
 use super::catalogue::Class;
 use super::sector::SolvedClass;
-use super::index::{ClassIndex, INDEX_MAX_STONES};
+use super::index::{ClassIndex, Cursor, INDEX_MAX_STONES};
 use super::notation::PositionText;
 use super::position::{Color, Position};
 use super::rules::for_each_move;
@@ -84,17 +84,33 @@ impl PlacementLayer {
         Some(sector.offset + sector.index.index(mover, other))
     }
 
-    /// The canonical position with index `index` (< size).
+    /// The canonical position with index `index` (< size), decoded from the one `cursor`
+    /// decoded last where it can.
     #[inline]
-    fn position(&self, index: u64) -> Position {
-        let k = self.sectors.partition_point(|s| s.offset <= index) - 1;
-        let sector = &self.sectors[k];
-        let (mover, other) = sector.index.position(index - sector.offset);
+    fn position(&self, index: u64, cursor: &mut PlacementCursor) -> Position {
+        let in_sector = |k: usize| {
+            self.sectors.get(k).is_some_and(|s| s.offset <= index && index < s.offset + s.index.size())
+        };
+        if !cursor.started || !in_sector(cursor.sector) {
+            let k = self.sectors.partition_point(|s| s.offset <= index) - 1;
+            *cursor = PlacementCursor { started: true, sector: k, within: Cursor::default() };
+        }
+        let sector = &self.sectors[cursor.sector];
+        let (mover, other) = sector.index.position_after(index - sector.offset, &mut cursor.within);
         let mut stones = [0; 2];
         stones[self.to_move.index()] = mover;
         stones[self.to_move.other().index()] = other;
         Position { stones, hand: self.hand, to_move: self.to_move }
     }
+}
+
+/// Where a thread is in a placement layer: the sector of the position decoded last, and where
+/// it was in that sector's class index. The passes visit a layer's members in increasing order.
+#[derive(Clone, Copy, Default)]
+pub struct PlacementCursor {
+    started: bool,
+    sector: usize,
+    within: Cursor,
 }
 
 /// The placement phase of the game with `stones` per side, for the layered pipeline. Its last
@@ -188,7 +204,7 @@ impl<V: MorrisVariant> Opening<V> {
 
 impl<V: MorrisVariant> LayeredGame for Opening<V> {
     type Position = Position;
-    type Walker = ();
+    type Walker = PlacementCursor;
 
     fn game(&self) -> &'static str {
         V::RULES.key
@@ -249,8 +265,9 @@ impl<V: MorrisVariant> LayeredGame for Opening<V> {
     }
 
     #[inline]
-    fn position(&self, layer: u32, _walker: &mut (), index: u64) -> Position {
-        self.layers[layer as usize].position(index)
+    fn position(&self, layer: u32, walker: &mut PlacementCursor, index: u64) -> Position {
+        // A walker belongs to one layer: the passes make one per layer and thread.
+        self.layers[layer as usize].position(index, walker)
     }
 
     #[inline]
