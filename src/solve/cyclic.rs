@@ -13,7 +13,7 @@ use crate::prefetch::prefetch;
 use crate::progress::Progress;
 use crate::value::Value;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU64, Ordering::Relaxed};
 
 /// Where a move leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,10 +66,9 @@ pub trait CyclicSet: Sync {
     fn for_each_counted_move(
         &self,
         index: u64,
-        cursor: &mut Self::Cursor,
+        _cursor: &mut Self::Cursor,
         mut f: impl FnMut(CountedMove),
     ) -> Result<(), SolveError> {
-        let _ = cursor;
         self.for_each_successor(index, |s| {
             f(match s {
                 Successor::Inside(j) => CountedMove::Inside(j),
@@ -101,8 +100,7 @@ fn level(c: u16) -> u32 {
 
 #[inline]
 fn is_win_code(c: u16) -> bool {
-    let d = (c & !PLANNED) - 1;
-    d % 2 == 1
+    level(c) % 2 == 1
 }
 
 /// The values of a solved set, indexed like the set.
@@ -203,7 +201,7 @@ const LEVEL_WINDOW: u32 = 256;
 struct LevelMarks {
     words_per_row: usize,
     rows: Vec<AtomicU64>,
-    overflowed: std::sync::atomic::AtomicBool,
+    overflowed: AtomicBool,
 }
 
 impl LevelMarks {
@@ -213,7 +211,7 @@ impl LevelMarks {
         LevelMarks {
             words_per_row,
             rows: (0..words_per_row * LEVEL_WINDOW as usize).map(|_| AtomicU64::new(0)).collect(),
-            overflowed: std::sync::atomic::AtomicBool::new(false),
+            overflowed: AtomicBool::new(false),
         }
     }
 

@@ -484,13 +484,8 @@ impl Tables {
         blocks
     }
 
-    /// [`Tables::pair_at`] for the trivial subgroup, by arithmetic within a block.
-    #[inline]
-    fn trivial_pair_at(&self, a: usize, b: usize, index: u32) -> (u16, u16) {
-        self.trivial_run(a, b, index).pair(self)
-    }
-
-    /// Where trivial-subgroup pair `index` lies: its block and its place in the block.
+    /// Where trivial-subgroup pair `index` lies: its block and its place in the block, found by
+    /// arithmetic within the block.
     fn trivial_run(&self, a: usize, b: usize, index: u32) -> TrivialRun {
         let blocks = &self.trivial_blocks[a * self.stride + b];
         let at = blocks.partition_point(|block| block.start <= index) - 1;
@@ -530,7 +525,7 @@ impl Tables {
     /// The inverse of [`Tables::pair_index`]: the canonical `(first, second)` ring patterns.
     fn pair_at(&self, subgroup: usize, a: usize, b: usize, index: u32) -> (u16, u16) {
         if subgroup == self.trivial {
-            return self.trivial_pair_at(a, b, index);
+            return self.trivial_run(a, b, index).pair(self);
         }
         let s = &self.orbits[subgroup];
         let prefix = self.pairs(subgroup, a, b);
@@ -797,20 +792,9 @@ impl ClassIndex {
     /// # Panics
     /// If `index >= size()`.
     pub fn position(&self, index: u64) -> (Points, Points) {
-        assert!(index < self.size(), "index {index} out of range for class {}-{}", self.mover, self.other);
-        let t = self.tables;
-        let d4 = &t.orbits[t.full];
-        let km = self.offsets.segment(index);
-        let orbit = d4.orbit_info[km];
-        let middle = orbit.least;
-        let (p, q) = orbit.counts();
-        let (a, b) = (self.mover as usize - p, self.other as usize - q);
-        let rest = (index - self.offsets.start(km)) as u32;
-        let (outer, inner) = t.pair_at(orbit.stabiliser as usize, a, b, rest);
-        from_ring_patterns([outer, middle, inner])
+        self.position_after(index, &mut Cursor::default())
     }
 }
-
 
 /// Where [`ClassIndex::position_after`] stopped: decoding consecutive indices of a class in
 /// order costs a few steps each instead of a search of the tables.

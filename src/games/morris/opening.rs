@@ -91,9 +91,9 @@ impl PlacementLayer {
         let in_sector = |k: usize| {
             self.sectors.get(k).is_some_and(|s| s.offset <= index && index < s.offset + s.index.size())
         };
-        if !cursor.started || !in_sector(cursor.sector) {
+        if !in_sector(cursor.sector) {
             let k = self.sectors.partition_point(|s| s.offset <= index) - 1;
-            *cursor = PlacementCursor { started: true, sector: k, within: Cursor::default() };
+            *cursor = PlacementCursor { sector: k, within: Cursor::default() };
         }
         let sector = &self.sectors[cursor.sector];
         let (mover, other) = sector.index.position_after(index - sector.offset, &mut cursor.within);
@@ -108,7 +108,7 @@ impl PlacementLayer {
 /// it was in that sector's class index. The passes visit a layer's members in increasing order.
 #[derive(Clone, Copy, Default)]
 pub struct PlacementCursor {
-    started: bool,
+    /// Where a fresh cursor starts: sector 0, with nothing decoded in it yet.
     sector: usize,
     within: Cursor,
 }
