@@ -115,12 +115,14 @@ impl Value {
 }
 
 impl Ord for Value {
+    #[inline]
     fn cmp(&self, other: &Value) -> Ordering {
         self.preference().cmp(&other.preference())
     }
 }
 
 impl PartialOrd for Value {
+    #[inline]
     fn partial_cmp(&self, other: &Value) -> Option<Ordering> {
         Some(self.cmp(other))
     }

@@ -19,7 +19,7 @@ mod solved;
 
 pub(crate) use bitset::BitSet;
 pub use catalogue::{Layer, LayerJob, Layered};
-pub use solved::{LayerCursor, LayerSet, SolvedLayer};
+pub use solved::{CheckedLayer, LayerCursor, LayerSet, SolvedLayer};
 
 use crate::table::{Check, Counts, FileSpec};
 use crate::value::Value;

@@ -2,7 +2,7 @@
 
 use super::{LayeredGame, Step};
 use crate::solve::{LayeredSet, SolveError};
-use crate::table::{SetFile, TableError, TableFile};
+use crate::table::{CheckedRanks, SetFile, TableError, TableFile};
 use crate::value::Value;
 
 /// A solved layer: its reachable set and its values, both memory-mapped.
@@ -23,6 +23,44 @@ impl SolvedLayer {
         }
     }
 }
+
+impl SolvedLayer {
+    /// The same layer read without a check per entry, once both files have been checked whole
+    /// (opened with `Check::Checksum`); `None` before.
+    #[inline]
+    pub fn checked(&self) -> Option<CheckedLayer<'_>> {
+        let ranks = self.set.checked_ranks()?;
+        Some(CheckedLayer { ranks, codes: self.table.checked_codes()?, table: &self.table })
+    }
+}
+
+/// A solved layer whose files were checked whole: [`SolvedLayer::value_at`] without the checks
+/// per read, for the solver's loop over every child of every position.
+#[derive(Clone, Copy)]
+pub struct CheckedLayer<'a> {
+    ranks: CheckedRanks<'a>,
+    codes: &'a [u8],
+    table: &'a TableFile,
+}
+
+impl CheckedLayer<'_> {
+    /// The value of the position with index `index`, `None` when it is not reachable.
+    #[inline]
+    pub fn value_at(&self, index: u64) -> Result<Option<Value>, TableError> {
+        let Some(dense) = self.ranks.rank(index) else {
+            return Ok(None);
+        };
+        match self.codes.get(dense as usize) {
+            Some(&code) => self.table.value_of_code(dense, code).map(Some),
+            None => self.table.value(dense).map(Some), // past the end: the table's own error
+        }
+    }
+}
+
+/// Children whose values a position waits for: their reads are started together, so that
+/// their cache misses overlap instead of coming one after another (each is two misses in a
+/// row, the set's word and then the table's byte at the rank found there).
+const CHILD_BATCH: usize = 48;
 
 /// Where a thread is in a [`LayerSet`]: the last entry decoded, so that the next member of the
 /// set is found from it and only what changed is decoded.
@@ -73,6 +111,69 @@ impl<G: LayeredGame> LayerSet<'_, G> {
     }
 }
 
+impl<G: LayeredGame> LayerSet<'_, G> {
+    /// [`LayeredSet::for_each_move_value`] over a next layer checked whole, its reads in
+    /// batches: first every child's index (the set's word prefetched), then every rank (the
+    /// table's byte prefetched), then the values.
+    #[inline]
+    fn batched_move_values(
+        &self,
+        next: CheckedLayer<'_>,
+        position: &G::Position,
+        dense: u64,
+        mut f: impl FnMut(Value),
+    ) -> Result<(), SolveError> {
+        let mut children = [0u64; CHILD_BATCH];
+        let mut count = 0;
+        let mut failed: Option<SolveError> = None;
+        // The unbatched read, with its errors: a child that is not a member, a damaged entry.
+        let value_of = |child: u64| match next.value_at(child) {
+            Ok(Some(value)) => Ok(value.for_mover()),
+            Ok(None) => Err(SolveError::MissingSuccessor { index: dense }),
+            Err(e) => Err(SolveError::from(e)),
+        };
+        self.game.for_each_step(self.layer, position, |step| match step {
+            Step::Done(value) => f(value),
+            Step::Child(child) if count < CHILD_BATCH => {
+                next.ranks.prefetch(child);
+                children[count] = child;
+                count += 1;
+            }
+            // A rare crowd of captures.
+            Step::Child(child) => match value_of(child) {
+                Ok(value) => f(value),
+                Err(e) => {
+                    failed.get_or_insert(e);
+                }
+            },
+        })?;
+        let mut ranks = [u64::MAX; CHILD_BATCH];
+        for (rank, &child) in ranks.iter_mut().zip(&children[..count]) {
+            if let Some(found) = next.ranks.rank(child) {
+                if let Some(code) = next.codes.get(found as usize) {
+                    crate::prefetch::prefetch(code);
+                }
+                *rank = found;
+            }
+        }
+        for (&rank, &child) in ranks.iter().zip(&children[..count]) {
+            let value = match next.codes.get(rank as usize) {
+                Some(&code) => {
+                    next.table.value_of_code(rank, code).map(Value::for_mover).map_err(SolveError::from)
+                }
+                None => value_of(child), // not a member, or past the end: the errors
+            };
+            match value {
+                Ok(value) => f(value),
+                Err(e) => {
+                    failed.get_or_insert(e);
+                }
+            }
+        }
+        failed.map_or(Ok(()), Err)
+    }
+}
+
 impl<G: LayeredGame> LayeredSet for LayerSet<'_, G> {
     type Cursor = LayerCursor<G>;
 
@@ -89,17 +190,28 @@ impl<G: LayeredGame> LayeredSet for LayerSet<'_, G> {
     ) -> Result<(), SolveError> {
         let position = self.locate(cursor, dense)?;
         let mut failed: Option<SolveError> = None;
+        let checked = self.next.and_then(SolvedLayer::checked);
+        if let Some(next) = checked {
+            return self.batched_move_values(next, &position, dense, f);
+        }
         self.game.for_each_step(self.layer, &position, |step| match step {
             Step::Done(value) => f(value),
-            Step::Child(child) => match self.next.map(|next| next.value_at(child)) {
-                Some(Ok(Some(value))) => f(value.for_mover()),
-                Some(Err(e)) => {
-                    failed.get_or_insert(SolveError::from(e));
+            Step::Child(child) => {
+                let value = match (checked, self.next) {
+                    (Some(next), _) => next.value_at(child),
+                    (None, Some(next)) => next.value_at(child),
+                    (None, None) => Ok(None),
+                };
+                match value {
+                    Ok(Some(value)) => f(value.for_mover()),
+                    Err(e) => {
+                        failed.get_or_insert(SolveError::from(e));
+                    }
+                    Ok(None) => {
+                        failed.get_or_insert(SolveError::MissingSuccessor { index: dense });
+                    }
                 }
-                Some(Ok(None)) | None => {
-                    failed.get_or_insert(SolveError::MissingSuccessor { index: dense });
-                }
-            },
+            }
         })?;
         failed.map_or(Ok(()), Err)
     }

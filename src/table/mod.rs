@@ -39,7 +39,7 @@ pub(crate) use format::{HEADER_SIZE, OLDEST_READABLE_VERSION};
 pub use header::{Check, Counts, FileKind, FileSpec};
 pub(crate) use header::{Header, check_file};
 pub(crate) use set::write_set;
-pub use set::{CheckedWords, SetFile, Words};
+pub use set::{CheckedRanks, CheckedWords, SetFile, Words};
 pub use status::Status;
 pub(crate) use upgrade::set_aside;
 pub(crate) use upgrade::upgrade;

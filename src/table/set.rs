@@ -4,10 +4,54 @@
 use super::atomic::Pending;
 use super::blocks::{BLOCK_SIZE, CheckedMap, checksum_area, combined_checksum};
 use super::error::TableError;
-use super::format::{FORMAT_VERSION, HEADER_SIZE, SET_BLOCK_WORDS, set_data_len};
+use super::format::{FORMAT_VERSION, HEADER_SIZE, SET_BLOCK_WORDS, set_data_len, u64_at};
 use super::header::{Check, Counts, FileKind, FileSpec, Header, map_file};
 use std::io::{BufWriter, Seek, Write};
 use std::path::PathBuf;
+
+/// The rank of a set file checked whole, read straight from its mapping: the layered solvers
+/// rank every child of every position, and a check and an error path per read cost as much as
+/// the rank. [`SetFile::rank`] answers the same.
+#[derive(Clone, Copy)]
+pub struct CheckedRanks<'a> {
+    /// The words, then the directory (members before each block of words).
+    data: &'a [u8],
+    words: usize,
+    capacity: u64,
+}
+
+impl CheckedRanks<'_> {
+    /// The member number of `index`, if it is a member.
+    #[inline]
+    pub fn rank(&self, index: u64) -> Option<u64> {
+        if index >= self.capacity {
+            return None;
+        }
+        let word = (index / 64) as usize;
+        let bit = 1u64 << (index % 64);
+        let bits = u64_at(self.data, 8 * word);
+        if bits & bit == 0 {
+            return None;
+        }
+        let block = word / SET_BLOCK_WORDS;
+        let mut before = u64_at(self.data, 8 * (self.words + block));
+        for earlier in block * SET_BLOCK_WORDS..word {
+            before += u64::from(u64_at(self.data, 8 * earlier).count_ones());
+        }
+        Some(before + u64::from((bits & (bit - 1)).count_ones()))
+    }
+
+    /// Starts loading what [`CheckedRanks::rank`] of `index` reads: its word and its directory
+    /// entry. Only a hint.
+    #[inline]
+    pub fn prefetch(&self, index: u64) {
+        let word = (index / 64) as usize;
+        if index < self.capacity {
+            crate::prefetch::prefetch(&self.data[8 * word]);
+            crate::prefetch::prefetch(&self.data[8 * (self.words + word / SET_BLOCK_WORDS)]);
+        }
+    }
+}
 
 /// Read access to the words of a set: bit `i % 64` of word `i / 64` is index `i`. Both the
 /// in-memory set of a forward pass and a mapped set file give it.
@@ -167,6 +211,13 @@ impl SetFile {
     #[cold]
     pub fn damaged(&self, index: u64) -> TableError {
         TableError::Entry { path: self.path.clone(), index }
+    }
+
+    /// Rank without a check per read, once the whole file has been checked (opened with
+    /// [`Check::Checksum`]); `None` before.
+    pub fn checked_ranks(&self) -> Option<CheckedRanks<'_>> {
+        let data = self.data.checked_data()?;
+        Some(CheckedRanks { data, words: self.words, capacity: self.capacity() })
     }
 
     /// Word `i` of the set, or entry `i - words` of the directory.

@@ -101,7 +101,20 @@ impl TableFile {
         if index >= self.header.index_size {
             return Err(self.damaged(index));
         }
-        match self.data.byte(index)? {
+        self.value_of_code(index, self.data.byte(index)?)
+    }
+
+    /// The entries' code bytes without a check per read, once the whole file has been checked
+    /// (opened with [`Check::Checksum`]); `None` before. [`TableFile::value_of_code`] reads them.
+    #[inline]
+    pub fn checked_codes(&self) -> Option<&[u8]> {
+        Some(&self.data.checked_data()?[..self.header.index_size as usize])
+    }
+
+    /// The value of entry `index`, whose code byte is `code`.
+    #[inline]
+    pub fn value_of_code(&self, index: u64, code: u8) -> Result<Value, TableError> {
+        match code {
             0 => Ok(Value::Draw),
             OVERFLOW_BYTE => self.overflow_distance(index).map(overflow_value),
             code => Ok(Value::from_distance(u32::from(code) - 1)),
