@@ -330,3 +330,45 @@ impl Words for CheckedWords<'_> {
         self.0.data.u64_at_checked(8 * i as u64)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layered::BitSet;
+
+    /// The rank read straight from a file checked whole equals the checked rank at every index,
+    /// over stretches that are empty, full and sparse, and past the end; before the whole file
+    /// is checked there is no straight read.
+    #[test]
+    fn checked_ranks_equal_ranks() {
+        let scratch = tempfile::tempdir().unwrap();
+        let spec = FileSpec::set(scratch.path().join("s.set"), "test", "s".into());
+        let capacity = 200_003;
+        let members = BitSet::new(capacity);
+        for i in 0..capacity {
+            let member = match i / 10_000 {
+                3 | 4 => false,                    // whole directory blocks empty
+                7 => true,                         // full
+                _ => (i * 2_654_435_761) % 13 < 3, // sparse
+            };
+            if member {
+                members.insert(i);
+            }
+        }
+        write_set(&spec, capacity, &members).unwrap();
+        let header_only = SetFile::open(&spec, Check::Header).unwrap();
+        assert!(header_only.checked_ranks().is_none());
+        let set = SetFile::open(&spec, Check::Checksum).unwrap();
+        let ranks = set.checked_ranks().unwrap();
+        let mut found = 0;
+        for i in 0..capacity + 100 {
+            assert_eq!(ranks.rank(i), set.rank(i).unwrap(), "{i}");
+            if let Some(rank) = ranks.rank(i) {
+                assert_eq!(rank, found);
+                found += 1;
+            }
+        }
+        assert_eq!(found, set.len());
+        assert!(found > 40_000);
+    }
+}
