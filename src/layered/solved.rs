@@ -47,13 +47,8 @@ impl CheckedLayer<'_> {
     /// The value of the position with index `index`, `None` when it is not reachable.
     #[inline]
     pub fn value_at(&self, index: u64) -> Result<Option<Value>, TableError> {
-        let Some(dense) = self.ranks.rank(index) else {
-            return Ok(None);
-        };
-        match self.codes.get(dense as usize) {
-            Some(&code) => self.table.value_of_code(dense, code).map(Some),
-            None => self.table.value(dense).map(Some), // past the end: the table's own error
-        }
+        // A table checked whole skips the check per read by itself: only the rank needed it.
+        self.ranks.rank(index).map(|dense| self.table.value(dense)).transpose()
     }
 }
 
@@ -189,29 +184,21 @@ impl<G: LayeredGame> LayeredSet for LayerSet<'_, G> {
         mut f: impl FnMut(Value),
     ) -> Result<(), SolveError> {
         let position = self.locate(cursor, dense)?;
-        let mut failed: Option<SolveError> = None;
-        let checked = self.next.and_then(SolvedLayer::checked);
-        if let Some(next) = checked {
+        if let Some(next) = self.next.and_then(SolvedLayer::checked) {
             return self.batched_move_values(next, &position, dense, f);
         }
+        let mut failed: Option<SolveError> = None;
         self.game.for_each_step(self.layer, &position, |step| match step {
             Step::Done(value) => f(value),
-            Step::Child(child) => {
-                let value = match (checked, self.next) {
-                    (Some(next), _) => next.value_at(child),
-                    (None, Some(next)) => next.value_at(child),
-                    (None, None) => Ok(None),
-                };
-                match value {
-                    Ok(Some(value)) => f(value.for_mover()),
-                    Err(e) => {
-                        failed.get_or_insert(SolveError::from(e));
-                    }
-                    Ok(None) => {
-                        failed.get_or_insert(SolveError::MissingSuccessor { index: dense });
-                    }
+            Step::Child(child) => match self.next.map(|next| next.value_at(child)) {
+                Some(Ok(Some(value))) => f(value.for_mover()),
+                Some(Err(e)) => {
+                    failed.get_or_insert(SolveError::from(e));
                 }
-            }
+                Some(Ok(None)) | None => {
+                    failed.get_or_insert(SolveError::MissingSuccessor { index: dense });
+                }
+            },
         })?;
         failed.map_or(Ok(()), Err)
     }

@@ -153,13 +153,7 @@ impl SolvedClass {
     /// The value of the position with these stones of the side to move and of the other side.
     #[inline]
     pub fn value(&self, mover: u32, other: u32) -> Result<Value, TableError> {
-        let index = self.index.index(mover, other);
-        // A table checked whole is read without a check per entry (every move of every
-        // position leaving a sector reads one).
-        match self.file.checked_codes().and_then(|codes| codes.get(index as usize)) {
-            Some(&code) => self.file.value_of_code(index, code),
-            None => self.file.value(index),
-        }
+        self.file.value(self.index.index(mover, other))
     }
 }
 
