@@ -216,7 +216,7 @@ pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
     use super::batch::answer_lines;
     use super::output::Format;
     use tablebase::games::morris::{Class, MorrisTablebase, PositionText};
-    use tablebase::probe::probe;
+    use tablebase::probe::{Probe, probe};
     use tablebase::table::Status;
 
     let classes: Vec<Class> = Class::all(MAX_STONES)
@@ -270,16 +270,30 @@ pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
             moves += probe(&tb, pos).map_or(0, |probed| probed.moves.len());
         }
     });
+    // One lookup at a time, each timed on its own: what a program that asks for a single
+    // position waits (the batch above overlaps the reads of many).
+    let mut lookups: Vec<f64> = sample
+        .iter()
+        .map(|pos| {
+            let start = Instant::now();
+            let _ = black_box(tb.value(pos));
+            start.elapsed().as_secs_f64()
+        })
+        .collect();
+    lookups.sort_by(f64::total_cmp);
+    let single_lookup = lookups[lookups.len() / 2];
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "classes: {}; positions: {}\nprobe --brief batch ({} threads): {:.2} M positions/s\nfull move list (1 thread): {:.2} us per position, {:.1} moves each",
+        "classes: {}; positions: {}\nprobe --brief batch ({} threads): {:.2} M positions/s\nfull move list (1 thread): {:.2} us per position, {:.1} moves each\nsingle value lookup (1 thread): {:.2} us, median of {}",
         classes.len(),
         positions.len(),
         rayon::current_num_threads(),
         brief_rate / 1e6,
         1e6 / list_rate,
-        moves as f64 / sample.len() as f64
+        moves as f64 / sample.len() as f64,
+        single_lookup * 1e6,
+        lookups.len()
     )
     .map_err(Error::Output)?;
     Ok(())
