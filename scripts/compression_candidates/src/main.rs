@@ -3,8 +3,9 @@
 //! blocks and compressed by each candidate, and one line per candidate gives the bits per body
 //! byte (a value table's entry, a set's eighth of a word) and the median time to decode a block.
 //!
-//! Each compressed block is charged 8 bytes more, for its offset and checksum in a block
-//! directory; a dictionary is charged once per file.
+//! Each zstd block is charged 8 bytes more, for its offset and checksum in a block directory; a
+//! dictionary is charged once per file. The pair encoding with a Huffman code (Syzygy's coding)
+//! is charged as `pairs_huffman` says, and its decode time is that of finding one entry.
 //!
 //!   compression_candidates SAMPLE_MB FILE...
 //!
@@ -64,6 +65,10 @@ fn main() {
                 let (bytes, us) = zstd_blocks(&sample, block, 19, Some(&dictionary));
                 report("zstd-19-dict", block, bytes, dictionary.len(), us);
             }
+        }
+        for &block in &[64, 256] {
+            let (bytes, us) = pairs_huffman(&sample, block);
+            report("pairs-huffman", block, bytes, 0, us);
         }
         if encoding == 1 {
             let (bytes, us) = split_blocks(&sample, 65536, 19);
@@ -190,6 +195,178 @@ fn split_blocks(sample: &[u8], block: usize, level: i32) -> (f64, f64) {
         let y = decompressor.decompress(&b, distances.len().max(1)).expect("zstd decompress");
         times.push(start.elapsed().as_secs_f64() * 1e6);
         assert_eq!((x.len(), y.len()), (wdl.len(), distances.len()));
+    }
+    (total as f64, median(times))
+}
+
+/// Symbols of the pair encoding: the 256 byte values, then one per rule.
+const MAX_SYMBOLS: usize = 4096;
+/// Pairs replaced per round of the pair encoding (no symbol in two of them).
+const PAIRS_PER_ROUND: usize = 128;
+
+/// Pair encoding as Syzygy tables use it: each round replaces the most frequent adjacent pairs of
+/// symbols by new symbols, until `MAX_SYMBOLS` or until no pair repays its rule. Returns the
+/// sequence and the rules (symbol `256 + r` stands for `rules[r]`).
+fn pair_encode(bytes: &[u8]) -> (Vec<u16>, Vec<(u16, u16)>) {
+    let mut seq: Vec<u16> = bytes.iter().map(|&b| u16::from(b)).collect();
+    let mut rules: Vec<(u16, u16)> = Vec::new();
+    let mut counts = vec![0u32; MAX_SYMBOLS * MAX_SYMBOLS];
+    while 256 + rules.len() < MAX_SYMBOLS {
+        counts.iter_mut().for_each(|c| *c = 0);
+        for w in seq.windows(2) {
+            counts[w[0] as usize * MAX_SYMBOLS + w[1] as usize] += 1;
+        }
+        let mut top: Vec<(u32, usize)> =
+            counts.iter().enumerate().filter(|&(_, &c)| c >= 64).map(|(p, &c)| (c, p)).collect();
+        top.sort_unstable_by(|a, b| b.cmp(a));
+        let mut used = vec![false; MAX_SYMBOLS];
+        // first_of[a] = (b, new symbol) for a chosen pair (a, b).
+        let mut first_of: Vec<Option<(u16, u16)>> = vec![None; MAX_SYMBOLS];
+        let mut chosen = 0;
+        for &(_, p) in &top {
+            let (a, b) = (p / MAX_SYMBOLS, p % MAX_SYMBOLS);
+            if used[a] || used[b] || chosen == PAIRS_PER_ROUND || 256 + rules.len() == MAX_SYMBOLS {
+                continue;
+            }
+            used[a] = true;
+            used[b] = true;
+            let symbol = (256 + rules.len()) as u16;
+            rules.push((a as u16, b as u16));
+            first_of[a] = Some((b as u16, symbol));
+            chosen += 1;
+        }
+        if chosen == 0 {
+            break;
+        }
+        let mut out = Vec::with_capacity(seq.len());
+        let mut i = 0;
+        while i < seq.len() {
+            match first_of[seq[i] as usize] {
+                Some((b, symbol)) if i + 1 < seq.len() && seq[i + 1] == b => {
+                    out.push(symbol);
+                    i += 2;
+                }
+                _ => {
+                    out.push(seq[i]);
+                    i += 1;
+                }
+            }
+        }
+        seq = out;
+    }
+    (seq, rules)
+}
+
+/// Huffman code lengths for `counts`, limited to 24 bits by flattening the rarest symbols.
+fn huffman_lengths(counts: &[u64]) -> Vec<u32> {
+    let mut lengths = vec![0u32; counts.len()];
+    let live: Vec<usize> = (0..counts.len()).filter(|&s| counts[s] > 0).collect();
+    if live.len() == 1 {
+        lengths[live[0]] = 1;
+        return lengths;
+    }
+    // Package the two lightest nodes until one is left; a node is a list of its symbols.
+    let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<(u64, usize)>> = Default::default();
+    let mut nodes: Vec<Vec<usize>> = Vec::new();
+    for &s in &live {
+        nodes.push(vec![s]);
+        heap.push(std::cmp::Reverse((counts[s].max(1), nodes.len() - 1)));
+    }
+    while heap.len() > 1 {
+        let std::cmp::Reverse((wa, a)) = heap.pop().unwrap();
+        let std::cmp::Reverse((wb, b)) = heap.pop().unwrap();
+        let mut merged = std::mem::take(&mut nodes[a]);
+        merged.extend(std::mem::take(&mut nodes[b]));
+        for &s in &merged {
+            lengths[s] += 1;
+        }
+        nodes.push(merged);
+        heap.push(std::cmp::Reverse((wa + wb, nodes.len() - 1)));
+    }
+    assert!(lengths.iter().all(|&l| l <= 32), "a code longer than 32 bits");
+    lengths
+}
+
+/// The pair encoding and a canonical Huffman code over its symbols, in blocks of `block` bytes
+/// holding whole symbols; finding an entry walks its block's symbols from the start. Charged: the
+/// rules (3 bytes each), the code lengths (1 byte a symbol), per block its entry count (2 bytes),
+/// per 1 KiB of blocks a checksum (4 bytes), per 1024 entries a sparse index entry (6 bytes).
+/// Decoding: the median time to find one random entry, symbols walked by their code lengths.
+fn pairs_huffman(sample: &[u8], block: usize) -> (f64, f64) {
+    let (seq, rules) = pair_encode(sample);
+    let symbols = 256 + rules.len();
+    let mut counts = vec![0u64; symbols];
+    for &s in &seq {
+        counts[s as usize] += 1;
+    }
+    let lengths = huffman_lengths(&counts);
+    // Entries a symbol stands for.
+    let mut expands = vec![1u64; symbols];
+    for (r, &(a, b)) in rules.iter().enumerate() {
+        expands[256 + r] = expands[a as usize] + expands[b as usize];
+    }
+    // Blocks of whole symbols: (first symbol, symbols, entries).
+    let mut blocks: Vec<(usize, usize, u64)> = Vec::new();
+    let (mut start, mut bits, mut entries) = (0usize, 0u64, 0u64);
+    for (i, &s) in seq.iter().enumerate() {
+        let l = u64::from(lengths[s as usize]);
+        if bits + l > 8 * block as u64 {
+            blocks.push((start, i - start, entries));
+            (start, bits, entries) = (i, 0, 0);
+        }
+        bits += l;
+        entries += expands[s as usize];
+    }
+    blocks.push((start, seq.len() - start, entries));
+    let total = blocks.len() * (block + 2)
+        + (blocks.len() * block).div_ceil(1024) * 4
+        + sample.len().div_ceil(1024) * 6
+        + rules.len() * 3
+        + symbols;
+    // Finding an entry: the walk over its block's symbols (code lengths from a table, as a
+    // canonical decoder reads them) to the symbol that holds it, then down the rules.
+    let mut block_starts = Vec::with_capacity(blocks.len());
+    let mut first_entry = 0u64;
+    for &(_, _, n) in &blocks {
+        block_starts.push(first_entry);
+        first_entry += n;
+    }
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut times = Vec::new();
+    for _ in 0..20_000 {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let target = rng % sample.len() as u64;
+        let time = Instant::now();
+        let b = block_starts.partition_point(|&e| e <= target) - 1;
+        let (first, n, _) = blocks[b];
+        let mut at = block_starts[b];
+        let mut bit = 0u64;
+        let mut found = 0u16;
+        for &s in &seq[first..first + n] {
+            bit += u64::from(lengths[s as usize]);
+            let e = expands[s as usize];
+            if at + e > target {
+                found = s;
+                break;
+            }
+            at += e;
+        }
+        let mut s = found;
+        let mut offset = target - at;
+        while s >= 256 {
+            let (a, b) = rules[s as usize - 256];
+            if offset < expands[a as usize] {
+                s = a;
+            } else {
+                offset -= expands[a as usize];
+                s = b;
+            }
+        }
+        times.push(time.elapsed().as_secs_f64() * 1e6);
+        assert_eq!(s as u8, sample[target as usize]);
+        std::hint::black_box(bit);
     }
     (total as f64, median(times))
 }
