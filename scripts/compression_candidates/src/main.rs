@@ -8,6 +8,13 @@
 //! is charged as `pairs_huffman` says, and its decode time is that of finding one entry.
 //!
 //!   compression_candidates SAMPLE_MB FILE...
+//!   compression_candidates SAMPLE_MB --merged SET...
+//!
+//! With `--merged`, each set and the value table beside it (`.tbl` for `.set`) are measured as
+//! one sequence over the set's whole index space, a byte per index: a member's value, and for
+//! the others either a byte of their own (`absent`) or a copy of the byte before (`dont-care`:
+//! nothing probes an index that is not a member, so a reader that rejects those positions itself
+//! may find anything there). Percentages are of the set's and the table's bodies together.
 //!
 //! Output: tab-separated `file kind body_bytes candidate block bits_per_byte percent decode_us`.
 
@@ -24,6 +31,12 @@ fn main() {
         std::process::exit(2);
     };
     println!("file\tkind\tbody_bytes\tcandidate\tblock\tbits_per_byte\tpercent\tdecode_us");
+    if args.iter().any(|a| a == "--merged") {
+        for path in args[2..].iter().filter(|a| *a != "--merged") {
+            merged(path, sample_mb);
+        }
+        return;
+    }
     for path in &args[2..] {
         let file = std::fs::File::open(path).unwrap_or_else(|e| fail(path, &e.to_string()));
         // SAFETY: read-only mapping of a file nothing else writes while this runs.
@@ -369,4 +382,76 @@ fn pairs_huffman(sample: &[u8], block: usize) -> (f64, f64) {
         std::hint::black_box(bit);
     }
     (total as f64, median(times))
+}
+
+fn map_v3(path: &str) -> memmap2::Mmap {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| fail(path, &e.to_string()));
+    // SAFETY: read-only mapping of a file nothing else writes while this runs.
+    let map = unsafe { memmap2::Mmap::map(&file) }.unwrap_or_else(|e| fail(path, &e.to_string()));
+    if map.len() < HEADER || &map[..8] != b"TBLBASE\0" || map[8..12] != 3u32.to_le_bytes() {
+        fail(path, "not a version-3 table file");
+    }
+    map
+}
+
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap())
+}
+
+/// The set at `path` and its values as one sequence over the index space (see the top).
+fn merged(path: &str, sample_mb: usize) {
+    let table_path =
+        path.strip_suffix(".set").map(|p| format!("{p}.tbl")).unwrap_or_else(|| fail(path, "not a .set"));
+    let set = map_v3(path);
+    let table = map_v3(&table_path);
+    let capacity = u64_at(&set, 64) as usize;
+    let words = capacity.div_ceil(64);
+    let members = u64_at(&set, 88) as usize;
+    let body = &set[HEADER..];
+    let values = &table[HEADER..HEADER + members];
+    let v3_bytes = 8 * words + members;
+    // Runs of RUN indices spread evenly over the index space, each starting on a word.
+    let runs = capacity.div_ceil(RUN);
+    let step = (runs / (sample_mb * 1024 * 1024).div_ceil(RUN).max(1)).max(1);
+    let (mut absent, mut dont_care) = (Vec::new(), Vec::new());
+    for run in (0..runs).step_by(step) {
+        let first = run * RUN;
+        let word = first / 64;
+        let block = word / 8;
+        let mut rank = u64_at(body, 8 * (words + block)) as usize;
+        for w in block * 8..word {
+            rank += u64_at(body, 8 * w).count_ones() as usize;
+        }
+        let mut last = 0u8;
+        for index in first..(first + RUN).min(capacity) {
+            if u64_at(body, 8 * (index / 64)) >> (index % 64) & 1 == 1 {
+                last = values[rank];
+                rank += 1;
+                absent.push(last);
+            } else {
+                absent.push(255);
+            }
+            dont_care.push(last);
+        }
+    }
+    let scale = capacity as f64 / absent.len() as f64;
+    let name = std::path::Path::new(path).file_name().unwrap().to_string_lossy().into_owned();
+    for (kind, sequence) in [("absent", &absent), ("dont-care", &dont_care)] {
+        let report = |candidate: &str, block: usize, bytes: f64, decode_us: f64| {
+            let total = bytes * scale;
+            println!(
+                "{name}+tbl\t{kind}\t{v3_bytes}\t{candidate}\t{block}\t{:.3}\t{:.1}\t{decode_us:.2}",
+                total * 8.0 / v3_bytes as f64,
+                100.0 * total / v3_bytes as f64
+            );
+        };
+        for &block in &[64, 256] {
+            let (bytes, us) = pairs_huffman(sequence, block);
+            report("pairs-huffman", block, bytes, us);
+        }
+        for &(level, block) in &[(3, 65536), (19, 4096), (19, 65536)] {
+            let (bytes, us) = zstd_blocks(sequence, block, level, None);
+            report(&format!("zstd-{level}"), block, bytes, us);
+        }
+    }
 }
