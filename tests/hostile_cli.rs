@@ -265,3 +265,26 @@ fn bench_on_tables_that_cannot_answer_every_position_says_so() {
         refused(&tablebase(&["bench", "probe-morris", "--dir", d, "--count", "2000", "--runs", "1"], ""), 1);
     assert!(text.contains("cannot probe every position drawn") && text.contains("morris-3-4.tbl"), "{text}");
 }
+
+#[test]
+fn bench_pair_code_reads_checked_tables_only() {
+    let dir = common::scratch("bench-pair-code");
+    let d = dir.to_str().unwrap();
+    let out = tablebase(&["generate", "connect4", "--size", "4x4", "--dir", d], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = dir.join("connect4-4x4-ply10.tbl");
+    let path = table.to_str().unwrap();
+    // Every lookup is checked against the table's own byte inside the bench.
+    let out = tablebase(&["bench", "pair-code", path, "--lookups", "1000"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(text.contains("entries") && text.contains("single lookup"), "{text}");
+    refused(&tablebase(&["bench", "pair-code", dir.join("missing.tbl").to_str().unwrap()], ""), 1);
+    // A byte of the body changed: the checksum refuses it before any figure.
+    let mut bytes = std::fs::read(&table).unwrap();
+    bytes[300] ^= 1;
+    std::fs::write(&table, &bytes).unwrap();
+    let text = refused(&tablebase(&["bench", "pair-code", path], ""), 1);
+    assert!(text.contains("connect4-4x4-ply10.tbl"), "{text}");
+    refused(&tablebase(&["bench", "pair-code", path, "--block-bytes", "4"], ""), 2);
+}

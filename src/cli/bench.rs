@@ -35,6 +35,9 @@ pub enum Target {
     /// Proves who wins a Qubic or Sogo position without the distance (df-pn with threat
     /// sequences), one thread: the outcome, nodes, stored positions and time.
     CubeProve(CubeProveArgs),
+    /// The pair encoding with a Huffman code on the values of table files: the size against the
+    /// file's body, the time to learn and encode, and single lookups (one thread).
+    PairCode(PairCodeArgs),
 }
 
 pub fn run(target: Target) -> Result<(), Error> {
@@ -49,7 +52,110 @@ pub fn run(target: Target) -> Result<(), Error> {
         Target::Connect4Search(args) => connect4_search(&args),
         Target::Connect4Book(args) => connect4_book(&args),
         Target::CubeProve(args) => cube_prove(&args),
+        Target::PairCode(args) => pair_code(&args),
     }
+}
+
+#[derive(Args)]
+pub struct PairCodeArgs {
+    /// Value table files (`.tbl`).
+    #[arg(required = true)]
+    files: Vec<std::path::PathBuf>,
+    /// Megabytes of each body the rules are learnt from: runs of 64 KiB spread over it.
+    #[arg(long, default_value_t = 16, value_parser = at_least_one)]
+    sample_mb: usize,
+    /// Bytes a block.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(8..=65536))]
+    block_bytes: u32,
+    /// Single lookups timed, each on its own; the median is reported.
+    #[arg(long, default_value_t = 100_000, value_parser = at_least_one)]
+    lookups: usize,
+}
+
+/// Learns a pair code on each table's body, encodes the whole body, and times single lookups:
+/// the block found by binary search over the blocks' first entries, then decoded up to the
+/// entry.
+pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
+    use tablebase::table::{FileKind, TableError};
+    use tablebase::testing::{HEADER_SIZE, Header, PairCode, checksum};
+    const RUN: usize = 64 * 1024;
+    let block_bytes = args.block_bytes as usize;
+    let mut out = std::io::stdout().lock();
+    for path in &args.files {
+        let header = Header::read(path).map_err(Error::Table)?;
+        let file = std::fs::File::open(path).map_err(|source| Error::File { path: path.clone(), source })?;
+        // SAFETY: a read-only mapping; the checksum below catches a file changed under it.
+        let map = unsafe { memmap2::Mmap::map(&file) }
+            .map_err(|source| Error::File { path: path.clone(), source })?;
+        let data_len = header.index_size as usize + 12 * header.overflow_count as usize;
+        let Some(data) = map.get(HEADER_SIZE..HEADER_SIZE + data_len) else {
+            let expected = header.file_length(FileKind::Table);
+            return Err(Error::Table(TableError::Length {
+                path: path.clone(),
+                expected,
+                found: map.len() as u64,
+            }));
+        };
+        let found = checksum(data);
+        if found != header.checksum {
+            return Err(Error::Table(TableError::Checksum {
+                path: path.clone(),
+                expected: header.checksum,
+                found,
+            }));
+        }
+        let body = &data[..header.index_size as usize];
+        let runs = body.len().div_ceil(RUN);
+        let step = (runs / (args.sample_mb << 20).div_ceil(RUN)).max(1);
+        let sample: Vec<u8> = (0..runs)
+            .step_by(step)
+            .flat_map(|run| body[run * RUN..((run + 1) * RUN).min(body.len())].iter().copied())
+            .collect();
+        let start = Instant::now();
+        let code = PairCode::learn(&sample, body);
+        let learnt = start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        let encoded = code.encode(body, block_bytes);
+        let encoding = start.elapsed().as_secs_f64();
+        let mut first_entries = Vec::with_capacity(encoded.entries.len() + 1);
+        let mut total = 0u64;
+        for &n in &encoded.entries {
+            first_entries.push(total);
+            total += n;
+        }
+        let mut blocks = encoded.bytes.clone();
+        blocks.extend_from_slice(&[0; 8]);
+        let mut rng = SplitMix64::new(5);
+        let mut times: Vec<f64> = (0..args.lookups.min(body.len()))
+            .map(|_| {
+                let index = rng.below(body.len() as u64);
+                let start = Instant::now();
+                let block = first_entries.partition_point(|&first| first <= index) - 1;
+                let at = block * block_bytes;
+                let value =
+                    code.entry_in_block(&blocks[at..at + block_bytes + 7], index - first_entries[block]);
+                let elapsed = start.elapsed().as_secs_f64();
+                assert_eq!(value, Some(body[index as usize]), "entry {index} of {}", path.display());
+                elapsed
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        let stored = encoded.bytes.len() + 4 * encoded.entries.len() + code.to_bytes().len();
+        writeln!(
+            out,
+            "{}: {} entries, {} symbols; {} bytes ({:.1}% of the body, {:.3} bits an entry: blocks of {block_bytes} bytes, 4 bytes a block for its entries, the code); learnt in {learnt:.1} s, encoded in {encoding:.1} s; single lookup {:.2} us (median of {})",
+            path.display(),
+            body.len(),
+            code.symbols(),
+            stored,
+            100.0 * stored as f64 / body.len().max(1) as f64,
+            8.0 * stored as f64 / body.len().max(1) as f64,
+            times.get(times.len() / 2).map_or(0.0, |t| t * 1e6),
+            times.len()
+        )
+        .map_err(Error::Output)?;
+    }
+    Ok(())
 }
 
 #[derive(Args)]

@@ -14,6 +14,7 @@ mod checkpoint;
 mod error;
 pub(crate) mod format;
 pub(crate) mod header;
+pub(crate) mod pairs;
 mod regular;
 pub(crate) use regular::{open_regular, open_to_read};
 pub(crate) mod set;

@@ -1,0 +1,603 @@
+//! The block code measured for compressed tables (docs/BENCHMARKS.md, "Compressed tables"): pair
+//! encoding, then one canonical Huffman code over the symbols, written in blocks of a fixed
+//! number of bytes that hold whole symbols, as Syzygy tables are. An entry is found by decoding
+//! the symbols of its block from the block's start, a fraction of a microsecond, so a single
+//! probe needs no cache of decoded blocks.
+//!
+//! Pair encoding starts from the 256 byte values as symbols and, round after round, replaces the
+//! most frequent adjacent pairs of symbols by new ones (a rule each), until [`MAX_SYMBOLS`] or
+//! until no pair is frequent enough to repay its rule. A symbol stands for a run of entries: a
+//! byte for itself, a rule for its left symbol's run then its right one's.
+//!
+//! This module is the code alone: where blocks lie in a file, which block holds an entry and
+//! what guards their bytes is the file format's business.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Symbols at most: the 256 bytes and up to 3,840 rules.
+pub const MAX_SYMBOLS: usize = 4096;
+/// The longest code, in bits: a decoder's 64-bit window always holds a whole symbol.
+pub const MAX_CODE_LEN: u8 = 24;
+/// Rules made per round at most; no symbol takes part in two rules of a round, so a round's
+/// rules are applied in one pass.
+const RULES_PER_ROUND: usize = 128;
+/// A pair seen fewer times than this in the sample the rules are learnt from gets no rule: its
+/// rule (and its code length) would cost more than it saves.
+const MIN_PAIR_COUNT: u32 = 64;
+/// Entries the encoder turns into symbols at a time: rules are applied within a chunk, so
+/// encoding needs memory for one chunk only (a pair across two chunks stays two symbols).
+const CHUNK: usize = 1 << 20;
+
+/// A learnt code: the rules of the pair encoding and a canonical Huffman code over the symbols.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairCode {
+    /// Symbol `256 + r` stands for `rules[r].0` then `rules[r].1`, both earlier symbols.
+    rules: Vec<(u16, u16)>,
+    /// How many rules each round made, in order: a round's rules are applied together.
+    rounds: Vec<u16>,
+    /// The code length of each symbol, 0 for a symbol that is never written.
+    lengths: Vec<u8>,
+    /// Entries each symbol stands for.
+    runs: Vec<u64>,
+    /// Canonical decoding, per length `l`: the first code of that length, how many codes have
+    /// it, and where its symbols start in `sorted`.
+    first_code: [u32; MAX_CODE_LEN as usize + 1],
+    count: [u32; MAX_CODE_LEN as usize + 1],
+    first_index: [u32; MAX_CODE_LEN as usize + 1],
+    /// The written symbols ordered by (length, symbol): the canonical order.
+    sorted: Vec<u16>,
+    /// The code of each symbol (its low `lengths[s]` bits).
+    codes: Vec<u32>,
+    /// For each value of the next `FAST_BITS` bits: the symbol whose code they start with and
+    /// its length (`symbol << 8 | length`), or 0 where the code is longer.
+    fast: Vec<u32>,
+}
+
+/// Bits the decoder's table looks up at once: most symbols' codes are this short or shorter.
+const FAST_BITS: u32 = 10;
+
+/// Why a stored code cannot be used: it is damaged, or not a code this module writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadCode(pub &'static str);
+
+/// Encoded data: blocks of `block_bytes` bytes each, and the number of entries each holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodedBlocks {
+    /// Bytes a block.
+    pub block_bytes: usize,
+    /// The blocks one after another, each zero-padded to `block_bytes`.
+    pub bytes: Vec<u8>,
+    /// The entries of each block.
+    pub entries: Vec<u64>,
+}
+
+impl PairCode {
+    /// Learns the rules from `sample` (a part of the data, or all of it) and builds the
+    /// Huffman code from the symbol counts of `data` encoded with them.
+    pub fn learn(sample: &[u8], data: &[u8]) -> PairCode {
+        let (rules, rounds) = learn_rules(sample);
+        let mut code = PairCode::with_rules(rules, rounds);
+        let mut counts = vec![0u64; code.symbols()];
+        code.for_each_chunk(data, |symbols| {
+            for &s in symbols {
+                counts[s as usize] += 1;
+            }
+        });
+        code.set_lengths(&limited_lengths(&counts, MAX_CODE_LEN));
+        code
+    }
+
+    fn with_rules(rules: Vec<(u16, u16)>, rounds: Vec<u16>) -> PairCode {
+        let mut runs = vec![1u64; 256 + rules.len()];
+        for (r, &(a, b)) in rules.iter().enumerate() {
+            // Saturating: rules read from a damaged file may nest deeper than any data could.
+            runs[256 + r] = runs[a as usize].saturating_add(runs[b as usize]);
+        }
+        PairCode {
+            lengths: vec![0; runs.len()],
+            codes: vec![0; runs.len()],
+            rules,
+            rounds,
+            runs,
+            first_code: [0; MAX_CODE_LEN as usize + 1],
+            count: [0; MAX_CODE_LEN as usize + 1],
+            first_index: [0; MAX_CODE_LEN as usize + 1],
+            sorted: Vec::new(),
+            fast: vec![0; 1 << FAST_BITS],
+        }
+    }
+
+    /// The number of symbols: 256 and one per rule.
+    pub fn symbols(&self) -> usize {
+        256 + self.rules.len()
+    }
+
+    /// Sets the code lengths and derives the canonical code from them.
+    fn set_lengths(&mut self, lengths: &[u8]) {
+        self.lengths = lengths.to_vec();
+        self.sorted = (0..lengths.len() as u16).filter(|&s| lengths[s as usize] > 0).collect();
+        self.sorted.sort_by_key(|&s| (lengths[s as usize], s));
+        self.count = [0; MAX_CODE_LEN as usize + 1];
+        for &s in &self.sorted {
+            self.count[lengths[s as usize] as usize] += 1;
+        }
+        let mut code = 0u32;
+        let mut index = 0u32;
+        for l in 1..=MAX_CODE_LEN as usize {
+            code <<= 1;
+            self.first_code[l] = code;
+            self.first_index[l] = index;
+            code += self.count[l];
+            index += self.count[l];
+        }
+        self.fast = vec![0; 1 << FAST_BITS];
+        for (k, &s) in self.sorted.iter().enumerate() {
+            let l = lengths[s as usize] as usize;
+            let code = self.first_code[l] + (k as u32 - self.first_index[l]);
+            self.codes[s as usize] = code;
+            if l as u32 <= FAST_BITS {
+                let spare = FAST_BITS - l as u32;
+                for low in 0..1u32 << spare {
+                    self.fast[((code << spare) | low) as usize] = u32::from(s) << 8 | l as u32;
+                }
+            }
+        }
+    }
+
+    /// Calls `f` with the symbols of each chunk of `data`, in order.
+    fn for_each_chunk(&self, data: &[u8], mut f: impl FnMut(&[u16])) {
+        let mut symbols = Vec::with_capacity(CHUNK.min(data.len()));
+        let mut next = Vec::with_capacity(CHUNK.min(data.len()));
+        let mut second_of = vec![None; MAX_SYMBOLS];
+        for chunk in data.chunks(CHUNK) {
+            symbols.clear();
+            symbols.extend(chunk.iter().map(|&b| u16::from(b)));
+            let mut rule = 0;
+            for &made in &self.rounds {
+                let round = &self.rules[rule..rule + made as usize];
+                for (k, &(a, b)) in round.iter().enumerate() {
+                    second_of[a as usize] = Some((b, (256 + rule + k) as u16));
+                }
+                apply_round(&symbols, &second_of, &mut next);
+                std::mem::swap(&mut symbols, &mut next);
+                for &(a, _) in round {
+                    second_of[a as usize] = None;
+                }
+                rule += made as usize;
+            }
+            f(&symbols);
+        }
+    }
+
+    /// Encodes `data` in blocks of `block_bytes` bytes, each holding whole symbols.
+    pub fn encode(&self, data: &[u8], block_bytes: usize) -> EncodedBlocks {
+        assert!(block_bytes >= 8, "a block holds at least one symbol of the longest code");
+        let mut out = EncodedBlocks { block_bytes, bytes: Vec::new(), entries: Vec::new() };
+        let capacity = 8 * block_bytes as u64;
+        let (mut buffer, mut used, mut in_block, mut entries) = (0u64, 0u32, 0u64, 0u64);
+        let mut block = Vec::with_capacity(block_bytes);
+        self.for_each_chunk(data, |symbols| {
+            for &s in symbols {
+                let len = u64::from(self.lengths[s as usize]);
+                debug_assert!(len > 0, "a symbol the code was not built for");
+                if in_block + len > capacity {
+                    flush_bits(&mut block, &mut buffer, &mut used);
+                    block.resize(block_bytes, 0);
+                    out.bytes.extend_from_slice(&block);
+                    out.entries.push(entries);
+                    block.clear();
+                    (in_block, entries) = (0, 0);
+                }
+                buffer = (buffer << len) | u64::from(self.codes[s as usize]);
+                used += len as u32;
+                in_block += len;
+                entries += self.runs[s as usize];
+                while used >= 8 {
+                    used -= 8;
+                    block.push((buffer >> used) as u8);
+                }
+            }
+        });
+        if entries > 0 {
+            flush_bits(&mut block, &mut buffer, &mut used);
+            block.resize(block_bytes, 0);
+            out.bytes.extend_from_slice(&block);
+            out.entries.push(entries);
+        }
+        out
+    }
+
+    /// The entry `offset` entries into a block, for an `offset` below the block's number of
+    /// entries (which the file records: the zero bits that pad a block decode as symbols too).
+    /// `None` where the decoding runs past the block's bits or meets bits that are no code
+    /// (damaged bytes). `block` must hold the block's bytes and 7 more (any bytes: a decoder
+    /// reads 8 at a time).
+    #[inline]
+    pub fn entry_in_block(&self, block: &[u8], mut offset: u64) -> Option<u8> {
+        let bits = 8 * block.len().saturating_sub(7) as u64;
+        let mut at = 0u64;
+        loop {
+            if at >= bits {
+                return None;
+            }
+            let (symbol, len) = self.decode_at(block, at)?;
+            if at + u64::from(len) > bits {
+                return None;
+            }
+            let run = self.runs[symbol as usize];
+            if offset < run {
+                return Some(self.expand(symbol, offset));
+            }
+            offset -= run;
+            at += u64::from(len);
+        }
+    }
+
+    /// The symbol whose code starts at bit `at` of `block`, and its length.
+    #[inline]
+    fn decode_at(&self, block: &[u8], at: u64) -> Option<(u16, u8)> {
+        let byte = (at / 8) as usize;
+        let window = u64::from_be_bytes(block.get(byte..byte + 8)?.try_into().ok()?) << (at % 8);
+        let fast = self.fast[(window >> (64 - FAST_BITS)) as usize];
+        if fast != 0 {
+            return Some(((fast >> 8) as u16, fast as u8));
+        }
+        for l in FAST_BITS as usize + 1..=MAX_CODE_LEN as usize {
+            let code = (window >> (64 - l)) as u32;
+            let k = code.wrapping_sub(self.first_code[l]);
+            if k < self.count[l] {
+                return Some((self.sorted[(self.first_index[l] + k) as usize], l as u8));
+            }
+        }
+        None
+    }
+
+    /// The entry `offset` entries into the run of `symbol`.
+    #[inline]
+    fn expand(&self, mut symbol: u16, mut offset: u64) -> u8 {
+        while symbol >= 256 {
+            let (a, b) = self.rules[symbol as usize - 256];
+            let left = self.runs[a as usize];
+            if offset < left {
+                symbol = a;
+            } else {
+                offset -= left;
+                symbol = b;
+            }
+        }
+        symbol as u8
+    }
+
+    /// The code as bytes: rounds, rules, then one length per symbol, little-endian.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(&(self.rounds.len() as u16).to_le_bytes());
+        for &r in &self.rounds {
+            out.extend_from_slice(&r.to_le_bytes());
+        }
+        for &(a, b) in &self.rules {
+            out.extend_from_slice(&a.to_le_bytes());
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        out.extend_from_slice(&self.lengths);
+        out
+    }
+
+    /// Reads a code written by [`PairCode::to_bytes`], refusing one that is not a complete
+    /// prefix code over well-formed rules (so that decoding never loops or indexes out of
+    /// bounds).
+    pub fn from_bytes(bytes: &[u8]) -> Result<PairCode, BadCode> {
+        let u16_at = |at: usize| -> Result<u16, BadCode> {
+            let b = bytes.get(at..at + 2).ok_or(BadCode("cut short"))?;
+            Ok(u16::from_le_bytes([b[0], b[1]]))
+        };
+        let round_count = u16_at(0)? as usize;
+        let rounds: Vec<u16> = (0..round_count).map(|k| u16_at(2 + 2 * k)).collect::<Result<_, _>>()?;
+        let rule_count: usize = rounds.iter().map(|&r| r as usize).sum();
+        if 256 + rule_count > MAX_SYMBOLS {
+            return Err(BadCode("too many rules"));
+        }
+        let start = 2 + 2 * round_count;
+        let mut rules = Vec::with_capacity(rule_count);
+        for r in 0..rule_count {
+            let (a, b) = (u16_at(start + 4 * r)?, u16_at(start + 4 * r + 2)?);
+            if a as usize >= 256 + r || b as usize >= 256 + r {
+                return Err(BadCode("a rule refers to a later symbol"));
+            }
+            rules.push((a, b));
+        }
+        let lengths = &bytes[(start + 4 * rule_count).min(bytes.len())..];
+        if lengths.len() != 256 + rule_count {
+            return Err(BadCode("wrong number of code lengths"));
+        }
+        if lengths.iter().any(|&l| l > MAX_CODE_LEN) {
+            return Err(BadCode("a code longer than the longest allowed"));
+        }
+        // Kraft: the codes must fit in the code space exactly (one symbol: half of it).
+        let used: u64 = lengths.iter().filter(|&&l| l > 0).map(|&l| 1u64 << (MAX_CODE_LEN - l)).sum();
+        let written = lengths.iter().filter(|&&l| l > 0).count();
+        let full = 1u64 << MAX_CODE_LEN;
+        if !(used == full || (written == 1 && used == full / 2)) {
+            return Err(BadCode("the code lengths do not make a complete prefix code"));
+        }
+        let mut code = PairCode::with_rules(rules, rounds);
+        code.set_lengths(lengths);
+        Ok(code)
+    }
+}
+
+/// One round of rules over `symbols` into `out`: where `second_of[a]` is `(b, s)`, a pair
+/// `a b` becomes `s`, left to right.
+fn apply_round(symbols: &[u16], second_of: &[Option<(u16, u16)>], out: &mut Vec<u16>) {
+    out.clear();
+    let mut i = 0;
+    while i < symbols.len() {
+        let a = symbols[i];
+        match second_of[a as usize] {
+            Some((b, s)) if symbols.get(i + 1) == Some(&b) => {
+                out.push(s);
+                i += 2;
+            }
+            _ => {
+                out.push(a);
+                i += 1;
+            }
+        }
+    }
+}
+
+/// The rules learnt from `sample`, and how many each round made.
+fn learn_rules(sample: &[u8]) -> (Vec<(u16, u16)>, Vec<u16>) {
+    let mut symbols: Vec<u16> = sample.iter().map(|&b| u16::from(b)).collect();
+    let mut next = Vec::with_capacity(symbols.len());
+    let mut rules: Vec<(u16, u16)> = Vec::new();
+    let mut rounds = Vec::new();
+    let mut pair_counts = vec![0u32; MAX_SYMBOLS * MAX_SYMBOLS];
+    let mut second_of = vec![None; MAX_SYMBOLS];
+    while 256 + rules.len() < MAX_SYMBOLS {
+        pair_counts.iter_mut().for_each(|c| *c = 0);
+        for w in symbols.windows(2) {
+            pair_counts[w[0] as usize * MAX_SYMBOLS + w[1] as usize] += 1;
+        }
+        let mut frequent: Vec<(u32, usize)> = pair_counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c >= MIN_PAIR_COUNT)
+            .map(|(pair, &c)| (c, pair))
+            .collect();
+        // Most frequent first; ties by the pair, so that learning is deterministic.
+        frequent.sort_unstable_by_key(|&(c, pair)| (Reverse(c), pair));
+        let mut taken = vec![false; MAX_SYMBOLS];
+        let first_rule = rules.len();
+        for &(_, pair) in &frequent {
+            if rules.len() - first_rule == RULES_PER_ROUND || 256 + rules.len() == MAX_SYMBOLS {
+                break;
+            }
+            let (a, b) = (pair / MAX_SYMBOLS, pair % MAX_SYMBOLS);
+            if taken[a] || taken[b] {
+                continue;
+            }
+            taken[a] = true;
+            taken[b] = true;
+            second_of[a] = Some((b as u16, (256 + rules.len()) as u16));
+            rules.push((a as u16, b as u16));
+        }
+        let made = rules.len() - first_rule;
+        if made == 0 {
+            break;
+        }
+        apply_round(&symbols, &second_of, &mut next);
+        std::mem::swap(&mut symbols, &mut next);
+        for &(a, _) in &rules[first_rule..] {
+            second_of[a as usize] = None;
+        }
+        rounds.push(made as u16);
+    }
+    (rules, rounds)
+}
+
+/// Huffman code lengths for `counts` (0 for a symbol that never occurs), none longer than
+/// `limit`: where the optimal code is longer, the counts are flattened (halved, rounding up)
+/// until it is not.
+fn limited_lengths(counts: &[u64], limit: u8) -> Vec<u8> {
+    let mut counts = counts.to_vec();
+    loop {
+        let lengths = huffman_lengths(&counts);
+        if lengths.iter().all(|&l| l <= u32::from(limit)) {
+            return lengths.iter().map(|&l| l as u8).collect();
+        }
+        for c in counts.iter_mut().filter(|c| **c > 0) {
+            *c = c.div_ceil(2);
+        }
+    }
+}
+
+fn huffman_lengths(counts: &[u64]) -> Vec<u32> {
+    let mut lengths = vec![0u32; counts.len()];
+    let live: Vec<usize> = (0..counts.len()).filter(|&s| counts[s] > 0).collect();
+    match live.len() {
+        0 => return lengths,
+        1 => {
+            lengths[live[0]] = 1;
+            return lengths;
+        }
+        _ => {}
+    }
+    // Merge the two lightest nodes until one is left; every symbol under a merge goes one
+    // level deeper. Ties by node number, so that the lengths are deterministic.
+    let mut members: Vec<Vec<usize>> = live.iter().map(|&s| vec![s]).collect();
+    let mut heap: BinaryHeap<Reverse<(u64, usize)>> =
+        live.iter().enumerate().map(|(node, &s)| Reverse((counts[s], node))).collect();
+    while heap.len() > 1 {
+        let Reverse((wa, a)) = heap.pop().expect("two nodes");
+        let Reverse((wb, b)) = heap.pop().expect("two nodes");
+        let mut merged = std::mem::take(&mut members[a]);
+        merged.append(&mut members[b]);
+        for &s in &merged {
+            lengths[s] += 1;
+        }
+        members.push(merged);
+        heap.push(Reverse((wa + wb, members.len() - 1)));
+    }
+    lengths
+}
+
+fn flush_bits(block: &mut Vec<u8>, buffer: &mut u64, used: &mut u32) {
+    if *used > 0 {
+        block.push((*buffer << (8 - *used)) as u8);
+        *used = 0;
+    }
+    *buffer = 0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    /// Values with the structure of a table: runs, a skewed distribution, repeats.
+    fn table_like(len: usize, seed: u64) -> Vec<u8> {
+        let mut rng = SplitMix64::new(seed);
+        let mut out = Vec::with_capacity(len);
+        while out.len() < len {
+            let value = match rng.below(10) {
+                0..=4 => 0,
+                5..=7 => 1 + 2 * rng.below(4) as u8,
+                _ => rng.below(256) as u8,
+            };
+            let run = 1 + rng.below(if value == 0 { 40 } else { 4 }) as usize;
+            out.extend(std::iter::repeat_n(value, run.min(len - out.len())));
+        }
+        out
+    }
+
+    fn decode_all(code: &PairCode, encoded: &EncodedBlocks) -> Vec<u8> {
+        let mut padded = encoded.bytes.clone();
+        padded.extend_from_slice(&[0; 8]);
+        let mut out = Vec::new();
+        for (b, &n) in encoded.entries.iter().enumerate() {
+            let block = &padded[b * encoded.block_bytes..(b + 1) * encoded.block_bytes + 7];
+            for offset in 0..n {
+                out.push(code.entry_in_block(block, offset).expect("an entry of the block"));
+            }
+            assert_eq!(code.entry_in_block(block, u64::MAX), None, "past the block's bits");
+        }
+        out
+    }
+
+    #[test]
+    fn every_entry_decodes_to_itself() {
+        let data = table_like(300_000, 1);
+        let code = PairCode::learn(&data[..100_000], &data);
+        assert!(code.symbols() > 256, "the sample's pairs make rules");
+        for block_bytes in [8, 64, 256] {
+            let encoded = code.encode(&data, block_bytes);
+            assert_eq!(encoded.bytes.len(), block_bytes * encoded.entries.len());
+            assert_eq!(encoded.entries.iter().sum::<u64>(), data.len() as u64);
+            assert_eq!(decode_all(&code, &encoded), data, "blocks of {block_bytes} bytes");
+        }
+        // Structured data compresses: well under its 8 bits an entry.
+        let encoded = code.encode(&data, 64);
+        assert!(encoded.bytes.len() * 3 < data.len(), "{} bytes for {}", encoded.bytes.len(), data.len());
+    }
+
+    #[test]
+    fn chunks_do_not_change_the_entries() {
+        // More than one chunk, and rules learnt on a different sample.
+        let data = table_like(CHUNK + CHUNK / 2, 2);
+        let code = PairCode::learn(&table_like(50_000, 3), &data);
+        let encoded = code.encode(&data, 64);
+        assert_eq!(decode_all(&code, &encoded), data);
+    }
+
+    #[test]
+    fn degenerate_data() {
+        // One value throughout: one symbol, whose code is one bit.
+        let data = vec![7u8; 10_000];
+        let code = PairCode::learn(&data, &data);
+        let encoded = code.encode(&data, 16);
+        assert_eq!(decode_all(&code, &encoded), data);
+        assert!(encoded.bytes.len() < 100, "{} bytes", encoded.bytes.len());
+        // No data at all.
+        let code = PairCode::learn(&[], &[]);
+        let encoded = code.encode(&[], 64);
+        assert!(encoded.bytes.is_empty() && encoded.entries.is_empty());
+        // Every byte value once: no pair repeats, so no rules, and an 8-bit code.
+        let data: Vec<u8> = (0..=255).collect();
+        let code = PairCode::learn(&data, &data);
+        assert_eq!(code.symbols(), 256);
+        assert_eq!(decode_all(&code, &code.encode(&data, 32)), data);
+    }
+
+    #[test]
+    fn the_code_reads_back_and_damage_is_refused() {
+        let data = table_like(200_000, 4);
+        let code = PairCode::learn(&data, &data);
+        let bytes = code.to_bytes();
+        assert_eq!(PairCode::from_bytes(&bytes), Ok(code.clone()));
+        assert!(PairCode::from_bytes(&bytes[..bytes.len() - 1]).is_err(), "cut short");
+        assert!(PairCode::from_bytes(&[]).is_err(), "empty");
+        // A rule that refers to itself would make decoding loop.
+        let mut looped = bytes.clone();
+        let first_rule = 2 + 2 * code.rounds.len();
+        looped[first_rule..first_rule + 2].copy_from_slice(&256u16.to_le_bytes());
+        assert_eq!(PairCode::from_bytes(&looped), Err(BadCode("a rule refers to a later symbol")));
+        // A length changed breaks the prefix code.
+        let mut lengths = bytes.clone();
+        let written = lengths.len() - code.symbols() + code.sorted[0] as usize;
+        lengths[written] += 1;
+        assert!(PairCode::from_bytes(&lengths).is_err());
+        // Any single byte changed is refused or still decodes without a panic.
+        let encoded = code.encode(&data, 64);
+        for k in 0..bytes.len() {
+            let mut damaged = bytes.clone();
+            damaged[k] ^= 0x5a;
+            if let Ok(other) = PairCode::from_bytes(&damaged) {
+                let mut padded = encoded.bytes.clone();
+                padded.extend_from_slice(&[0; 8]);
+                for offset in [0, 1, 100, 1000] {
+                    let _ = other.entry_in_block(&padded[..64 + 7], offset);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn deeply_nested_rules_do_not_overflow() {
+        // Each rule doubles the one before: runs past 2^64 entries, as only damage makes.
+        let rules = 200u16;
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(&1u16.to_le_bytes());
+        bytes.extend_from_slice(&rules.to_le_bytes());
+        bytes.extend_from_slice(&[0, 0, 0, 0]);
+        for r in 1..rules {
+            bytes.extend_from_slice(&(255 + r).to_le_bytes());
+            bytes.extend_from_slice(&(255 + r).to_le_bytes());
+        }
+        let mut lengths = vec![0u8; 256 + rules as usize];
+        lengths[0] = 1;
+        lengths[255 + rules as usize] = 1;
+        bytes.extend_from_slice(&lengths);
+        let code = PairCode::from_bytes(&bytes).expect("a well-formed code");
+        let block = [0u8; 8 + 7];
+        assert_eq!(code.entry_in_block(&block, 0), Some(0));
+        let ones = [0xffu8; 8 + 7];
+        assert_eq!(code.entry_in_block(&ones, u64::MAX - 1), Some(0), "deep in the last rule's run");
+    }
+
+    #[test]
+    fn lengths_are_limited() {
+        // Fibonacci counts make the deepest optimal Huffman tree: 40 symbols would need 39 bits.
+        let mut counts = vec![0u64; 40];
+        let (mut a, mut b) = (1u64, 1u64);
+        for c in counts.iter_mut() {
+            *c = a;
+            (a, b) = (b, a + b);
+        }
+        let lengths = limited_lengths(&counts, MAX_CODE_LEN);
+        assert!(lengths.iter().all(|&l| (1..=MAX_CODE_LEN).contains(&l)));
+        let kraft: f64 = lengths.iter().map(|&l| 0.5f64.powi(i32::from(l))).sum();
+        assert!((kraft - 1.0).abs() < 1e-12, "a complete code: {kraft}");
+    }
+}
