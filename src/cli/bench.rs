@@ -72,7 +72,8 @@ pub struct PairCodeArgs {
     lookups: usize,
 }
 
-/// Learns a pair code on each table's body, encodes the whole body, and times single lookups:
+/// Learns a pair code from a sample of each table's body, encodes the whole body (on all
+/// threads), and times single lookups:
 /// the block found by binary search over the blocks' first entries, then decoded up to the
 /// entry.
 pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
@@ -112,7 +113,7 @@ pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
             .flat_map(|run| body[run * RUN..((run + 1) * RUN).min(body.len())].iter().copied())
             .collect();
         let start = Instant::now();
-        let code = PairCode::learn(&sample, body);
+        let code = PairCode::learn(&sample);
         let learnt = start.elapsed().as_secs_f64();
         let start = Instant::now();
         let encoded = code.encode(body, block_bytes);

@@ -25,8 +25,9 @@ const RULES_PER_ROUND: usize = 128;
 /// A pair seen fewer times than this in the sample the rules are learnt from gets no rule: its
 /// rule (and its code length) would cost more than it saves.
 const MIN_PAIR_COUNT: u32 = 64;
-/// Entries the encoder turns into symbols at a time: rules are applied within a chunk, so
-/// encoding needs memory for one chunk only (a pair across two chunks stays two symbols).
+/// Entries the encoder turns into symbols and blocks at a time: rules are applied within a
+/// chunk and its last block ends with it, so encoding needs memory for a chunk a thread, and
+/// chunks are encoded in parallel (a pair across two chunks stays two symbols).
 const CHUNK: usize = 1 << 20;
 
 /// A learnt code: the rules of the pair encoding and a canonical Huffman code over the symbols.
@@ -73,17 +74,16 @@ pub struct EncodedBlocks {
 }
 
 impl PairCode {
-    /// Learns the rules from `sample` (a part of the data, or all of it) and builds the
-    /// Huffman code from the symbol counts of `data` encoded with them.
-    pub fn learn(sample: &[u8], data: &[u8]) -> PairCode {
-        let (rules, rounds) = learn_rules(sample);
+    /// Learns the rules and the code from `sample` (a part of the data, or all of it): the
+    /// symbol counts are the sample's, plus one for every symbol, so that data the sample did
+    /// not show (a rare distance) still has a code.
+    pub fn learn(sample: &[u8]) -> PairCode {
+        let (rules, rounds, symbols) = learn_rules(sample);
         let mut code = PairCode::with_rules(rules, rounds);
-        let mut counts = vec![0u64; code.symbols()];
-        code.for_each_chunk(data, |symbols| {
-            for &s in symbols {
-                counts[s as usize] += 1;
-            }
-        });
+        let mut counts = vec![1u64; code.symbols()];
+        for &s in &symbols {
+            counts[s as usize] += 1;
+        }
         code.set_lengths(&limited_lengths(&counts, MAX_CODE_LEN));
         code
     }
@@ -145,60 +145,71 @@ impl PairCode {
         }
     }
 
-    /// Calls `f` with the symbols of each chunk of `data`, in order.
-    fn for_each_chunk(&self, data: &[u8], mut f: impl FnMut(&[u16])) {
-        let mut symbols = Vec::with_capacity(CHUNK.min(data.len()));
-        let mut next = Vec::with_capacity(CHUNK.min(data.len()));
-        let mut second_of = vec![None; MAX_SYMBOLS];
-        for chunk in data.chunks(CHUNK) {
-            symbols.clear();
-            symbols.extend(chunk.iter().map(|&b| u16::from(b)));
-            let mut rule = 0;
-            for &made in &self.rounds {
-                let round = &self.rules[rule..rule + made as usize];
-                for (k, &(a, b)) in round.iter().enumerate() {
-                    second_of[a as usize] = Some((b, (256 + rule + k) as u16));
-                }
-                apply_round(&symbols, &second_of, &mut next);
-                std::mem::swap(&mut symbols, &mut next);
-                for &(a, _) in round {
-                    second_of[a as usize] = None;
-                }
-                rule += made as usize;
+    /// The symbols of `chunk`: its bytes with the rules applied, round by round.
+    fn symbols_of(&self, chunk: &[u8]) -> Vec<u16> {
+        let mut symbols: Vec<u16> = chunk.iter().map(|&b| u16::from(b)).collect();
+        let mut next = vec![0u16; symbols.len()];
+        let mut second_of = vec![NO_RULE; MAX_SYMBOLS];
+        let mut rule = 0;
+        for &made in &self.rounds {
+            let round = &self.rules[rule..rule + made as usize];
+            for (k, &(a, b)) in round.iter().enumerate() {
+                second_of[a as usize] = (b, (256 + rule + k) as u16);
             }
-            f(&symbols);
+            let len = apply_round(&symbols, &second_of, &mut next);
+            std::mem::swap(&mut symbols, &mut next);
+            symbols.truncate(len);
+            for &(a, _) in round {
+                second_of[a as usize] = NO_RULE;
+            }
+            rule += made as usize;
         }
+        symbols
     }
 
-    /// Encodes `data` in blocks of `block_bytes` bytes, each holding whole symbols.
+    /// Encodes `data` in blocks of `block_bytes` bytes, each holding whole symbols. Chunks of
+    /// `CHUNK` entries are encoded apart (in parallel), each ending its last block, so the
+    /// bytes do not depend on the number of threads.
     pub fn encode(&self, data: &[u8], block_bytes: usize) -> EncodedBlocks {
+        use rayon::prelude::*;
         assert!(block_bytes >= 8, "a block holds at least one symbol of the longest code");
+        let parts: Vec<EncodedBlocks> = data
+            .par_chunks(CHUNK)
+            .map(|chunk| self.encode_symbols(&self.symbols_of(chunk), block_bytes))
+            .collect();
+        let mut out = EncodedBlocks { block_bytes, bytes: Vec::new(), entries: Vec::new() };
+        for part in parts {
+            out.bytes.extend_from_slice(&part.bytes);
+            out.entries.extend_from_slice(&part.entries);
+        }
+        out
+    }
+
+    fn encode_symbols(&self, symbols: &[u16], block_bytes: usize) -> EncodedBlocks {
         let mut out = EncodedBlocks { block_bytes, bytes: Vec::new(), entries: Vec::new() };
         let capacity = 8 * block_bytes as u64;
         let (mut buffer, mut used, mut in_block, mut entries) = (0u64, 0u32, 0u64, 0u64);
         let mut block = Vec::with_capacity(block_bytes);
-        self.for_each_chunk(data, |symbols| {
-            for &s in symbols {
-                let len = u64::from(self.lengths[s as usize]);
-                debug_assert!(len > 0, "a symbol the code was not built for");
-                if in_block + len > capacity {
-                    flush_bits(&mut block, &mut buffer, &mut used);
-                    block.resize(block_bytes, 0);
-                    out.bytes.extend_from_slice(&block);
-                    out.entries.push(entries);
-                    block.clear();
-                    (in_block, entries) = (0, 0);
-                }
-                buffer = (buffer << len) | u64::from(self.codes[s as usize]);
-                used += len as u32;
-                in_block += len;
-                entries += self.runs[s as usize];
-                while used >= 8 {
-                    used -= 8;
-                    block.push((buffer >> used) as u8);
-                }
+        for &s in symbols {
+            let len = u64::from(self.lengths[s as usize]);
+            debug_assert!(len > 0, "every symbol has a code");
+            if in_block + len > capacity {
+                flush_bits(&mut block, &mut buffer, &mut used);
+                block.resize(block_bytes, 0);
+                out.bytes.extend_from_slice(&block);
+                out.entries.push(entries);
+                block.clear();
+                (in_block, entries) = (0, 0);
             }
-        });
+            buffer = (buffer << len) | u64::from(self.codes[s as usize]);
+            used += len as u32;
+            in_block += len;
+            entries += self.runs[s as usize];
+            while used >= 8 {
+                used -= 8;
+                block.push((buffer >> used) as u8);
+            }
+        }
         if entries > 0 {
             flush_bits(&mut block, &mut buffer, &mut used);
             block.resize(block_bytes, 0);
@@ -327,34 +338,40 @@ impl PairCode {
     }
 }
 
-/// One round of rules over `symbols` into `out`: where `second_of[a]` is `(b, s)`, a pair
-/// `a b` becomes `s`, left to right.
-fn apply_round(symbols: &[u16], second_of: &[Option<(u16, u16)>], out: &mut Vec<u16>) {
-    out.clear();
-    let mut i = 0;
-    while i < symbols.len() {
+/// No rule starts with this symbol in the round being applied.
+const NO_RULE: (u16, u16) = (u16::MAX, u16::MAX);
+
+/// One round of rules over `symbols` into `out` (at least as long): where `second_of[a]` is
+/// `(b, s)`, a pair `a b` becomes `s`, left to right. Returns the number of symbols written.
+fn apply_round(symbols: &[u16], second_of: &[(u16, u16)], out: &mut [u16]) -> usize {
+    let (mut i, mut written) = (0, 0);
+    while i + 1 < symbols.len() {
         let a = symbols[i];
-        match second_of[a as usize] {
-            Some((b, s)) if symbols.get(i + 1) == Some(&b) => {
-                out.push(s);
-                i += 2;
-            }
-            _ => {
-                out.push(a);
-                i += 1;
-            }
+        let (b, s) = second_of[a as usize];
+        if symbols[i + 1] == b {
+            out[written] = s;
+            i += 2;
+        } else {
+            out[written] = a;
+            i += 1;
         }
+        written += 1;
     }
+    if i < symbols.len() {
+        out[written] = symbols[i];
+        written += 1;
+    }
+    written
 }
 
-/// The rules learnt from `sample`, and how many each round made.
-fn learn_rules(sample: &[u8]) -> (Vec<(u16, u16)>, Vec<u16>) {
+/// The rules learnt from `sample`, how many each round made, and the sample's symbols.
+fn learn_rules(sample: &[u8]) -> (Vec<(u16, u16)>, Vec<u16>, Vec<u16>) {
     let mut symbols: Vec<u16> = sample.iter().map(|&b| u16::from(b)).collect();
-    let mut next = Vec::with_capacity(symbols.len());
+    let mut next = vec![0u16; symbols.len()];
     let mut rules: Vec<(u16, u16)> = Vec::new();
     let mut rounds = Vec::new();
     let mut pair_counts = vec![0u32; MAX_SYMBOLS * MAX_SYMBOLS];
-    let mut second_of = vec![None; MAX_SYMBOLS];
+    let mut second_of = vec![NO_RULE; MAX_SYMBOLS];
     while 256 + rules.len() < MAX_SYMBOLS {
         pair_counts.iter_mut().for_each(|c| *c = 0);
         for w in symbols.windows(2) {
@@ -380,21 +397,22 @@ fn learn_rules(sample: &[u8]) -> (Vec<(u16, u16)>, Vec<u16>) {
             }
             taken[a] = true;
             taken[b] = true;
-            second_of[a] = Some((b as u16, (256 + rules.len()) as u16));
+            second_of[a] = (b as u16, (256 + rules.len()) as u16);
             rules.push((a as u16, b as u16));
         }
         let made = rules.len() - first_rule;
         if made == 0 {
             break;
         }
-        apply_round(&symbols, &second_of, &mut next);
+        let len = apply_round(&symbols, &second_of, &mut next);
         std::mem::swap(&mut symbols, &mut next);
+        symbols.truncate(len);
         for &(a, _) in &rules[first_rule..] {
-            second_of[a as usize] = None;
+            second_of[a as usize] = NO_RULE;
         }
         rounds.push(made as u16);
     }
-    (rules, rounds)
+    (rules, rounds, symbols)
 }
 
 /// Huffman code lengths for `counts` (0 for a symbol that never occurs), none longer than
@@ -489,7 +507,7 @@ mod tests {
     #[test]
     fn every_entry_decodes_to_itself() {
         let data = table_like(300_000, 1);
-        let code = PairCode::learn(&data[..100_000], &data);
+        let code = PairCode::learn(&data[..100_000]);
         assert!(code.symbols() > 256, "the sample's pairs make rules");
         for block_bytes in [8, 64, 256] {
             let encoded = code.encode(&data, block_bytes);
@@ -506,26 +524,26 @@ mod tests {
     fn chunks_do_not_change_the_entries() {
         // More than one chunk, and rules learnt on a different sample.
         let data = table_like(CHUNK + CHUNK / 2, 2);
-        let code = PairCode::learn(&table_like(50_000, 3), &data);
+        let code = PairCode::learn(&table_like(50_000, 3));
         let encoded = code.encode(&data, 64);
         assert_eq!(decode_all(&code, &encoded), data);
     }
 
     #[test]
     fn degenerate_data() {
-        // One value throughout: one symbol, whose code is one bit.
+        // One value throughout: runs of runs, a few symbols for all of it.
         let data = vec![7u8; 10_000];
-        let code = PairCode::learn(&data, &data);
+        let code = PairCode::learn(&data);
         let encoded = code.encode(&data, 16);
         assert_eq!(decode_all(&code, &encoded), data);
         assert!(encoded.bytes.len() < 100, "{} bytes", encoded.bytes.len());
         // No data at all.
-        let code = PairCode::learn(&[], &[]);
+        let code = PairCode::learn(&[]);
         let encoded = code.encode(&[], 64);
         assert!(encoded.bytes.is_empty() && encoded.entries.is_empty());
         // Every byte value once: no pair repeats, so no rules, and an 8-bit code.
         let data: Vec<u8> = (0..=255).collect();
-        let code = PairCode::learn(&data, &data);
+        let code = PairCode::learn(&data);
         assert_eq!(code.symbols(), 256);
         assert_eq!(decode_all(&code, &code.encode(&data, 32)), data);
     }
@@ -533,7 +551,7 @@ mod tests {
     #[test]
     fn the_code_reads_back_and_damage_is_refused() {
         let data = table_like(200_000, 4);
-        let code = PairCode::learn(&data, &data);
+        let code = PairCode::learn(&data);
         let bytes = code.to_bytes();
         assert_eq!(PairCode::from_bytes(&bytes), Ok(code.clone()));
         assert!(PairCode::from_bytes(&bytes[..bytes.len() - 1]).is_err(), "cut short");
