@@ -8,7 +8,7 @@ pub use crate::rng::SplitMix64;
 pub use crate::solve::check::PART_LEN;
 pub use crate::table::format::HEADER_SIZE;
 pub use crate::table::header::{Header, checksum};
-pub use crate::table::pairs::{BadCode, EncodedBlocks, PairCode};
+pub use crate::table::pairs::{BadCode, BlockIndex, EncodedBlocks, PairCode};
 pub use crate::table::set::write_set;
 
 /// Nine Men's Morris: the per-class index, un-moves, published figures.

@@ -73,12 +73,11 @@ pub struct PairCodeArgs {
 }
 
 /// Learns a pair code from a sample of each table's body, encodes the whole body (on all
-/// threads), and times single lookups:
-/// the block found by binary search over the blocks' first entries, then decoded up to the
+/// threads), and times single lookups: the block found by its index, then decoded up to the
 /// entry.
 pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
     use tablebase::table::{FileKind, TableError};
-    use tablebase::testing::{HEADER_SIZE, Header, PairCode, checksum};
+    use tablebase::testing::{BlockIndex, HEADER_SIZE, Header, PairCode, checksum};
     const RUN: usize = 64 * 1024;
     let block_bytes = args.block_bytes as usize;
     let mut out = std::io::stdout().lock();
@@ -118,12 +117,7 @@ pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
         let start = Instant::now();
         let encoded = code.encode(body, block_bytes);
         let encoding = start.elapsed().as_secs_f64();
-        let mut first_entries = Vec::with_capacity(encoded.entries.len() + 1);
-        let mut total = 0u64;
-        for &n in &encoded.entries {
-            first_entries.push(total);
-            total += n;
-        }
+        let blocks_index = BlockIndex::new(&encoded.entries);
         let mut blocks = encoded.bytes.clone();
         blocks.extend_from_slice(&[0; 8]);
         let mut rng = SplitMix64::new(5);
@@ -131,20 +125,20 @@ pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
             .map(|_| {
                 let index = rng.below(body.len() as u64);
                 let start = Instant::now();
-                let block = first_entries.partition_point(|&first| first <= index) - 1;
-                let at = block * block_bytes;
-                let value =
-                    code.entry_in_block(&blocks[at..at + block_bytes + 7], index - first_entries[block]);
+                let value = blocks_index.locate(index).and_then(|(block, offset)| {
+                    let at = block * block_bytes;
+                    code.entry_in_block(&blocks[at..at + block_bytes + 7], offset)
+                });
                 let elapsed = start.elapsed().as_secs_f64();
                 assert_eq!(value, Some(body[index as usize]), "entry {index} of {}", path.display());
                 elapsed
             })
             .collect();
         times.sort_by(f64::total_cmp);
-        let stored = encoded.bytes.len() + 4 * encoded.entries.len() + code.to_bytes().len();
+        let stored = encoded.bytes.len() + blocks_index.stored_len() + code.to_bytes().len();
         writeln!(
             out,
-            "{}: {} entries, {} symbols; {} bytes ({:.1}% of the body, {:.3} bits an entry: blocks of {block_bytes} bytes, 4 bytes a block for its entries, the code); learnt in {learnt:.1} s, encoded in {encoding:.1} s; single lookup {:.2} us (median of {})",
+            "{}: {} entries, {} symbols; {} bytes ({:.1}% of the body, {:.3} bits an entry: blocks of {block_bytes} bytes, their index, the code); learnt in {learnt:.1} s, encoded in {encoding:.1} s; single lookup {:.2} us (median of {})",
             path.display(),
             body.len(),
             code.symbols(),

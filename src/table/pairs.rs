@@ -25,6 +25,11 @@ const RULES_PER_ROUND: usize = 128;
 /// A pair seen fewer times than this in the sample the rules are learnt from gets no rule: its
 /// rule (and its code length) would cost more than it saves.
 const MIN_PAIR_COUNT: u32 = 64;
+/// Entries a block holds at most, so that a block's count fits two bytes (less one); no rule
+/// stands for more.
+pub const MAX_BLOCK_ENTRIES: u64 = 1 << 16;
+/// Entries between two entries of a [`BlockIndex`]'s sparse index.
+const SPAN: u64 = 1 << 12;
 /// Entries the encoder turns into symbols and blocks at a time: rules are applied within a
 /// chunk and its last block ends with it, so encoding needs memory for a chunk a thread, and
 /// chunks are encoded in parallel (a pair across two chunks stays two symbols).
@@ -193,7 +198,8 @@ impl PairCode {
         for &s in symbols {
             let len = u64::from(self.lengths[s as usize]);
             debug_assert!(len > 0, "every symbol has a code");
-            if in_block + len > capacity {
+            let run = self.runs[s as usize];
+            if in_block + len > capacity || entries + run > MAX_BLOCK_ENTRIES {
                 flush_bits(&mut block, &mut buffer, &mut used);
                 block.resize(block_bytes, 0);
                 out.bytes.extend_from_slice(&block);
@@ -204,7 +210,7 @@ impl PairCode {
             buffer = (buffer << len) | u64::from(self.codes[s as usize]);
             used += len as u32;
             in_block += len;
-            entries += self.runs[s as usize];
+            entries += run;
             while used >= 8 {
                 used -= 8;
                 block.push((buffer >> used) as u8);
@@ -333,8 +339,64 @@ impl PairCode {
             return Err(BadCode("the code lengths do not make a complete prefix code"));
         }
         let mut code = PairCode::with_rules(rules, rounds);
+        if code.runs.iter().any(|&run| run > MAX_BLOCK_ENTRIES) {
+            return Err(BadCode("a rule stands for more entries than a block holds"));
+        }
         code.set_lengths(lengths);
         Ok(code)
+    }
+}
+
+/// Which block holds an entry: each block's number of entries (less one, in two bytes), and
+/// for every `SPAN`-th entry the block holding it and its offset there, so that a lookup
+/// starts at most `SPAN` entries before its entry and walks forward over the counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockIndex {
+    /// Entries of each block, less one.
+    sizes: Vec<u16>,
+    /// For entry `k * SPAN`: its block and its offset in that block.
+    sparse: Vec<(u32, u32)>,
+    entries: u64,
+}
+
+impl BlockIndex {
+    /// The index of blocks holding `entries_per_block` entries each (each from 1 to
+    /// [`MAX_BLOCK_ENTRIES`], as [`PairCode::encode`] makes them).
+    pub fn new(entries_per_block: &[u64]) -> BlockIndex {
+        let mut sparse = Vec::new();
+        let mut first = 0u64;
+        for (block, &n) in entries_per_block.iter().enumerate() {
+            assert!((1..=MAX_BLOCK_ENTRIES).contains(&n), "a block of {n} entries");
+            while (sparse.len() as u64) * SPAN < first + n {
+                sparse.push((block as u32, ((sparse.len() as u64) * SPAN - first) as u32));
+            }
+            first += n;
+        }
+        let sizes = entries_per_block.iter().map(|&n| (n - 1) as u16).collect();
+        BlockIndex { sizes, sparse, entries: first }
+    }
+
+    /// Bytes it takes in a file: 2 a block and 8 a sparse entry.
+    pub fn stored_len(&self) -> usize {
+        2 * self.sizes.len() + 8 * self.sparse.len()
+    }
+
+    /// The block holding entry `index` and the entry's offset in it; `None` past the end.
+    #[inline]
+    pub fn locate(&self, index: u64) -> Option<(usize, u64)> {
+        if index >= self.entries {
+            return None;
+        }
+        let (block, offset) = self.sparse[(index / SPAN) as usize];
+        let (mut block, mut offset) = (block as usize, u64::from(offset) + index % SPAN);
+        loop {
+            let size = u64::from(self.sizes[block]) + 1;
+            if offset < size {
+                return Some((block, offset));
+            }
+            offset -= size;
+            block += 1;
+        }
     }
 }
 
@@ -372,6 +434,7 @@ fn learn_rules(sample: &[u8]) -> (Vec<(u16, u16)>, Vec<u16>, Vec<u16>) {
     let mut rounds = Vec::new();
     let mut pair_counts = vec![0u32; MAX_SYMBOLS * MAX_SYMBOLS];
     let mut second_of = vec![NO_RULE; MAX_SYMBOLS];
+    let mut runs = vec![1u64; 256];
     while 256 + rules.len() < MAX_SYMBOLS {
         pair_counts.iter_mut().for_each(|c| *c = 0);
         for w in symbols.windows(2) {
@@ -392,13 +455,14 @@ fn learn_rules(sample: &[u8]) -> (Vec<(u16, u16)>, Vec<u16>, Vec<u16>) {
                 break;
             }
             let (a, b) = (pair / MAX_SYMBOLS, pair % MAX_SYMBOLS);
-            if taken[a] || taken[b] {
+            if taken[a] || taken[b] || runs[a] + runs[b] > MAX_BLOCK_ENTRIES {
                 continue;
             }
             taken[a] = true;
             taken[b] = true;
             second_of[a] = (b as u16, (256 + rules.len()) as u16);
             rules.push((a as u16, b as u16));
+            runs.push(runs[a] + runs[b]);
         }
         let made = rules.len() - first_rule;
         if made == 0 {
@@ -582,7 +646,7 @@ mod tests {
     }
 
     #[test]
-    fn deeply_nested_rules_do_not_overflow() {
+    fn deeply_nested_rules_are_refused() {
         // Each rule doubles the one before: runs past 2^64 entries, as only damage makes.
         let rules = 200u16;
         let mut bytes = Vec::new();
@@ -597,11 +661,31 @@ mod tests {
         lengths[0] = 1;
         lengths[255 + rules as usize] = 1;
         bytes.extend_from_slice(&lengths);
-        let code = PairCode::from_bytes(&bytes).expect("a well-formed code");
-        let block = [0u8; 8 + 7];
-        assert_eq!(code.entry_in_block(&block, 0), Some(0));
-        let ones = [0xffu8; 8 + 7];
-        assert_eq!(code.entry_in_block(&ones, u64::MAX - 1), Some(0), "deep in the last rule's run");
+        assert_eq!(
+            PairCode::from_bytes(&bytes),
+            Err(BadCode("a rule stands for more entries than a block holds"))
+        );
+    }
+
+    #[test]
+    fn the_block_index_finds_every_entry() {
+        // Long runs of one value (rules up to a block's limit), then table-like values.
+        let mut data = vec![0u8; 3 * MAX_BLOCK_ENTRIES as usize + 5];
+        data.extend(table_like(200_000, 5));
+        let code = PairCode::learn(&data);
+        let encoded = code.encode(&data, 64);
+        assert!(encoded.entries.iter().all(|&n| (1..=MAX_BLOCK_ENTRIES).contains(&n)));
+        let index = BlockIndex::new(&encoded.entries);
+        let mut padded = encoded.bytes.clone();
+        padded.extend_from_slice(&[0; 8]);
+        let mut rng = SplitMix64::new(6);
+        let probes = (0..20_000).map(|_| rng.below(data.len() as u64)).chain([0, data.len() as u64 - 1]);
+        for i in probes {
+            let (block, offset) = index.locate(i).expect("an entry");
+            let bytes = &padded[block * 64..block * 64 + 64 + 7];
+            assert_eq!(code.entry_in_block(bytes, offset), Some(data[i as usize]), "entry {i}");
+        }
+        assert_eq!(index.locate(data.len() as u64), None);
     }
 
     #[test]
