@@ -9,8 +9,9 @@
 //! until no pair is frequent enough to repay its rule. A symbol stands for a run of entries: a
 //! byte for itself, a rule for its left symbol's run then its right one's.
 //!
-//! This module is the code alone: where blocks lie in a file, which block holds an entry and
-//! what guards their bytes is the file format's business.
+//! This module is the code and [`BlockIndex`], which finds the block holding an entry from two
+//! bytes a block; where blocks lie in a file and what guards their bytes is the file format's
+//! business (no table file uses the code yet).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
