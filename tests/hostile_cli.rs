@@ -288,3 +288,25 @@ fn bench_pair_code_reads_checked_tables_only() {
     assert!(text.contains("connect4-4x4-ply10.tbl"), "{text}");
     refused(&tablebase(&["bench", "pair-code", path, "--block-bytes", "4"], ""), 2);
 }
+
+#[test]
+fn a_set_under_a_table_name_is_named_as_such() {
+    let dir = common::scratch("set-as-table");
+    let d = dir.to_str().unwrap();
+    let build = || tablebase(&["generate", "connect4", "--size", "4x4", "--dir", d], "");
+    assert!(build().status.success());
+    let table = dir.join("connect4-4x4-ply10.tbl");
+    let original = std::fs::read(&table).unwrap();
+    std::fs::copy(dir.join("connect4-4x4-ply10.set"), &table).unwrap();
+    let said = "connect4-4x4-ply10.tbl: a set file (reachable positions), not a value table";
+    let out = tablebase(&["verify", "connect4", "--size", "4x4", "--dir", d], "");
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains(said), "{}", stderr(&out));
+    let text = refused(&tablebase(&["probe", "connect4", "--size", "4x4", "--dir", d, "1111222233"], ""), 1);
+    assert!(text.contains(said), "{text}");
+    // generate sets it aside and builds the table again, byte for byte.
+    let out = build();
+    assert!(out.status.success() && stderr(&out).contains(said), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&table).unwrap(), original);
+    assert!(dir.join("connect4-4x4-ply10.tbl.damaged").exists());
+}

@@ -1,6 +1,7 @@
 //! What can be wrong with a table or set file; every variant names the file.
 
 use super::format::FORMAT_VERSION;
+use super::header::FileKind;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -71,6 +72,14 @@ pub enum TableError {
         /// What the header says.
         found: String,
     },
+    /// The header is whole but says the file is of the other kind: a set where a value table
+    /// was expected, or the reverse (a file renamed or copied over another).
+    WrongKind {
+        /// The file.
+        path: PathBuf,
+        /// The kind expected there.
+        expected: FileKind,
+    },
     /// An entry that cannot be decoded: a value marked as overflow without its entry, an index
     /// past the end, a rank directory that disagrees with its words.
     Entry {
@@ -126,6 +135,7 @@ impl TableError {
             | TableError::Length { path, .. }
             | TableError::Checksum { path, .. }
             | TableError::WrongTable { path, .. }
+            | TableError::WrongKind { path, .. }
             | TableError::Entry { path, .. }
             | TableError::NoSpace { path, .. }
             | TableError::Block { path, .. }
@@ -182,6 +192,12 @@ impl fmt::Display for TableError {
             }
             TableError::WrongTable { expected, found, .. } => {
                 write!(f, "{path}: holds table {found}, expected {expected}")
+            }
+            TableError::WrongKind { expected: FileKind::Table, .. } => {
+                write!(f, "{path}: a set file (reachable positions), not a value table")
+            }
+            TableError::WrongKind { expected: FileKind::Set, .. } => {
+                write!(f, "{path}: a value table, not a set file (reachable positions)")
             }
             TableError::Entry { index, .. } => {
                 write!(f, "{path}: damaged table: entry {index} cannot be read")

@@ -207,6 +207,13 @@ impl Header {
         {
             return Err(TableError::Header { path: path.to_path_buf() });
         }
+        let other = match encoding {
+            FileKind::Table => FileKind::Set,
+            FileKind::Set => FileKind::Table,
+        };
+        if u32_at(bytes, 72) == other as u32 {
+            return Err(TableError::WrongKind { path: path.to_path_buf(), expected: encoding });
+        }
         if u32_at(bytes, 12) != HEADER_SIZE as u32 || u32_at(bytes, 72) != encoding as u32 {
             return Err(TableError::Header { path: path.to_path_buf() });
         }
