@@ -1,7 +1,6 @@
 //! What can be wrong with a table or set file; every variant names the file.
 
-use super::format::FORMAT_VERSION;
-use super::header::FileKind;
+use super::format::{FORMAT_VERSION, FileKind};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};

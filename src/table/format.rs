@@ -1,6 +1,6 @@
 //! The numbers of the file format (docs/FORMAT.md) that every part of `table/` reads: the
-//! versions, the header's size, the byte order of numbers in a file and the length of a set's
-//! data. The lowest file of `table/`: it uses none of the others.
+//! versions, the header's size, the kinds of file, the byte order of numbers in a file and the
+//! length of a set's data. The lowest file of `table/`: it uses none of the others.
 
 /// The version written: 3 adds block checksums and a header checksum (docs/FORMAT.md). Files of
 /// versions 1 and 2 are not read for answers (nothing guards their bytes block by block);
@@ -11,6 +11,15 @@ pub const FORMAT_VERSION: u32 = 3;
 pub const OLDEST_READABLE_VERSION: u32 = 1;
 /// Bytes before the body.
 pub const HEADER_SIZE: usize = 256;
+
+/// What a file holds, as its value encoding (header offset 72) says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FileKind {
+    /// Value encoding 1: a byte per index, with an overflow area (`.tbl`).
+    Table = 1,
+    /// Value encoding 2: a set of indices with its rank directory (`.set`).
+    Set = 2,
+}
 
 /// The little-endian u32 at `at` (the caller has checked the length).
 #[inline]

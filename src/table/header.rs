@@ -12,14 +12,7 @@ pub(crate) const MAGIC: [u8; 8] = *b"TBLBASE\0";
 const HEADER_CHECKSUM_AT: usize = HEADER_SIZE - 4;
 const FLAG_COMPLETE: u32 = 1;
 
-/// What a file holds, as its value encoding (header offset 72) says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FileKind {
-    /// Value encoding 1: a byte per index, with an overflow area (`.tbl`).
-    Table = 1,
-    /// Value encoding 2: a set of indices with its rank directory (`.set`).
-    Set = 2,
-}
+pub use super::format::FileKind;
 
 /// A file a catalogue expects: where it is and what its header must say.
 #[derive(Clone, Debug, PartialEq, Eq)]
