@@ -76,35 +76,20 @@ pub struct PairCodeArgs {
 /// threads), and times single lookups: the block found by its index, then decoded up to the
 /// entry.
 pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
-    use tablebase::table::{FileKind, TableError};
-    use tablebase::testing::{BlockIndex, HEADER_SIZE, Header, PairCode, checksum};
+    use tablebase::games::GAMES;
+    use tablebase::table::{Check, FileSpec, TableError, TableFile};
+    use tablebase::testing::{BlockIndex, Header, PairCode};
     const RUN: usize = 64 * 1024;
     let block_bytes = args.block_bytes as usize;
     let mut out = std::io::stdout().lock();
     for path in &args.files {
+        // Opened as the program opens its own tables: header, length and every block checked.
         let header = Header::read(path).map_err(Error::Table)?;
-        let file = std::fs::File::open(path).map_err(|source| Error::File { path: path.clone(), source })?;
-        // SAFETY: a read-only mapping; the checksum below catches a file changed under it.
-        let map = unsafe { memmap2::Mmap::map(&file) }
-            .map_err(|source| Error::File { path: path.clone(), source })?;
-        let data_len = header.index_size as usize + 12 * header.overflow_count as usize;
-        let Some(data) = map.get(HEADER_SIZE..HEADER_SIZE + data_len) else {
-            let expected = header.file_length(FileKind::Table);
-            return Err(Error::Table(TableError::Length {
-                path: path.clone(),
-                expected,
-                found: map.len() as u64,
-            }));
-        };
-        let found = checksum(data);
-        if found != header.checksum {
-            return Err(Error::Table(TableError::Checksum {
-                path: path.clone(),
-                expected: header.checksum,
-                found,
-            }));
-        }
-        let body = &data[..header.index_size as usize];
+        let game = GAMES.iter().find(|about| about.key == header.game).map(|about| about.key);
+        let game = game.ok_or_else(|| Error::Table(TableError::NotATable { path: path.clone() }))?;
+        let spec = FileSpec::table(path.clone(), game, header.table.clone());
+        let table = TableFile::open(&spec, header.index_size, Check::Checksum).map_err(Error::Table)?;
+        let body = table.checked_codes().expect("a table opened with its checksum checked");
         let runs = body.len().div_ceil(RUN);
         let step = (runs / (args.sample_mb << 20).div_ceil(RUN)).max(1);
         let sample: Vec<u8> = (0..runs)
