@@ -154,20 +154,10 @@ impl PairCode {
     /// The symbols of `chunk`: its bytes with the rules applied, round by round.
     fn symbols_of(&self, chunk: &[u8]) -> Vec<u16> {
         let mut symbols: Vec<u16> = chunk.iter().map(|&b| u16::from(b)).collect();
-        let mut next = vec![0u16; symbols.len()];
-        let mut second_of = vec![NO_RULE; MAX_SYMBOLS];
+        let mut round = RoundBuffers::new(symbols.len());
         let mut rule = 0;
         for &made in &self.rounds {
-            let round = &self.rules[rule..rule + made as usize];
-            for (k, &(a, b)) in round.iter().enumerate() {
-                second_of[a as usize] = (b, (256 + rule + k) as u16);
-            }
-            let len = apply_round(&symbols, &second_of, &mut next);
-            std::mem::swap(&mut symbols, &mut next);
-            symbols.truncate(len);
-            for &(a, _) in round {
-                second_of[a as usize] = NO_RULE;
-            }
+            round.replace(&mut symbols, &self.rules[rule..rule + made as usize], 256 + rule);
             rule += made as usize;
         }
         symbols
@@ -404,6 +394,33 @@ impl BlockIndex {
 /// No rule starts with this symbol in the round being applied.
 const NO_RULE: (u16, u16) = (u16::MAX, u16::MAX);
 
+/// What applying a round of rules needs besides the symbols: the output buffer, and for each
+/// symbol the rule it starts in this round, if any.
+struct RoundBuffers {
+    next: Vec<u16>,
+    second_of: Vec<(u16, u16)>,
+}
+
+impl RoundBuffers {
+    fn new(len: usize) -> RoundBuffers {
+        RoundBuffers { next: vec![0; len], second_of: vec![NO_RULE; MAX_SYMBOLS] }
+    }
+
+    /// Replaces, left to right, every pair of `symbols` that one of `rules` makes (the rules of
+    /// one round, no symbol in two of them) by that rule's symbol, `first_symbol` for the first.
+    fn replace(&mut self, symbols: &mut Vec<u16>, rules: &[(u16, u16)], first_symbol: usize) {
+        for (k, &(a, b)) in rules.iter().enumerate() {
+            self.second_of[a as usize] = (b, (first_symbol + k) as u16);
+        }
+        let len = apply_round(symbols, &self.second_of, &mut self.next);
+        std::mem::swap(symbols, &mut self.next);
+        symbols.truncate(len);
+        for &(a, _) in rules {
+            self.second_of[a as usize] = NO_RULE;
+        }
+    }
+}
+
 /// One round of rules over `symbols` into `out` (at least as long): where `second_of[a]` is
 /// `(b, s)`, a pair `a b` becomes `s`, left to right. Returns the number of symbols written.
 fn apply_round(symbols: &[u16], second_of: &[(u16, u16)], out: &mut [u16]) -> usize {
@@ -430,11 +447,10 @@ fn apply_round(symbols: &[u16], second_of: &[(u16, u16)], out: &mut [u16]) -> us
 /// The rules learnt from `sample`, how many each round made, and the sample's symbols.
 fn learn_rules(sample: &[u8]) -> (Vec<(u16, u16)>, Vec<u16>, Vec<u16>) {
     let mut symbols: Vec<u16> = sample.iter().map(|&b| u16::from(b)).collect();
-    let mut next = vec![0u16; symbols.len()];
+    let mut round = RoundBuffers::new(symbols.len());
     let mut rules: Vec<(u16, u16)> = Vec::new();
     let mut rounds = Vec::new();
     let mut pair_counts = vec![0u32; MAX_SYMBOLS * MAX_SYMBOLS];
-    let mut second_of = vec![NO_RULE; MAX_SYMBOLS];
     let mut runs = vec![1u64; 256];
     while 256 + rules.len() < MAX_SYMBOLS {
         pair_counts.iter_mut().for_each(|c| *c = 0);
@@ -461,7 +477,6 @@ fn learn_rules(sample: &[u8]) -> (Vec<(u16, u16)>, Vec<u16>, Vec<u16>) {
             }
             taken[a] = true;
             taken[b] = true;
-            second_of[a] = (b as u16, (256 + rules.len()) as u16);
             rules.push((a as u16, b as u16));
             runs.push(runs[a] + runs[b]);
         }
@@ -469,12 +484,7 @@ fn learn_rules(sample: &[u8]) -> (Vec<(u16, u16)>, Vec<u16>, Vec<u16>) {
         if made == 0 {
             break;
         }
-        let len = apply_round(&symbols, &second_of, &mut next);
-        std::mem::swap(&mut symbols, &mut next);
-        symbols.truncate(len);
-        for &(a, _) in &rules[first_rule..] {
-            second_of[a as usize] = NO_RULE;
-        }
+        round.replace(&mut symbols, &rules[first_rule..], 256 + first_rule);
         rounds.push(made as u16);
     }
     (rules, rounds, symbols)
