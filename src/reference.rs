@@ -10,6 +10,16 @@ pub(crate) fn published_checksum(name: &str) -> Option<u32> {
     rows(PUBLISHED_CHECKSUMS).find(|r| r[0] == name).and_then(|r| u32::from_str_radix(r[1].trim(), 16).ok())
 }
 
+const PUBLISHED_PACKED_CHECKSUMS: &str = include_str!("../tables/reference/published-checksums-v4.tsv");
+
+/// The CRC-32 the project publishes for the compressed table file `name` (format version 4),
+/// computed as for [`published_checksum`]: compressing is deterministic too.
+pub(crate) fn published_packed_checksum(name: &str) -> Option<u32> {
+    rows(PUBLISHED_PACKED_CHECKSUMS)
+        .find(|r| r[0] == name)
+        .and_then(|r| u32::from_str_radix(r[1].trim(), 16).ok())
+}
+
 /// Rows of a tab-separated reference file, comments and the header skipped.
 pub(crate) fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
     text.lines()

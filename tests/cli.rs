@@ -100,7 +100,7 @@ fn plan_says_what_generate_then_does() {
     assert!(lines[1].ends_with("it fits"), "{lines:?}");
     assert!(!dir.exists(), "plan writes nothing");
 
-    let made = tablebase(&["generate", "lasker", "--stones", "3", "--dir", d]);
+    let made = tablebase(&["generate", "lasker", "--stones", "3", "--dir", d, "--raw"]);
     assert!(made.status.success());
     let said = String::from_utf8(made.stderr).unwrap();
     let first = said.lines().next().unwrap();
@@ -113,6 +113,20 @@ fn plan_says_what_generate_then_does() {
         .sum();
     let kb = written as f64 / 1000.0;
     assert!(lines[0].contains(&format!("up to {kb:.0} KB of tables")), "{written} bytes written: {lines:?}");
+    // The bound is of raw tables, which a run writes first; a run without --raw then compresses
+    // them in place, as it would have compressed its own.
+    let compressed = tablebase(&["generate", "lasker", "--stones", "3", "--dir", d]);
+    assert!(compressed.status.success());
+    let said = String::from_utf8(compressed.stderr).unwrap();
+    let tables: Vec<u64> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tbl"))
+        .map(|e| e.metadata().unwrap().len())
+        .collect();
+    assert_eq!(said.lines().filter(|l| l.contains(": compressed, ")).count(), tables.len(), "{said}");
+    let packed: u64 = tables.iter().sum();
+    assert!(packed < written, "{packed} bytes compressed, {written} raw");
 
     let after = tablebase(&["plan", "lasker", "--stones", "3", "--dir", d]);
     assert!(

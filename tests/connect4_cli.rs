@@ -129,7 +129,7 @@ fn four_by_four_end_to_end() {
 fn verify_carries_on_past_a_missing_ply_and_lists_mismatches() {
     let dir = common::scratch("c4-verify");
     let d = dir.to_str().unwrap();
-    assert!(tablebase(&["generate", "connect4", "--size", "4x4", "--dir", d], "").status.success());
+    assert!(tablebase(&["generate", "connect4", "--size", "4x4", "--dir", d, "--raw"], "").status.success());
     let table = dir.join("connect4-4x4-ply10.tbl");
     let pristine = std::fs::read(&table).unwrap();
 
@@ -176,7 +176,7 @@ fn verify_carries_on_past_a_missing_ply_and_lists_mismatches() {
 fn verify_resume_reuses_only_consistent_tables_over_the_same_files() {
     let dir = common::scratch("c4-resume");
     let d = dir.to_str().unwrap();
-    assert!(tablebase(&["generate", "connect4", "--size", "4x4", "--dir", d], "").status.success());
+    assert!(tablebase(&["generate", "connect4", "--size", "4x4", "--dir", d, "--raw"], "").status.success());
     let resume = ["verify", "connect4", "--size", "4x4", "--dir", d, "--resume"];
     let journal = dir.join("verify.journal");
     let entries = || std::fs::read_to_string(&journal).unwrap().lines().filter(|l| !l.is_empty()).count();
@@ -194,6 +194,19 @@ fn verify_resume_reuses_only_consistent_tables_over_the_same_files() {
     assert_eq!(text.lines().filter(|l| l.contains("consistent (journal)")).count(), 17, "{text}");
     let json = tablebase(&[&resume[..], &["--json"]].concat(), "");
     assert!(json_lines(&json).iter().all(|v| v["consistent"] == true));
+
+    // Compressing the tables keeps the journal: a table is the same table raw or compressed.
+    let raw = std::fs::read(dir.join("connect4-4x4-ply10.tbl")).unwrap();
+    let compressed = tablebase(&["generate", "connect4", "--size", "4x4", "--dir", d], "");
+    assert!(compressed.status.success());
+    assert_eq!(String::from_utf8(compressed.stderr).unwrap().matches(": compressed, ").count(), 17);
+    let packed = tablebase(&resume, "");
+    assert!(packed.status.success());
+    let text = String::from_utf8(packed.stdout).unwrap();
+    assert_eq!(text.lines().filter(|l| l.contains("consistent (journal)")).count(), 17, "{text}");
+    assert_eq!(text.lines().filter(|l| l.contains("published match")).count(), 17, "{text}");
+    assert_eq!(entries(), 17, "nothing recomputed, nothing recorded");
+    std::fs::write(dir.join("connect4-4x4-ply10.tbl"), raw).unwrap(); // raw again, as below expects
 
     // A wrong value under a valid checksum changes the fingerprint: everything is recomputed,
     // the wrong ply found and left out of the journal, the others recorded anew.

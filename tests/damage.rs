@@ -153,7 +153,8 @@ fn hostile_damage(game: Game, name: &str, files_per_kind: &[&str], seed: u64) {
             256 + common::data_len(&bytes)
         };
         // Offsets in each region: header, data (values, words, directory), block checksums.
-        let mut offsets = vec![8, 64, 88, 112, 120, 252, 256, data_end - 1, data_end, size - 1];
+        let mut offsets =
+            vec![8, 64, 88, 112, 120, 128, 136, 144, 252, 256, data_end - 1, data_end, size - 1];
         offsets.extend((0..6).map(|_| 256 + rng.below((data_end - 256) as u64) as usize));
         for offset in offsets {
             let flip = 1 + rng.below(255) as u8;

@@ -3,7 +3,8 @@
 use super::{BuildError, Catalogue, job_id};
 use crate::progress::Progress;
 use crate::resources::{cpu_seconds, peak_memory};
-use crate::table::{FileSpec, Status, check_file, free_space, set_aside, upgrade};
+use crate::table::{FileKind, FileSpec, Status, check_file, free_space, pack, set_aside, upgrade};
+use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 use std::time::Instant;
@@ -37,6 +38,27 @@ pub fn generate<C: Catalogue>(
     dir: &Path,
     progress: &Progress,
 ) -> Result<Vec<JobReport>, BuildError> {
+    generate_stored(catalogue, dir, Storage::Compressed, progress)
+}
+
+/// How `generate` leaves the value tables it makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// Compressed (format version 4) once no later job reads them: the default.
+    Compressed,
+    /// Raw (format version 3): a byte per position, the fastest to probe.
+    Raw,
+}
+
+/// [`generate`], leaving the value tables as `storage` says. Solvers write raw tables; with
+/// [`Storage::Compressed`] each is compressed in place once the last job that reads it is done
+/// (tables found raw, from an earlier run or an older program, too).
+pub fn generate_stored<C: Catalogue>(
+    catalogue: &C,
+    dir: &Path,
+    storage: Storage,
+    progress: &Progress,
+) -> Result<Vec<JobReport>, BuildError> {
     std::fs::create_dir_all(dir)
         .map_err(|source| BuildError::Directory { path: dir.to_path_buf(), source })?;
     let _lock = lock_directory(dir)?;
@@ -56,17 +78,100 @@ pub fn generate<C: Catalogue>(
         ));
     }
     let mut reports = Vec::new();
-    for job in catalogue.jobs() {
+    let jobs = catalogue.jobs();
+    let last_read = last_reads(catalogue, dir, &jobs);
+    for (at, &job) in jobs.iter().enumerate() {
         if let Some(skipped) = skip_if_sound(catalogue, dir, job, progress)? {
             reports.push(skipped);
-            continue;
+        } else {
+            if recheck {
+                check_fits(catalogue, &estimate(catalogue, dir), dir)?;
+            }
+            reports.push(run_job(catalogue, dir, job, progress)?);
         }
-        if recheck {
-            check_fits(catalogue, &estimate(catalogue, dir), dir)?;
+        if storage == Storage::Compressed {
+            for spec in last_read.iter().filter(|(_, last)| *last == at).map(|(spec, _)| spec) {
+                compress(spec, progress)?;
+            }
         }
-        reports.push(run_job(catalogue, dir, job, progress)?);
     }
     Ok(reports)
+}
+
+/// Every value table the jobs write, with the position in `jobs` of the last job that reads it
+/// (its writer's, when none does): once that job is done, nothing reads the table raw again.
+fn last_reads<C: Catalogue>(catalogue: &C, dir: &Path, jobs: &[C::Job]) -> Vec<(FileSpec, usize)> {
+    let mut last: HashMap<std::path::PathBuf, usize> = HashMap::new();
+    for (at, &job) in jobs.iter().enumerate() {
+        for input in catalogue.inputs(dir, job) {
+            last.insert(input.path, at);
+        }
+    }
+    jobs.iter()
+        .enumerate()
+        .flat_map(|(at, &job)| catalogue.outputs(dir, job).into_iter().map(move |spec| (spec, at)))
+        .filter(|(spec, _)| spec.kind == FileKind::Table)
+        .map(|(spec, at)| {
+            let last = last.get(&spec.path).copied().unwrap_or(at).max(at);
+            (spec, last)
+        })
+        .collect()
+}
+
+/// Compresses the value table `spec` in place when it is complete and raw, with a message; a
+/// table compressed already, or not complete (a run cut short), is left alone.
+fn compress(spec: &FileSpec, progress: &Progress) -> Result<(), BuildError> {
+    let Status::Complete(raw) = Status::of(spec) else { return Ok(()) };
+    if raw.packing.is_some() {
+        return Ok(());
+    }
+    let packed = pack(spec, raw.index_size)?;
+    let before = raw.file_length(FileKind::Table);
+    let after = packed.file_length(FileKind::Table);
+    progress.message(&format!(
+        "{}: compressed, {} to {} ({:.1}%)",
+        spec.path.display(),
+        crate::resources::bytes(before),
+        crate::resources::bytes(after),
+        100.0 * after as f64 / before.max(1) as f64
+    ));
+    Ok(())
+}
+
+/// For `generate --only`: compresses the value tables around `job` (those it reads and those it
+/// writes) that no job still to run reads: every job reading one has its files complete. A
+/// table is compressed under its writer's job lock, so that two jobs finishing together do not
+/// both compress it (the one refused leaves it to the other).
+fn compress_finished<C: Catalogue>(
+    catalogue: &C,
+    dir: &Path,
+    job: C::Job,
+    progress: &Progress,
+) -> Result<(), BuildError> {
+    let jobs = catalogue.jobs();
+    let complete = |j: C::Job| catalogue.outputs(dir, j).iter().all(|spec| Status::of(spec).is_complete());
+    let around = catalogue.inputs(dir, job).into_iter().chain(catalogue.outputs(dir, job));
+    for spec in around.filter(|spec| spec.kind == FileKind::Table) {
+        let Some(&writer) =
+            jobs.iter().find(|j| catalogue.outputs(dir, **j).iter().any(|o| o.path == spec.path))
+        else {
+            continue;
+        };
+        let readers = jobs.iter().filter(|j| catalogue.inputs(dir, **j).iter().any(|i| i.path == spec.path));
+        if !complete(writer) || !readers.copied().all(complete) {
+            continue;
+        }
+        let _lock = match job_id(&writer) == job_id(&job) {
+            true => None,
+            false => match lock_job(dir, &job_id(&writer)) {
+                Ok(lock) => Some(lock),
+                Err(BuildError::JobLocked { .. }) => continue,
+                Err(e) => return Err(e),
+            },
+        };
+        compress(&spec, progress)?;
+    }
+    Ok(())
 }
 
 /// The report of `job` skipped, when every file it writes is complete and sound (see
@@ -119,6 +224,18 @@ pub fn generate_only<C: Catalogue>(
     id: &str,
     progress: &Progress,
 ) -> Result<JobReport, BuildError> {
+    generate_only_stored(catalogue, dir, id, Storage::Compressed, progress)
+}
+
+/// [`generate_only`], leaving the value tables as `storage` says: compressed, each once every
+/// job that reads it has its files complete (by the job that completes the last of them).
+pub fn generate_only_stored<C: Catalogue>(
+    catalogue: &C,
+    dir: &Path,
+    id: &str,
+    storage: Storage,
+    progress: &Progress,
+) -> Result<JobReport, BuildError> {
     let name = catalogue.name();
     let jobs = catalogue.jobs();
     let Some(&job) = jobs.iter().find(|job| job_id(*job) == id) else {
@@ -128,6 +245,23 @@ pub fn generate_only<C: Catalogue>(
         .map_err(|source| BuildError::Directory { path: dir.to_path_buf(), source })?;
     let _directory = lock_shared(dir)?;
     let _job = lock_job(dir, id)?;
+    let report = run_only(catalogue, dir, job, progress)?;
+    if storage == Storage::Compressed {
+        compress_finished(catalogue, dir, job, progress)?;
+    }
+    Ok(report)
+}
+
+/// The job of `generate --only`, its locks held: skipped when its files are sound, refused
+/// when an input is not complete.
+fn run_only<C: Catalogue>(
+    catalogue: &C,
+    dir: &Path,
+    job: C::Job,
+    progress: &Progress,
+) -> Result<JobReport, BuildError> {
+    let id = job_id(&job);
+    let jobs = catalogue.jobs();
     if let Some(skipped) = skip_if_sound(catalogue, dir, job, progress)? {
         return Ok(skipped);
     }

@@ -11,7 +11,7 @@
 
 use super::Catalogue;
 use crate::solve::CheckedParts;
-use crate::table::TableError;
+use crate::table::{FileKind, Header, TableError};
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -126,14 +126,21 @@ impl CheckedParts for TableParts<'_> {
     }
 }
 
-/// CRC-32 of a file's header (without its own checksum) and length; 0 for a file that cannot be
-/// read.
+/// CRC-32 of a file's header (without its own checksum) and length, as the file has them raw
+/// (format version 3): a compressed table has the fingerprint it had before it was compressed,
+/// so that compressing tables keeps a journal's entries. 0 for a file that cannot be read.
 fn file_fingerprint(path: &Path) -> u32 {
     let Ok(mut file) = crate::table::open_to_read(path) else { return 0 };
-    let Ok(len) = file.metadata().map(|m| m.len()) else { return 0 };
+    let Ok(mut len) = file.metadata().map(|m| m.len()) else { return 0 };
     let mut header = Vec::with_capacity(HEADER_BYTES);
     if (&mut file).take(HEADER_BYTES as u64).read_to_end(&mut header).is_err() {
         return 0;
+    }
+    if let Ok(packed) = Header::decode(&header, path)
+        && packed.packing.is_some()
+    {
+        let (raw, raw_len) = packed.raw_form(FileKind::Table);
+        (header, len) = (raw.to_vec(), raw_len);
     }
     // The header's own checksum (its last 4 bytes) is left out: a message followed by its own
     // CRC-32 always leaves the same CRC state, which would make the fingerprint blind to the

@@ -17,7 +17,10 @@ mod variant;
 mod verify;
 
 pub use chain::{Chain, Link};
-pub use generate::{Build, Estimate, JOB_LOCKS, JobReport, estimate, generate, generate_only, room};
+pub use generate::{
+    Build, Estimate, JOB_LOCKS, JobReport, Storage, estimate, generate, generate_only, generate_only_stored,
+    generate_stored, room,
+};
 pub use info::{InfoRow, info};
 pub use journal::{JOURNAL_NAME, Journal, TableParts};
 pub use plan::{PlannedJob, SMALL_JOB_CPU_SECONDS, job_id, plan, plan_json};

@@ -4,7 +4,7 @@
 use super::{Catalogue, Journal, TableParts};
 use crate::progress::Progress;
 use crate::solve::CheckedParts;
-use crate::table::{Counts, Status, TableError, check_file};
+use crate::table::{Check, Counts, FileSpec, Header, Status, TableError, TableFile, check_file};
 use std::path::{Path, PathBuf};
 
 /// What `verify` found for one table that is on disk (docs/CLI.md, "JSON").
@@ -234,16 +234,21 @@ pub fn verify<C: Catalogue, E>(
                     counts = header.counts;
                     let name =
                         spec.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                    match crate::reference::published_checksum(&name) {
-                        Some(listed) if listed != file_checksum => {
-                            published = Some(false);
-                            problems.push(format!(
-                                "{}: checksum {file_checksum:08x}, the project publishes {listed:08x}",
-                                spec.path.display()
-                            ));
+                    match published_checksums(spec, &header, file_checksum, &name) {
+                        Ok(pairs) if pairs.is_empty() => published = published.filter(|&p| !p),
+                        Ok(pairs) => {
+                            for (found, listed, form) in pairs.into_iter().filter(|(f, l, _)| f != l) {
+                                published = Some(false);
+                                problems.push(format!(
+                                    "{}: {form}checksum {found:08x}, the project publishes {listed:08x}",
+                                    spec.path.display()
+                                ));
+                            }
                         }
-                        Some(_) => {}
-                        None => published = published.filter(|&p| !p),
+                        Err(e) => {
+                            checksum_ok = false;
+                            problems.push(e.to_string());
+                        }
                     }
                 }
                 Err(TableError::Checksum { path, .. }) => {
@@ -324,4 +329,30 @@ pub fn verify<C: Catalogue, E>(
         }))?;
     }
     Ok(())
+}
+
+/// The checksums of a file that the project publishes, as (found, published, which): the file's
+/// own where its version's list has it, and for a compressed table also the checksum of the same
+/// table raw (its values decoded and checked end to end), against the raw list. Empty where
+/// neither list has the file.
+fn published_checksums(
+    spec: &FileSpec,
+    header: &Header,
+    file_checksum: u32,
+    name: &str,
+) -> Result<Vec<(u32, u32, &'static str)>, TableError> {
+    use crate::reference::{published_checksum, published_packed_checksum};
+    if header.packing.is_none() {
+        return Ok(published_checksum(name).map(|listed| (file_checksum, listed, "")).into_iter().collect());
+    }
+    let mut pairs: Vec<_> =
+        published_packed_checksum(name).map(|listed| (file_checksum, listed, "")).into_iter().collect();
+    if let Some(listed) = published_checksum(name) {
+        let table = TableFile::open(spec, header.index_size, Check::Checksum)?;
+        let raw = table
+            .raw_file_checksum()
+            .ok_or_else(|| TableError::Entry { path: spec.path.clone(), index: 0 })?;
+        pairs.push((raw, listed, "raw form's "));
+    }
+    Ok(pairs)
 }

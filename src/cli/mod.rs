@@ -17,7 +17,7 @@ use games::{CommandArgs, OnGame};
 use output::{Format, answer};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use tablebase::catalogue::{InfoRow, Journal, TableOutcome};
+use tablebase::catalogue::{InfoRow, Journal, Storage, TableOutcome};
 use tablebase::game::{Game, Purpose};
 use tablebase::games::{ForGame, GAMES, with_game};
 use tablebase::picture::Draw;
@@ -132,6 +132,10 @@ struct GenerateArgs {
     /// not.
     #[arg(long, value_name = "ID")]
     only: Option<String>,
+    /// Leave the value tables raw (format version 3, a byte per position: the fastest to
+    /// probe, about twice the disk) instead of compressing each once no later job reads it.
+    #[arg(long)]
+    raw: bool,
 }
 
 impl CommandArgs for GenerateArgs {
@@ -382,9 +386,10 @@ impl OnVariant for Generating<'_> {
         let args = self.0;
         let catalogue =
             game.catalogue(&args.dir, Purpose::Generate).map_err(|e| variant_error(e, &args.dir))?;
+        let storage = if args.raw { Storage::Raw } else { Storage::Compressed };
         match &args.only {
-            Some(id) => generate_only(&catalogue, &args.dir, id, &args.threads),
-            None => generate(&catalogue, &args.dir, &args.threads),
+            Some(id) => generate_only(&catalogue, &args.dir, id, storage, &args.threads),
+            None => generate(&catalogue, &args.dir, storage, &args.threads),
         }
     }
 }
@@ -563,15 +568,26 @@ fn probe<G: Draw>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<
     }
 }
 
-fn generate(catalogue: &impl Catalogue, dir: &Path, threads: &Threads) -> Result<(), Error> {
+fn generate(
+    catalogue: &impl Catalogue,
+    dir: &Path,
+    storage: Storage,
+    threads: &Threads,
+) -> Result<(), Error> {
     threads.apply()?;
-    tablebase::generate(catalogue, dir, &Progress::stderr())?;
+    tablebase::catalogue::generate_stored(catalogue, dir, storage, &Progress::stderr())?;
     Ok(())
 }
 
-fn generate_only(catalogue: &impl Catalogue, dir: &Path, id: &str, threads: &Threads) -> Result<(), Error> {
+fn generate_only(
+    catalogue: &impl Catalogue,
+    dir: &Path,
+    id: &str,
+    storage: Storage,
+    threads: &Threads,
+) -> Result<(), Error> {
     threads.apply()?;
-    match tablebase::catalogue::generate_only(catalogue, dir, id, &Progress::stderr()) {
+    match tablebase::catalogue::generate_only_stored(catalogue, dir, id, storage, &Progress::stderr()) {
         Ok(_) => Ok(()),
         Err(e @ tablebase::BuildError::UnknownJob { .. }) => Err(Error::Usage(e.to_string())),
         Err(e) => Err(e.into()),

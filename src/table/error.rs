@@ -1,6 +1,6 @@
 //! What can be wrong with a table or set file; every variant names the file.
 
-use super::format::{FORMAT_VERSION, FileKind};
+use super::format::{FORMAT_VERSION, FileKind, PACKED_VERSION};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -103,6 +103,14 @@ pub enum TableError {
         /// The file.
         path: PathBuf,
     },
+    /// A compressed table's code cannot be used, or compressing a table did not keep its
+    /// values.
+    Code {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: &'static str,
+    },
     /// Written by an older format version that `generate` upgrades in place.
     NeedsUpgrade {
         /// The file.
@@ -139,6 +147,7 @@ impl TableError {
             | TableError::NoSpace { path, .. }
             | TableError::Block { path, .. }
             | TableError::Header { path }
+            | TableError::Code { path, .. }
             | TableError::NeedsUpgrade { path, .. } => path,
         }
     }
@@ -176,7 +185,10 @@ impl fmt::Display for TableError {
             TableError::Io { source, .. } => write!(f, "{path}: {source}"),
             TableError::NotATable { .. } => write!(f, "{path}: not a tablebase table file"),
             TableError::Version { found, .. } => {
-                write!(f, "{path}: table format version {found}, this program reads version {FORMAT_VERSION}")
+                write!(
+                    f,
+                    "{path}: table format version {found}, this program reads versions {FORMAT_VERSION} and {PACKED_VERSION}"
+                )
             }
             TableError::IndexChanged { found, .. } => write!(
                 f,
@@ -206,6 +218,7 @@ impl fmt::Display for TableError {
                 "{path}: damaged table: block {block} has checksum {found:08x}, the file says {expected:08x}"
             ),
             TableError::Header { .. } => write!(f, "{path}: damaged table: its header fails its checksum"),
+            TableError::Code { why, .. } => write!(f, "{path}: damaged table: {why}"),
             TableError::NeedsUpgrade { found, .. } => write!(
                 f,
                 "{path}: written by table format version {found}; run generate on its directory to upgrade it in place (no solving)"

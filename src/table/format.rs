@@ -7,6 +7,11 @@
 /// `generate` upgrades them in place after checking their whole-file checksum. Version 1's
 /// Connect Four index differs, so those files are rebuilt instead.
 pub const FORMAT_VERSION: u32 = 3;
+/// The version of a compressed value table (docs/FORMAT.md, "Version 4"): the same header with
+/// the code's fields, the values in blocks of a pair code, the same block checksums. Solvers
+/// write version 3 and `generate` compresses a table once nothing later reads it raw; both
+/// versions are read.
+pub const PACKED_VERSION: u32 = 4;
 /// The oldest version any game can upgrade.
 pub const OLDEST_READABLE_VERSION: u32 = 1;
 /// Bytes before the body.

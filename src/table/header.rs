@@ -2,7 +2,9 @@
 //! carries so that `info` reads headers only.
 
 use super::error::TableError;
-use super::format::{FORMAT_VERSION, HEADER_SIZE, OLDEST_READABLE_VERSION, set_data_len, u32_at, u64_at};
+use super::format::{
+    FORMAT_VERSION, HEADER_SIZE, OLDEST_READABLE_VERSION, PACKED_VERSION, set_data_len, u32_at, u64_at,
+};
 use crate::value::Value;
 use std::path::{Path, PathBuf};
 
@@ -138,6 +140,23 @@ pub struct Header {
     pub checksum: u32,
     /// Whether the file was written to the end.
     pub complete: bool,
+    /// How a compressed table (version 4) stores its values; `None` for a raw one.
+    pub packing: Option<Packing>,
+}
+
+/// The fields a compressed value table (format version 4) adds to the header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Packing {
+    /// Bytes of each compressed block.
+    pub block_bytes: u32,
+    /// Bytes of the stored code (its rules and code lengths).
+    pub code_len: u32,
+    /// The number of compressed blocks.
+    pub blocks: u64,
+    /// The checksum the table's data had raw (version 3: body then overflow area): kept so that
+    /// decoding is checked end to end, and so that the table is the same table to a verify
+    /// journal in either form.
+    pub raw_checksum: u32,
 }
 
 fn put_name(bytes: &mut [u8], name: &str) {
@@ -173,6 +192,12 @@ impl Header {
         h[112..116].copy_from_slice(&self.counts.max_win.to_le_bytes());
         h[116..120].copy_from_slice(&self.counts.max_loss.to_le_bytes());
         h[120..124].copy_from_slice(&self.checksum.to_le_bytes());
+        if let Some(packing) = self.packing {
+            h[128..132].copy_from_slice(&packing.block_bytes.to_le_bytes());
+            h[132..136].copy_from_slice(&packing.code_len.to_le_bytes());
+            h[136..144].copy_from_slice(&packing.blocks.to_le_bytes());
+            h[144..148].copy_from_slice(&packing.raw_checksum.to_le_bytes());
+        }
         if self.version >= 3 {
             h[124..128].copy_from_slice(&(super::blocks::BLOCK_SIZE as u32).to_le_bytes());
             let sum = crc32fast::hash(&h[..HEADER_CHECKSUM_AT]);
@@ -191,7 +216,7 @@ impl Header {
             return Err(TableError::NotATable { path: path.to_path_buf() });
         }
         let version = u32_at(bytes, 8);
-        if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version) {
+        if !(OLDEST_READABLE_VERSION..=PACKED_VERSION).contains(&version) {
             return Err(TableError::Version { path: path.to_path_buf(), found: version });
         }
         if version >= 3
@@ -207,10 +232,20 @@ impl Header {
         if u32_at(bytes, 72) == other as u32 {
             return Err(TableError::WrongKind { path: path.to_path_buf(), expected: encoding });
         }
-        if u32_at(bytes, 12) != HEADER_SIZE as u32 || u32_at(bytes, 72) != encoding as u32 {
+        if u32_at(bytes, 12) != HEADER_SIZE as u32
+            || u32_at(bytes, 72) != encoding as u32
+            || (version == PACKED_VERSION && encoding != FileKind::Table)
+        {
             return Err(TableError::Header { path: path.to_path_buf() });
         }
+        let packing = (version == PACKED_VERSION).then(|| Packing {
+            block_bytes: u32_at(bytes, 128),
+            code_len: u32_at(bytes, 132),
+            blocks: u64_at(bytes, 136),
+            raw_checksum: u32_at(bytes, 144),
+        });
         Ok(Header {
+            packing,
             version,
             game: get_name(&bytes[16..32]),
             table: get_name(&bytes[32..64]),
@@ -231,6 +266,9 @@ impl Header {
     /// The bytes of data after the header, by the file's kind: values and overflow area, or
     /// words and directory. `None` for sizes no file can have (a damaged header).
     pub fn data_len(&self, kind: FileKind) -> Option<u64> {
+        if self.packing.is_some() {
+            return super::packed::Layout::of(self).map(|layout| layout.data_len);
+        }
         match kind {
             FileKind::Table => self.overflow_count.checked_mul(12)?.checked_add(self.index_size),
             FileKind::Set => Some(set_data_len(self.index_size)),
@@ -243,6 +281,23 @@ impl Header {
         let data = self.data_len(kind).unwrap_or(u64::MAX / 2);
         let checksums = if self.version >= 3 { super::blocks::checksum_area_len(data) } else { 0 };
         (HEADER_SIZE as u64).saturating_add(data).saturating_add(checksums)
+    }
+
+    /// The header and length this table has raw (format version 3): itself for a raw table,
+    /// and for a compressed one the header and length it had before it was compressed (the
+    /// same counts, and the checksum of the same values). A verify journal fingerprints tables
+    /// by these, so that compressing a table keeps what a verify found about it.
+    pub fn raw_form(&self, kind: FileKind) -> ([u8; HEADER_SIZE], u64) {
+        let raw = match self.packing {
+            Some(packing) => Header {
+                version: FORMAT_VERSION,
+                checksum: packing.raw_checksum,
+                packing: None,
+                ..self.clone()
+            },
+            None => self.clone(),
+        };
+        (raw.encode_as(kind), raw.file_length(kind))
     }
 
     /// Reads only the header of a value table, for `info`.

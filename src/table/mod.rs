@@ -14,6 +14,8 @@ mod checkpoint;
 mod error;
 pub(crate) mod format;
 pub(crate) mod header;
+mod packed;
+pub(crate) use packed::pack;
 pub(crate) mod pairs;
 mod regular;
 pub(crate) use regular::{open_regular, open_to_read};
@@ -37,7 +39,7 @@ pub(crate) fn set_file_len(capacity: u64) -> u64 {
 pub(crate) use checkpoint::checkpoint_progress;
 pub use error::TableError;
 pub(crate) use format::{HEADER_SIZE, OLDEST_READABLE_VERSION};
-pub use header::{Check, Counts, FileKind, FileSpec};
+pub use header::{Check, Counts, FileKind, FileSpec, Packing};
 pub(crate) use header::{Header, check_file};
 pub(crate) use set::write_set;
 pub use set::{CheckedRanks, CheckedWords, SetFile, Words};

@@ -30,7 +30,7 @@ const MIN_PAIR_COUNT: u32 = 64;
 /// stands for more.
 pub const MAX_BLOCK_ENTRIES: u64 = 1 << 16;
 /// Entries between two entries of a [`BlockIndex`]'s sparse index.
-const SPAN: u64 = 1 << 12;
+pub const SPAN: u64 = 1 << 12;
 /// Entries the encoder turns into symbols and blocks at a time: rules are applied within a
 /// chunk and its last block ends with it, so encoding needs memory for a chunk a thread, and
 /// chunks are encoded in parallel (a pair across two chunks stays two symbols).
@@ -261,6 +261,57 @@ impl PairCode {
         None
     }
 
+    /// Decodes the whole block into `out`, which has the block's number of entries: `None`
+    /// where the block's bits run out first, a symbol runs past `out`'s end, or bits are no
+    /// code (damaged bytes). `block` holds the block's bytes and 7 more, as for
+    /// [`PairCode::entry_in_block`].
+    pub fn decode_block(&self, block: &[u8], out: &mut [u8]) -> Option<()> {
+        let bits = 8 * block.len().saturating_sub(7) as u64;
+        let (mut at, mut filled) = (0u64, 0usize);
+        while filled < out.len() {
+            let (symbol, len) = self.decode_at(block, at)?;
+            let run = self.runs[symbol as usize] as usize;
+            if at + u64::from(len) > bits || run > out.len() - filled {
+                return None;
+            }
+            self.write_run(symbol, &mut out[filled..filled + run]);
+            filled += run;
+            at += u64::from(len);
+        }
+        Some(())
+    }
+
+    /// Writes the run of `symbol` (exactly `out.len()` entries): left first, with the right
+    /// halves on a small stack; rules nested deeper than it (only a contrived code has them)
+    /// are expanded entry by entry.
+    fn write_run(&self, symbol: u16, out: &mut [u8]) {
+        let mut pending = [0u16; 64];
+        let (mut depth, mut at, mut symbol) = (0usize, 0usize, symbol);
+        loop {
+            if symbol < 256 {
+                out[at] = symbol as u8;
+                at += 1;
+            } else if depth == pending.len() {
+                let run = self.runs[symbol as usize] as usize;
+                for (k, entry) in out[at..at + run].iter_mut().enumerate() {
+                    *entry = self.expand(symbol, k as u64);
+                }
+                at += run;
+            } else {
+                let (left, right) = self.rules[symbol as usize - 256];
+                pending[depth] = right;
+                depth += 1;
+                symbol = left;
+                continue;
+            }
+            if depth == 0 {
+                return;
+            }
+            depth -= 1;
+            symbol = pending[depth];
+        }
+    }
+
     /// The entry `offset` entries into the run of `symbol`.
     #[inline]
     fn expand(&self, mut symbol: u16, mut offset: u64) -> u8 {
@@ -367,6 +418,20 @@ impl BlockIndex {
         BlockIndex { sizes, sparse, entries: first }
     }
 
+    /// The sparse index as a file stores it: for every `SPAN`-th entry, its block then its
+    /// offset in the block, each a little-endian u32.
+    pub fn sparse_bytes(&self) -> Vec<u8> {
+        self.sparse
+            .iter()
+            .flat_map(|&(block, offset)| block.to_le_bytes().into_iter().chain(offset.to_le_bytes()))
+            .collect()
+    }
+
+    /// The blocks' entries less one as a file stores them: a little-endian u16 each.
+    pub fn size_bytes(&self) -> Vec<u8> {
+        self.sizes.iter().flat_map(|size| size.to_le_bytes()).collect()
+    }
+
     /// Bytes it takes in a file: 2 a block and 8 a sparse entry.
     pub fn stored_len(&self) -> usize {
         2 * self.sizes.len() + 8 * self.sparse.len()
@@ -450,19 +515,24 @@ fn learn_rules(sample: &[u8]) -> (Vec<(u16, u16)>, Vec<u16>, Vec<u16>) {
     let mut round = RoundBuffers::new(symbols.len());
     let mut rules: Vec<(u16, u16)> = Vec::new();
     let mut rounds = Vec::new();
+    // Zeroed by the system, page by page as pairs touch it; after a round only the counts the
+    // round touched are reset, so a round costs a pass over the sample, not over the table.
     let mut pair_counts = vec![0u32; MAX_SYMBOLS * MAX_SYMBOLS];
     let mut runs = vec![1u64; 256];
     while 256 + rules.len() < MAX_SYMBOLS {
-        pair_counts.iter_mut().for_each(|c| *c = 0);
+        let mut frequent_pairs = Vec::new();
         for w in symbols.windows(2) {
-            pair_counts[w[0] as usize * MAX_SYMBOLS + w[1] as usize] += 1;
+            let pair = w[0] as usize * MAX_SYMBOLS + w[1] as usize;
+            pair_counts[pair] += 1;
+            if pair_counts[pair] == MIN_PAIR_COUNT {
+                frequent_pairs.push(pair);
+            }
         }
-        let mut frequent: Vec<(u32, usize)> = pair_counts
-            .iter()
-            .enumerate()
-            .filter(|&(_, &c)| c >= MIN_PAIR_COUNT)
-            .map(|(pair, &c)| (c, pair))
-            .collect();
+        let mut frequent: Vec<(u32, usize)> =
+            frequent_pairs.iter().map(|&pair| (pair_counts[pair], pair)).collect();
+        for w in symbols.windows(2) {
+            pair_counts[w[0] as usize * MAX_SYMBOLS + w[1] as usize] = 0;
+        }
         // Most frequent first; ties by the pair, so that learning is deterministic.
         frequent.sort_unstable_by_key(|&(c, pair)| (Reverse(c), pair));
         let mut taken = vec![false; MAX_SYMBOLS];

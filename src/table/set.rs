@@ -107,6 +107,7 @@ pub fn write_set(spec: &FileSpec, capacity: u64, words: &impl Words) -> Result<(
         counts: Counts { win: members, ..Counts::default() },
         checksum: combined_checksum(&blocks.checksums, blocks.data_len),
         complete: true,
+        packing: None,
     };
     pending.file.rewind().map_err(pending.error())?;
     pending.file.write_all(&header.encode_as(FileKind::Set)).map_err(pending.error())?;

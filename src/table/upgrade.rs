@@ -30,7 +30,7 @@ pub fn upgrade(spec: &FileSpec) -> Result<Header, TableError> {
     let blocks = block_checksums(&out[HEADER_SIZE..data_end]);
     out[data_end..].copy_from_slice(&checksum_area(&blocks));
     // Same data, so the checksum of all of it is the old one.
-    let header = Header { version: FORMAT_VERSION, ..old };
+    let header = Header { version: FORMAT_VERSION, packing: None, ..old };
     out[..HEADER_SIZE].copy_from_slice(&header.encode_as(spec.kind));
     out.flush().map_err(pending.error())?;
     drop(out);

@@ -2,16 +2,20 @@
 //! (value encoding 1 of docs/FORMAT.md), memory-mapped for reading.
 
 use super::atomic::Pending;
-use super::blocks::{CheckedMap, block_checksums, checksum_area, checksum_area_len, combined_checksum};
+use super::blocks::{
+    BLOCK_SIZE, CheckedMap, block_checksums, checksum_area, checksum_area_len, combined_checksum,
+};
 use super::checkpoint::{Checkpoints, ChunkResult};
 use super::error::TableError;
 use super::format::{FORMAT_VERSION, HEADER_SIZE, u32_at, u64_at};
 use super::header::{Check, Counts, FileKind, FileSpec, Header, map_file};
+use super::packed::Packed;
 use crate::progress::Progress;
 use crate::value::Value;
 use memmap2::MmapMut;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// A body byte that says the distance is in the overflow area.
 pub(crate) const OVERFLOW_BYTE: u8 = 255;
@@ -47,6 +51,12 @@ pub struct TableFile {
     path: PathBuf,
     header: Header,
     data: CheckedMap,
+    /// A compressed table's code (format version 4); `None` for a raw one.
+    packed: Option<Packed>,
+    /// A compressed table's body decoded whole, once it has been checked whole.
+    decoded: OnceLock<Box<[u8]>>,
+    /// Where the overflow area starts in the data.
+    overflow_at: u64,
 }
 
 impl TableFile {
@@ -62,16 +72,70 @@ impl TableFile {
                 found: format!("{} {} ({} positions)", header.game, header.table, header.index_size),
             });
         }
-        let table = TableFile { path: path.clone(), data: CheckedMap::new(path, map, data_len), header };
+        let data = CheckedMap::new(path, map, data_len);
+        let packed = match header.packing {
+            Some(_) => Some(Packed::open(path, &header, &data)?),
+            None => None,
+        };
+        let overflow_at = packed.as_ref().map_or(header.index_size, Packed::overflow_at);
+        let table =
+            TableFile { path: path.clone(), data, header, packed, decoded: OnceLock::new(), overflow_at };
         if check == Check::Checksum {
             table.check_checksum()?;
         }
         Ok(table)
     }
 
-    /// Checks every block and the checksum of all the data (reads the whole file once).
+    /// Checks every block and the checksum of all the data (reads the whole file once); a
+    /// compressed table is also decoded whole and checked against its raw checksum, and its
+    /// entries are read from the decoded body from then on.
     pub fn check_checksum(&self) -> Result<(), TableError> {
-        self.data.check_all(self.header.checksum)
+        self.data.check_all(self.header.checksum)?;
+        if let Some(packed) = &self.packed
+            && self.decoded.get().is_none()
+        {
+            let body = packed.decode_all(&self.path, &self.header, &self.data)?;
+            let _ = self.decoded.set(body);
+        }
+        Ok(())
+    }
+
+    /// The checksum the project publishes for the file this table is raw (format version 3):
+    /// the CRC-32 of the raw file with its header checksum field read as zeros, from the decoded
+    /// body of a compressed table (opened with [`Check::Checksum`]); `None` before, or for a raw
+    /// table (whose file checksum is this already).
+    pub fn raw_file_checksum(&self) -> Option<u32> {
+        let body = self.decoded.get()?;
+        let overflow =
+            self.data.bytes(self.overflow_at, OVERFLOW_ENTRY * self.header.overflow_count as usize);
+        let overflow = if self.header.overflow_count == 0 { &[][..] } else { overflow.ok()? };
+        let (mut header, _) = self.header.raw_form(FileKind::Table);
+        header[HEADER_SIZE - 4..].fill(0);
+        // The raw data is the body then the overflow area; its checksum blocks run across both.
+        let mut file = crc32fast::Hasher::new();
+        file.update(&header);
+        file.update(body);
+        file.update(overflow);
+        let whole = body.len() / BLOCK_SIZE * BLOCK_SIZE;
+        let mut blocks = block_checksums(&body[..whole]);
+        let mut tail = body[whole..].to_vec();
+        tail.extend_from_slice(overflow);
+        blocks.extend(block_checksums(&tail));
+        file.update(&checksum_area(&blocks));
+        Some(file.finalize())
+    }
+
+    /// Whether the table is stored compressed (format version 4).
+    pub fn is_packed(&self) -> bool {
+        self.packed.is_some()
+    }
+
+    /// A raw table's body and overflow area, once checked whole.
+    pub(crate) fn raw_data(&self) -> Option<(&[u8], &[u8])> {
+        if self.packed.is_some() {
+            return None;
+        }
+        Some(self.data.checked_data()?.split_at(self.header.index_size as usize))
     }
 
     /// The decoded header.
@@ -101,14 +165,22 @@ impl TableFile {
         if index >= self.header.index_size {
             return Err(self.damaged(index));
         }
-        self.value_of_code(index, self.data.byte(index)?)
+        let code = match (&self.packed, self.decoded.get()) {
+            (None, _) => self.data.byte(index)?,
+            (Some(_), Some(body)) => body[index as usize],
+            (Some(packed), None) => packed.entry(&self.path, &self.data, index)?,
+        };
+        self.value_of_code(index, code)
     }
 
     /// The entries' code bytes without a check per read, once the whole file has been checked
     /// (opened with [`Check::Checksum`]); `None` before. [`TableFile::value_of_code`] reads them.
     #[inline]
     pub fn checked_codes(&self) -> Option<&[u8]> {
-        Some(&self.data.checked_data()?[..self.header.index_size as usize])
+        match &self.packed {
+            None => Some(&self.data.checked_data()?[..self.header.index_size as usize]),
+            Some(_) => self.decoded.get().map(|body| &body[..]),
+        }
     }
 
     /// The value of entry `index`, whose code byte is `code`.
@@ -125,7 +197,15 @@ impl TableFile {
     /// cache, for [`TableFile::value`] soon after. Only a hint.
     #[inline]
     pub fn prefetch(&self, index: u64) {
-        self.data.prefetch(index);
+        match (&self.packed, self.decoded.get()) {
+            (None, _) => self.data.prefetch(index),
+            (Some(_), Some(body)) => {
+                if let Some(code) = body.get(index as usize) {
+                    crate::prefetch::prefetch(code);
+                }
+            }
+            (Some(packed), None) => packed.prefetch(&self.data, index),
+        }
     }
 
     #[cold]
@@ -135,7 +215,7 @@ impl TableFile {
 
     #[cold]
     fn overflow_distance(&self, index: u64) -> Result<u32, TableError> {
-        let first = self.header.index_size;
+        let first = self.overflow_at;
         let (mut low, mut high) = (0u64, self.header.overflow_count);
         while low < high {
             let mid = (low + high) / 2;
@@ -195,6 +275,10 @@ impl TableFile {
     /// Counts the entries of every value, reading the whole body once (in parallel chunks,
     /// each checked against its block checksums).
     pub fn distances(&self) -> Result<Distances, TableError> {
+        if self.packed.is_some() {
+            // Decoded whole: a compressed table has no body to read in place.
+            self.check_checksum()?;
+        }
         let entries = self.header.index_size;
         let chunks = entries.div_ceil(CHUNK);
         let bytes = (0..chunks)
@@ -203,7 +287,11 @@ impl TableFile {
                 let start = chunk * CHUNK;
                 let len = CHUNK.min(entries - start) as usize;
                 let mut counts = [0u64; 256];
-                for &byte in self.data.bytes(start, len)? {
+                let bytes = match self.decoded.get() {
+                    Some(body) => &body[start as usize..start as usize + len],
+                    None => self.data.bytes(start, len)?,
+                };
+                for &byte in bytes {
                     counts[usize::from(byte)] += 1;
                 }
                 Ok(counts)
@@ -225,7 +313,7 @@ impl TableFile {
             }
         }
         for k in 0..self.header.overflow_count {
-            let entry = self.data.bytes(entries + k * OVERFLOW_ENTRY as u64, OVERFLOW_ENTRY)?;
+            let entry = self.data.bytes(self.overflow_at + k * OVERFLOW_ENTRY as u64, OVERFLOW_ENTRY)?;
             distances.count(overflow_value(u32_at(entry, 8)), 1);
         }
         let known = distances.wins.iter().chain(&distances.losses).sum::<u64>();
@@ -371,6 +459,7 @@ where
         counts,
         checksum: combined_checksum(&blocks, data_len),
         complete: true,
+        packing: None,
     };
     map[..HEADER_SIZE].copy_from_slice(&header.encode_as(FileKind::Table));
     map.flush().map_err(pending.error())?;

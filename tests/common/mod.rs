@@ -71,19 +71,99 @@ pub fn tablebase_with_input(binary: &str, args: &[&str], stdin: &str) -> std::pr
     output
 }
 
+/// The file a compressed table (format version 4) is raw (version 3), decoded by a reader
+/// written here from docs/FORMAT.md alone: the header with version 3, the raw checksum at 120
+/// and offsets 128..252 zero; the body decoded block by block, then the overflow area; a CRC-32
+/// per 1024 bytes of that data. Any other file as it is.
+pub fn raw_of(bytes: &[u8]) -> Vec<u8> {
+    use std::collections::HashMap;
+    let u16_at = |b: &[u8], at: usize| u16::from_le_bytes(b[at..at + 2].try_into().unwrap());
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    if u32_at(8) != 4 {
+        return bytes.to_vec();
+    }
+    let (entries, overflow) = (u64_at(64) as usize, u64_at(80) as usize);
+    let (block_bytes, code_len, blocks) = (u32_at(128) as usize, u32_at(132) as usize, u64_at(136) as usize);
+    let data = &bytes[256..];
+    // The code: rounds, rules, lengths; canonical codes by (length, symbol).
+    let rounds = u16_at(data, 0) as usize;
+    let rule_count: usize = (0..rounds).map(|k| u16_at(data, 2 + 2 * k) as usize).sum();
+    let rules_at = 2 + 2 * rounds;
+    let rules: Vec<(u16, u16)> = (0..rule_count)
+        .map(|r| (u16_at(data, rules_at + 4 * r), u16_at(data, rules_at + 4 * r + 2)))
+        .collect();
+    let lengths = &data[rules_at + 4 * rule_count..code_len];
+    assert_eq!(lengths.len(), 256 + rule_count);
+    let mut by_code: HashMap<(u8, u32), u16> = HashMap::new();
+    let mut code = 0u32;
+    for length in 1..=24u8 {
+        for symbol in (0..lengths.len()).filter(|&s| lengths[s] == length) {
+            by_code.insert((length, code), symbol as u16);
+            code += 1;
+        }
+        code <<= 1;
+    }
+    fn expand(symbol: u16, rules: &[(u16, u16)], out: &mut Vec<u8>) {
+        match symbol {
+            0..=255 => out.push(symbol as u8),
+            _ => {
+                let (left, right) = rules[symbol as usize - 256];
+                expand(left, rules, out);
+                expand(right, rules, out);
+            }
+        }
+    }
+    let sizes_at = code_len.next_multiple_of(8) + 8 * entries.div_ceil(4096);
+    let blocks_at = (sizes_at + 2 * blocks).next_multiple_of(1024);
+    let mut body = Vec::with_capacity(entries);
+    for b in 0..blocks {
+        let size = u16_at(data, sizes_at + 2 * b) as usize + 1;
+        let block = &data[blocks_at + b * block_bytes..blocks_at + (b + 1) * block_bytes];
+        let (start, mut bit) = (body.len(), 0usize);
+        while body.len() < start + size {
+            let (mut length, mut code) = (0u8, 0u32);
+            let symbol = loop {
+                code = code << 1 | u32::from(block[bit / 8] >> (7 - bit % 8) & 1);
+                (length, bit) = (length + 1, bit + 1);
+                if let Some(&symbol) = by_code.get(&(length, code)) {
+                    break symbol;
+                }
+            };
+            expand(symbol, &rules, &mut body);
+        }
+        assert_eq!(body.len(), start + size, "block {b} decodes to its entries");
+    }
+    assert_eq!(body.len(), entries);
+    let overflow_at = blocks_at + blocks * block_bytes;
+    body.extend_from_slice(&data[overflow_at..overflow_at + 12 * overflow]);
+    assert_eq!(crc32fast::hash(&body), u32_at(144), "the decoded data has the raw checksum");
+    let mut raw = bytes[..256].to_vec();
+    raw[8..12].copy_from_slice(&3u32.to_le_bytes());
+    raw[120..124].copy_from_slice(&u32_at(144).to_le_bytes());
+    raw[128..252].fill(0);
+    let header = crc32fast::hash(&raw[..252]);
+    raw[252..256].copy_from_slice(&header.to_le_bytes());
+    let checksums: Vec<u8> = body.chunks(1024).flat_map(|b| crc32fast::hash(b).to_le_bytes()).collect();
+    raw.extend_from_slice(&body);
+    raw.extend_from_slice(&checksums);
+    raw
+}
+
 /// The files of `dir` whose names start with `prefix`, with the SHA-256 of their bytes as they
-/// are and of their bytes in format version 2.
-fn hashes(dir: &std::path::Path, prefix: &str) -> Vec<(String, String, String)> {
+/// are, of their bytes raw (format version 3) and in format version 2.
+fn hashes(dir: &std::path::Path, prefix: &str) -> Vec<(String, String, String, String)> {
     use sha2::{Digest, Sha256};
     let hex = |bytes: &[u8]| -> String { Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect() };
-    let mut found: Vec<(String, String, String)> = std::fs::read_dir(dir)
+    let mut found: Vec<(String, String, String, String)> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
         .map(|p| {
             let bytes = std::fs::read(&p).unwrap();
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, hex(&bytes), hex(&as_version_2(&bytes)))
+            let raw = raw_of(&bytes);
+            (name, hex(&bytes), hex(&raw), hex(&as_version_2(&bytes)))
         })
         .collect();
     found.sort();
@@ -91,10 +171,19 @@ fn hashes(dir: &std::path::Path, prefix: &str) -> Vec<(String, String, String)> 
 }
 
 /// The number of data bytes of a table or set file by its header (docs/FORMAT.md): values and
-/// overflow area, or words and rank directory.
+/// overflow area, or words and rank directory; for a compressed table (version 4) its code,
+/// index, blocks and overflow area.
 pub fn data_len(bytes: &[u8]) -> usize {
     let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let u32_at = |at: usize| u64::from(u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()));
     let index_size = u64_at(64);
+    if u32_at(8) == 4 {
+        // A compressed table: code, sparse index, block sizes, blocks, overflow area.
+        let (block_bytes, code, blocks) = (u32_at(128), u32_at(132), u64_at(136));
+        let sizes_at = code.next_multiple_of(8) + 8 * index_size.div_ceil(4096);
+        let blocks_at = (sizes_at + 2 * blocks).next_multiple_of(1024);
+        return (blocks_at + block_bytes * blocks + 12 * u64_at(80)) as usize;
+    }
     let len = match bytes[72] {
         1 => index_size + 12 * u64_at(80),
         _ => {
@@ -125,10 +214,11 @@ pub fn reseal(bytes: &mut [u8]) {
     bytes[252..256].copy_from_slice(&header.to_le_bytes());
 }
 
-/// A file of format version 3 as version 2 wrote it: the same data, without the block checksums
+/// A file of format version 3 (or 4, raw first) as version 2 wrote it: the same data, without the block checksums
 /// after it and without the header's block size and own checksum (docs/FORMAT.md).
 pub fn as_version_2(bytes: &[u8]) -> Vec<u8> {
-    let mut old = bytes[..256 + data_len(bytes)].to_vec();
+    let raw = raw_of(bytes);
+    let mut old = raw[..256 + data_len(&raw)].to_vec();
     old[8..12].copy_from_slice(&2u32.to_le_bytes());
     old[124..256].fill(0);
     old
@@ -154,13 +244,23 @@ fn pins(text: &str, prefix: &str) -> Vec<(String, String)> {
 /// (tests/data/pinned-sha256-v2.txt): version 3 added checksums and changed no value.
 pub fn assert_pinned(dir: &std::path::Path, prefix: &str) {
     let found = hashes(dir, prefix);
-    let now: Vec<(String, String)> = found.iter().map(|(n, h, _)| (n.clone(), h.clone())).collect();
+    // Compressed tables against the pins of their compressed bytes; every file, raw, against
+    // the pins of version 3.
+    let compressed: Vec<(String, String)> =
+        found.iter().filter(|(_, h, r, _)| h != r).map(|(n, h, _, _)| (n.clone(), h.clone())).collect();
+    if !compressed.is_empty() {
+        let pinned = pins(include_str!("../data/pinned-sha256-v4.txt"), prefix);
+        let pinned: Vec<_> =
+            pinned.into_iter().filter(|(n, _)| compressed.iter().any(|(c, _)| c == n)).collect();
+        assert_eq!(compressed, pinned, "compressed files of {prefix} differ from the pinned bytes");
+    }
+    let now: Vec<(String, String)> = found.iter().map(|(n, _, r, _)| (n.clone(), r.clone())).collect();
     assert_eq!(
         now,
         pins(include_str!("../data/pinned-sha256.txt"), prefix),
         "files of {prefix} differ from the pinned bytes"
     );
-    let before: Vec<(String, String)> = found.iter().map(|(n, _, h)| (n.clone(), h.clone())).collect();
+    let before: Vec<(String, String)> = found.iter().map(|(n, _, _, h)| (n.clone(), h.clone())).collect();
     let pinned = pins(include_str!("../data/pinned-sha256-v2.txt"), prefix);
     assert_eq!(before, pinned, "files of {prefix} hold other data than format version 2 did");
 }
