@@ -197,6 +197,7 @@ fn verify_resume_reuses_only_consistent_tables_over_the_same_files() {
 
     // Compressing the tables keeps the journal: a table is the same table raw or compressed.
     let raw = std::fs::read(dir.join("connect4-4x4-ply10.tbl")).unwrap();
+    let recorded = entries();
     let compressed = tablebase(&["generate", "connect4", "--size", "4x4", "--dir", d], "");
     assert!(compressed.status.success());
     assert_eq!(String::from_utf8(compressed.stderr).unwrap().matches(": compressed, ").count(), 17);
@@ -205,7 +206,7 @@ fn verify_resume_reuses_only_consistent_tables_over_the_same_files() {
     let text = String::from_utf8(packed.stdout).unwrap();
     assert_eq!(text.lines().filter(|l| l.contains("consistent (journal)")).count(), 17, "{text}");
     assert_eq!(text.lines().filter(|l| l.contains("published match")).count(), 17, "{text}");
-    assert_eq!(entries(), 17, "nothing recomputed, nothing recorded");
+    assert_eq!(entries(), recorded, "nothing recomputed, nothing recorded");
     std::fs::write(dir.join("connect4-4x4-ply10.tbl"), raw).unwrap(); // raw again, as below expects
 
     // A wrong value under a valid checksum changes the fingerprint: everything is recomputed,

@@ -15,6 +15,7 @@ const HEADER_CHECKSUM_AT: usize = HEADER_SIZE - 4;
 const FLAG_COMPLETE: u32 = 1;
 
 pub use super::format::FileKind;
+pub use super::layout::Packing;
 
 /// A file a catalogue expects: where it is and what its header must say.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,21 +145,6 @@ pub struct Header {
     pub packing: Option<Packing>,
 }
 
-/// The fields a compressed value table (format version 4) adds to the header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Packing {
-    /// Bytes of each compressed block.
-    pub block_bytes: u32,
-    /// Bytes of the stored code (its rules and code lengths).
-    pub code_len: u32,
-    /// The number of compressed blocks.
-    pub blocks: u64,
-    /// The checksum the table's data had raw (version 3: body then overflow area): kept so that
-    /// decoding is checked end to end, and so that the table is the same table to a verify
-    /// journal in either form.
-    pub raw_checksum: u32,
-}
-
 fn put_name(bytes: &mut [u8], name: &str) {
     let n = name.len().min(bytes.len() - 1);
     bytes[..n].copy_from_slice(&name.as_bytes()[..n]);
@@ -267,7 +253,8 @@ impl Header {
     /// words and directory. `None` for sizes no file can have (a damaged header).
     pub fn data_len(&self, kind: FileKind) -> Option<u64> {
         if self.packing.is_some() {
-            return super::packed::Layout::of(self).map(|layout| layout.data_len);
+            return super::layout::Layout::new(self.index_size, self.overflow_count, self.packing?)
+                .map(|layout| layout.data_len);
         }
         match kind {
             FileKind::Table => self.overflow_count.checked_mul(12)?.checked_add(self.index_size),

@@ -1,0 +1,237 @@
+//! Compressing a complete raw value table in place (format version 4, docs/FORMAT.md): what
+//! `generate` does to each table once no later job reads it raw.
+
+use super::atomic::Pending;
+use super::blocks::{block_checksums, checksum_area, checksum_area_len, combined_checksum};
+use super::error::TableError;
+use super::format::{HEADER_SIZE, PACKED_VERSION};
+use super::header::{Check, FileKind, FileSpec, Header};
+use super::layout::Packing;
+use super::packed::{GROUP, decode_group};
+use super::pairs::{BlockIndex, PairCode};
+use super::values::TableFile;
+use memmap2::MmapMut;
+use rayon::prelude::*;
+
+/// Bytes of a compressed block: measured best for a single lookup at a size close to the best
+/// (docs/BENCHMARKS.md, "Compressed tables").
+pub(crate) const BLOCK_BYTES: u32 = 64;
+/// The rules are learnt from runs of this many entries spread over the body ...
+const SAMPLE_RUN: usize = 64 << 10;
+/// ... up to this many entries in all (a body this small is learnt from whole).
+const SAMPLE_BYTES: usize = 16 << 20;
+
+/// What the rules of a body are learnt from: all of a small body; of a large one, runs of
+/// `SAMPLE_RUN` entries evenly spread, up to `SAMPLE_BYTES` in all. The same body gives the same
+/// sample, so compressing a table twice gives the same bytes.
+pub fn sample_of(body: &[u8], sample_bytes: usize) -> std::borrow::Cow<'_, [u8]> {
+    if body.len() <= sample_bytes {
+        return std::borrow::Cow::Borrowed(body);
+    }
+    let runs = body.len().div_ceil(SAMPLE_RUN);
+    let step = (runs / sample_bytes.div_ceil(SAMPLE_RUN)).max(1);
+    std::borrow::Cow::Owned(
+        (0..runs)
+            .step_by(step)
+            .flat_map(|run| body[run * SAMPLE_RUN..((run + 1) * SAMPLE_RUN).min(body.len())].iter().copied())
+            .collect(),
+    )
+}
+
+/// Compresses the complete raw table `spec` of `index_size` entries in place (format version
+/// 4): the whole table checked first, every block of the result decoded and compared with the
+/// raw body before anything is written, written under the temporary name and renamed, so an
+/// interruption leaves the raw table as it was. A table compressed already is left alone.
+/// Returns the new header.
+pub fn pack(spec: &FileSpec, index_size: u64) -> Result<Header, TableError> {
+    let table = TableFile::open(spec, index_size, Check::Checksum)?;
+    let raw = table.header().clone();
+    if raw.packing.is_some() {
+        return Ok(raw);
+    }
+    let (body, overflow) = table.raw_data().expect("a raw table checked whole");
+    let code = PairCode::learn(&sample_of(body, SAMPLE_BYTES));
+    let encoded = code.encode(body, BLOCK_BYTES as usize);
+    let code_bytes = code.to_bytes();
+    let mut header = Header {
+        version: PACKED_VERSION,
+        packing: Some(Packing {
+            block_bytes: BLOCK_BYTES,
+            code_len: code_bytes.len() as u32,
+            blocks: encoded.entries.len() as u64,
+            raw_checksum: raw.checksum,
+        }),
+        ..raw.clone()
+    };
+    let layout = super::packed::layout_of(&header).expect("the layout of a table just encoded");
+    // Every block decodes to the raw body, before a byte is written.
+    let mut first = 0u64;
+    let mut groups = Vec::new();
+    for (g, sizes) in encoded.entries.chunks(GROUP).enumerate() {
+        let len = sizes.iter().sum::<u64>();
+        groups.push((g * GROUP, sizes, &body[first as usize..(first + len) as usize]));
+        first += len;
+    }
+    let faithful = first == index_size
+        && groups.into_par_iter().all(|(g, sizes, expected)| {
+            let mut out = vec![0u8; expected.len()];
+            decode_group(&code, &encoded.bytes, BLOCK_BYTES as usize, g, sizes, &mut out).is_ok()
+                && out == expected
+        });
+    if !faithful {
+        return Err(TableError::Code { path: spec.path.clone(), why: "compressing did not keep the values" });
+    }
+    let index = BlockIndex::new(&encoded.entries);
+    let pending = Pending::create(&spec.path)?;
+    let data_len = layout.data_len;
+    pending.reserve(HEADER_SIZE as u64 + data_len + checksum_area_len(data_len))?;
+    // SAFETY: the temporary file is ours alone until it is renamed.
+    let mut map = unsafe { MmapMut::map_mut(&pending.file) }.map_err(pending.error())?;
+    {
+        let data = &mut map[HEADER_SIZE..HEADER_SIZE + data_len as usize];
+        let mut put =
+            |at: u64, bytes: &[u8]| data[at as usize..at as usize + bytes.len()].copy_from_slice(bytes);
+        put(0, &code_bytes);
+        put(layout.sparse_at, &index.sparse_bytes());
+        put(layout.sizes_at, &index.size_bytes());
+        put(layout.blocks_at, &encoded.bytes);
+        put(layout.overflow_at, overflow);
+    }
+    let data_end = HEADER_SIZE + data_len as usize;
+    let blocks = block_checksums(&map[HEADER_SIZE..data_end]);
+    map[data_end..].copy_from_slice(&checksum_area(&blocks));
+    header.checksum = combined_checksum(&blocks, data_len);
+    map[..HEADER_SIZE].copy_from_slice(&header.encode_as(FileKind::Table));
+    map.flush().map_err(pending.error())?;
+    drop(map);
+    drop(table);
+    pending.commit()?;
+    Ok(header)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Progress;
+    use crate::table::blocks::BLOCK_SIZE;
+    use crate::table::format::HEADER_SIZE;
+    use crate::table::header::check_file;
+    use crate::table::values::write_table;
+    use crate::value::Value;
+    use std::path::Path;
+
+    /// Values with runs, a skewed distribution, long distances in the overflow area and proved
+    /// outcomes of unknown distance.
+    fn value_of(i: u64) -> Value {
+        match (i / 37) % 11 {
+            0..=3 => Value::Draw,
+            4 | 5 => Value::Loss(2 * ((i / 500) % 4) as u32),
+            6 => Value::Win(1 + 2 * (i % 3) as u32),
+            7 => Value::Win((i % 400) as u32 | 1),
+            8 if i.is_multiple_of(5) => Value::WinUnknown,
+            9 if i.is_multiple_of(5) => Value::LossUnknown,
+            _ => Value::Loss(0),
+        }
+    }
+
+    fn raw_table(dir: &Path, size: u64) -> (FileSpec, Header, u32) {
+        let spec = FileSpec::table(dir.join("t.tbl"), "test", "t".into());
+        write_table::<_, TableError>(&spec, size, &Progress::hidden(), || (), |_, i| Ok((value_of(i), 1)))
+            .unwrap();
+        let (header, file_checksum) = check_file(&spec).unwrap();
+        assert!(header.overflow_count > 0 && header.packing.is_none());
+        (spec, header, file_checksum)
+    }
+
+    #[test]
+    fn a_compressed_table_answers_as_the_raw_one() {
+        let scratch = tempfile::tempdir().unwrap();
+        let size = 2_500_001;
+        let (spec, raw, raw_file) = raw_table(scratch.path(), size);
+        let raw_len = std::fs::metadata(&spec.path).unwrap().len();
+        let packed = pack(&spec, size).unwrap();
+        assert_eq!(packed.version, PACKED_VERSION);
+        assert_eq!((packed.counts, packed.overflow_count), (raw.counts, raw.overflow_count));
+        assert_eq!(packed.packing.unwrap().raw_checksum, raw.checksum);
+        let len = std::fs::metadata(&spec.path).unwrap().len();
+        assert!(len * 2 < raw_len, "{len} bytes compressed, {raw_len} raw");
+        // Compressing again changes nothing; the raw form is the raw file's header and length.
+        assert_eq!(pack(&spec, size).unwrap(), packed);
+        let (raw_header, length) = packed.raw_form(FileKind::Table);
+        assert_eq!((raw_header, length), (raw.encode_as(FileKind::Table), raw_len));
+
+        // Block by block, as a probe reads.
+        let table = TableFile::open(&spec, size, Check::Header).unwrap();
+        assert!(table.is_packed() && table.checked_codes().is_none());
+        for i in (0..size).step_by(97).chain([0, 1, size - 1]) {
+            assert_eq!(table.value(i).unwrap(), value_of(i), "entry {i}");
+        }
+        assert!(matches!(table.value(size), Err(TableError::Entry { .. })));
+        // Whole, as a solver or verify reads: the raw file's checksum from the decoded values.
+        table.check_checksum().unwrap();
+        assert_eq!(table.raw_file_checksum(), Some(raw_file));
+        let codes = table.checked_codes().unwrap();
+        assert_eq!(codes.len() as u64, size);
+        for i in 0..size {
+            assert_eq!(table.value_of_code(i, codes[i as usize]).unwrap(), value_of(i));
+        }
+        let distances = table.distances().unwrap();
+        assert_eq!(distances.draws, (0..size).filter(|&i| value_of(i) == Value::Draw).count() as u64);
+    }
+
+    #[test]
+    fn damage_to_a_compressed_table_is_an_error_never_a_value() {
+        let scratch = tempfile::tempdir().unwrap();
+        let size = 400_000;
+        let (spec, _, _) = raw_table(scratch.path(), size);
+        let header = pack(&spec, size).unwrap();
+        let layout = super::super::packed::layout_of(&header).unwrap();
+        let clean = std::fs::read(&spec.path).unwrap();
+        let data_len = layout.data_len as usize;
+        // A byte of a block, of the block sizes, of the sparse index, of the code: each caught
+        // by its checksum block; entries in other checksum blocks still answer.
+        for at in [layout.blocks_at + 5 * 64 + 3, layout.sizes_at + 1, layout.sparse_at + 9, 4] {
+            let mut bytes = clean.clone();
+            bytes[HEADER_SIZE + at as usize] ^= 0x10;
+            std::fs::write(&spec.path, &bytes).unwrap();
+            assert!(TableFile::open(&spec, size, Check::Checksum).is_err(), "byte {at}");
+            if let Ok(table) = TableFile::open(&spec, size, Check::Header) {
+                for i in (0..size).step_by(13) {
+                    match table.value(i) {
+                        Ok(value) => assert_eq!(value, value_of(i), "entry {i}, byte {at} damaged"),
+                        Err(e) => assert!(e.is_damage(), "{e}"),
+                    }
+                }
+            }
+        }
+        // Damage under valid checksums (a block's bits changed and every checksum made to
+        // match, the raw checksum left): decoding whole finds it.
+        let mut bytes = clean.clone();
+        let block = HEADER_SIZE + layout.blocks_at as usize + 64 * 7;
+        bytes[block..block + 64].fill(0xff);
+        crate::table::blocks::reseal(&mut bytes, data_len);
+        std::fs::write(&spec.path, &bytes).unwrap();
+        assert!(TableFile::open(&spec, size, Check::Checksum).is_err());
+        // A header whose code length runs past the data: refused before anything is read.
+        let mut bytes = clean.clone();
+        bytes[132..136].copy_from_slice(&u32::MAX.to_le_bytes());
+        let sum = crc32fast::hash(&bytes[..HEADER_SIZE - 4]);
+        bytes[HEADER_SIZE - 4..HEADER_SIZE].copy_from_slice(&sum.to_le_bytes());
+        std::fs::write(&spec.path, &bytes).unwrap();
+        assert!(TableFile::open(&spec, size, Check::Header).is_err());
+        assert_eq!(BLOCK_SIZE % BLOCK_BYTES as usize, 0, "a block never crosses a checksum block");
+    }
+
+    #[test]
+    fn an_empty_table_compresses() {
+        let scratch = tempfile::tempdir().unwrap();
+        let spec = FileSpec::table(scratch.path().join("e.tbl"), "test", "e".into());
+        write_table::<_, TableError>(&spec, 0, &Progress::hidden(), || (), |_, _| Ok((Value::Draw, 1)))
+            .unwrap();
+        let header = pack(&spec, 0).unwrap();
+        assert_eq!(header.packing.unwrap().blocks, 0);
+        let table = TableFile::open(&spec, 0, Check::Checksum).unwrap();
+        assert!(table.value(0).is_err());
+        assert_eq!(table.checked_codes(), Some(&[][..]));
+    }
+}
