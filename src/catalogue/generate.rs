@@ -126,6 +126,9 @@ fn compress(spec: &FileSpec, progress: &Progress) -> Result<(), BuildError> {
         return Ok(());
     }
     let packed = pack(spec, raw.index_size)?;
+    if packed.packing.is_none() {
+        return Ok(()); // no smaller compressed: left raw
+    }
     let before = raw.file_length(FileKind::Table);
     let after = packed.file_length(FileKind::Table);
     progress.message(&format!(

@@ -41,8 +41,8 @@ pub fn sample_of(body: &[u8], sample_bytes: usize) -> std::borrow::Cow<'_, [u8]>
 /// Compresses the complete raw table `spec` of `index_size` entries in place (format version
 /// 4): the whole table checked first, every block of the result decoded and compared with the
 /// raw body before anything is written, written under the temporary name and renamed, so an
-/// interruption leaves the raw table as it was. A table compressed already is left alone.
-/// Returns the new header.
+/// interruption leaves the raw table as it was. A table compressed already is left alone, and
+/// so is one that compressing would not make smaller. Returns the header of the file now there.
 pub fn pack(spec: &FileSpec, index_size: u64) -> Result<Header, TableError> {
     let table = TableFile::open(spec, index_size, Check::Checksum)?;
     let raw = table.header().clone();
@@ -64,6 +64,11 @@ pub fn pack(spec: &FileSpec, index_size: u64) -> Result<Header, TableError> {
         ..raw.clone()
     };
     let layout = super::packed::layout_of(&header).expect("the layout of a table just encoded");
+    let packed_len = HEADER_SIZE as u64 + layout.data_len + checksum_area_len(layout.data_len);
+    if packed_len >= raw.file_length(FileKind::Table) {
+        // A tiny table: the code and the index would outweigh what they save.
+        return Ok(raw);
+    }
     // Every block decodes to the raw body, before a byte is written.
     let mut first = 0u64;
     let mut groups = Vec::new();
@@ -223,13 +228,33 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_table_compresses() {
+    fn every_entry_answers_block_by_block_without_an_overflow_area() {
+        // The data ends with the last block: a lookup there must not read past it.
+        let scratch = tempfile::tempdir().unwrap();
+        let spec = FileSpec::table(scratch.path().join("n.tbl"), "test", "n".into());
+        let value = |i: u64| if (i / 7) % 3 == 0 { Value::Draw } else { Value::Loss(2 * (i % 5) as u32) };
+        for size in [5_000u64, 77_777] {
+            write_table::<_, TableError>(&spec, size, &Progress::hidden(), || (), |_, i| Ok((value(i), 1)))
+                .unwrap();
+            let header = pack(&spec, size).unwrap();
+            assert!(header.packing.is_some() && header.overflow_count == 0);
+            let table = TableFile::open(&spec, size, Check::Header).unwrap();
+            for i in 0..size {
+                assert_eq!(table.value(i).unwrap(), value(i), "entry {i} of {size}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_table_too_small_to_gain_stays_raw() {
         let scratch = tempfile::tempdir().unwrap();
         let spec = FileSpec::table(scratch.path().join("e.tbl"), "test", "e".into());
         write_table::<_, TableError>(&spec, 0, &Progress::hidden(), || (), |_, _| Ok((Value::Draw, 1)))
             .unwrap();
+        let raw = std::fs::read(&spec.path).unwrap();
         let header = pack(&spec, 0).unwrap();
-        assert_eq!(header.packing.unwrap().blocks, 0);
+        assert!(header.packing.is_none());
+        assert_eq!(std::fs::read(&spec.path).unwrap(), raw, "left as it was");
         let table = TableFile::open(&spec, 0, Check::Checksum).unwrap();
         assert!(table.value(0).is_err());
         assert_eq!(table.checked_codes(), Some(&[][..]));

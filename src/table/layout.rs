@@ -32,7 +32,7 @@ pub(crate) struct Layout {
     pub sparse_at: u64,
     /// Entries of each block less one, a u16 each.
     pub sizes_at: u64,
-    /// The compressed blocks, from a multiple of the checksum block size.
+    /// The compressed blocks, from a multiple of the block size.
     pub blocks_at: u64,
     /// The overflow area, as a raw table has it.
     pub overflow_at: u64,
@@ -60,7 +60,9 @@ impl Layout {
         }
         let sparse_at = u64::from(packing.code_len).next_multiple_of(8);
         let sizes_at = sparse_at + 8 * entries.div_ceil(SPAN);
-        let blocks_at = (sizes_at + 2 * blocks).next_multiple_of(super::blocks::BLOCK_SIZE as u64);
+        // Blocks start at a multiple of their size, which divides the checksum block's: no block
+        // crosses a checksum block, so a lookup checks one.
+        let blocks_at = (sizes_at + 2 * blocks).next_multiple_of(block_bytes as u64);
         let overflow_at = blocks.checked_mul(block_bytes as u64)?.checked_add(blocks_at)?;
         let data_len = overflow_count.checked_mul(12)?.checked_add(overflow_at)?;
         Some(Layout { sparse_at, sizes_at, blocks_at, overflow_at, data_len, block_bytes, blocks })

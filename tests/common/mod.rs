@@ -115,7 +115,7 @@ pub fn raw_of(bytes: &[u8]) -> Vec<u8> {
         }
     }
     let sizes_at = code_len.next_multiple_of(8) + 8 * entries.div_ceil(4096);
-    let blocks_at = (sizes_at + 2 * blocks).next_multiple_of(1024);
+    let blocks_at = (sizes_at + 2 * blocks).next_multiple_of(block_bytes);
     let mut body = Vec::with_capacity(entries);
     for b in 0..blocks {
         let size = u16_at(data, sizes_at + 2 * b) as usize + 1;
@@ -181,7 +181,7 @@ pub fn data_len(bytes: &[u8]) -> usize {
         // A compressed table: code, sparse index, block sizes, blocks, overflow area.
         let (block_bytes, code, blocks) = (u32_at(128), u32_at(132), u64_at(136));
         let sizes_at = code.next_multiple_of(8) + 8 * index_size.div_ceil(4096);
-        let blocks_at = (sizes_at + 2 * blocks).next_multiple_of(1024);
+        let blocks_at = (sizes_at + 2 * blocks).next_multiple_of(block_bytes);
         return (blocks_at + block_bytes * blocks + 12 * u64_at(80)) as usize;
     }
     let len = match bytes[72] {
