@@ -232,7 +232,8 @@ mod tests {
         // The data ends with the last block: a lookup there must not read past it.
         let scratch = tempfile::tempdir().unwrap();
         let spec = FileSpec::table(scratch.path().join("n.tbl"), "test", "n".into());
-        let value = |i: u64| if (i / 7) % 3 == 0 { Value::Draw } else { Value::Loss(2 * (i % 5) as u32) };
+        let value =
+            |i: u64| if (i / 7).is_multiple_of(3) { Value::Draw } else { Value::Loss(2 * (i % 5) as u32) };
         for size in [5_000u64, 77_777] {
             write_table::<_, TableError>(&spec, size, &Progress::hidden(), || (), |_, i| Ok((value(i), 1)))
                 .unwrap();
