@@ -6,6 +6,7 @@ pub use crate::layered::bitset::BitSet;
 pub use crate::layered::forward::{reachable_counts, reachable_set};
 pub use crate::rng::SplitMix64;
 pub use crate::solve::check::PART_LEN;
+pub use crate::table::compress::sample_of;
 pub use crate::table::format::HEADER_SIZE;
 pub use crate::table::header::{Header, checksum};
 pub use crate::table::pairs::{BadCode, BlockIndex, EncodedBlocks, PairCode};

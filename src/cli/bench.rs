@@ -78,8 +78,7 @@ pub struct PairCodeArgs {
 pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
     use tablebase::games::GAMES;
     use tablebase::table::{Check, FileSpec, TableError, TableFile};
-    use tablebase::testing::{BlockIndex, Header, PairCode};
-    const RUN: usize = 64 * 1024;
+    use tablebase::testing::{BlockIndex, Header, PairCode, sample_of};
     let block_bytes = args.block_bytes as usize;
     let mut out = std::io::stdout().lock();
     for path in &args.files {
@@ -90,12 +89,7 @@ pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
         let spec = FileSpec::table(path.clone(), game, header.table.clone());
         let table = TableFile::open(&spec, header.index_size, Check::Checksum).map_err(Error::Table)?;
         let body = table.checked_codes().expect("a table opened with its checksum checked");
-        let runs = body.len().div_ceil(RUN);
-        let step = (runs / (args.sample_mb << 20).div_ceil(RUN)).max(1);
-        let sample: Vec<u8> = (0..runs)
-            .step_by(step)
-            .flat_map(|run| body[run * RUN..((run + 1) * RUN).min(body.len())].iter().copied())
-            .collect();
+        let sample = sample_of(body, args.sample_mb << 20);
         let start = Instant::now();
         let code = PairCode::learn(&sample);
         let learnt = start.elapsed().as_secs_f64();

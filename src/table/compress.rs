@@ -89,7 +89,7 @@ pub fn pack(spec: &FileSpec, index_size: u64) -> Result<Header, TableError> {
     let index = BlockIndex::new(&encoded.entries);
     let pending = Pending::create(&spec.path)?;
     let data_len = layout.data_len;
-    pending.reserve(HEADER_SIZE as u64 + data_len + checksum_area_len(data_len))?;
+    pending.reserve(packed_len)?;
     // SAFETY: the temporary file is ours alone until it is renamed.
     let mut map = unsafe { MmapMut::map_mut(&pending.file) }.map_err(pending.error())?;
     {

@@ -11,7 +11,7 @@ mod atomic;
 pub(crate) use atomic::{free_space, temporary_path};
 mod blocks;
 mod checkpoint;
-mod compress;
+pub(crate) mod compress;
 mod error;
 pub(crate) mod format;
 pub(crate) mod header;

@@ -111,16 +111,20 @@ impl TableFile {
         let overflow = if self.header.overflow_count == 0 { &[][..] } else { overflow.ok()? };
         let (mut header, _) = self.header.raw_form(FileKind::Table);
         header[HEADER_SIZE - 4..].fill(0);
-        // The raw data is the body then the overflow area; its checksum blocks run across both.
-        let mut file = crc32fast::Hasher::new();
-        file.update(&header);
-        file.update(body);
-        file.update(overflow);
+        // The raw data is the body then the overflow area; its checksum blocks run across both,
+        // and give the checksum of all of it without another pass over the body.
         let whole = body.len() / BLOCK_SIZE * BLOCK_SIZE;
         let mut blocks = block_checksums(&body[..whole]);
         let mut tail = body[whole..].to_vec();
         tail.extend_from_slice(overflow);
         blocks.extend(block_checksums(&tail));
+        let data_len = (body.len() + overflow.len()) as u64;
+        let mut file = crc32fast::Hasher::new();
+        file.update(&header);
+        file.combine(&crc32fast::Hasher::new_with_initial_len(
+            combined_checksum(&blocks, data_len),
+            data_len,
+        ));
         file.update(&checksum_area(&blocks));
         Some(file.finalize())
     }
