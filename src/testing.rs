@@ -9,7 +9,7 @@ pub use crate::solve::check::PART_LEN;
 pub use crate::table::compress::sample_of;
 pub use crate::table::format::HEADER_SIZE;
 pub use crate::table::header::{Header, checksum};
-pub use crate::table::pairs::{BadCode, BlockIndex, EncodedBlocks, PairCode};
+pub use crate::table::pairs::{BadCode, BlockIndex, EncodedBlocks, GROUP_BLOCKS, PairCode, RECORD_BYTES};
 pub use crate::table::set::write_set;
 
 /// Nine Men's Morris: the per-class index, un-moves, published figures.

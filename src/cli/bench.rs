@@ -64,22 +64,29 @@ pub struct PairCodeArgs {
     /// Megabytes of each body the rules are learnt from: runs of 64 KiB spread over it.
     #[arg(long, default_value_t = 16, value_parser = at_least_one)]
     sample_mb: usize,
-    /// Bytes a block.
-    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(8..=65536))]
-    block_bytes: u32,
+    /// Entries a block: a power of two from 16 to 512.
+    #[arg(long, default_value_t = 256, value_parser = block_entries)]
+    block_entries: u64,
     /// Single lookups timed, each on its own; the median is reported.
     #[arg(long, default_value_t = 100_000, value_parser = at_least_one)]
     lookups: usize,
 }
 
+fn block_entries(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n.is_power_of_two() && (16..=512).contains(&n) => Ok(n),
+        _ => Err(format!("{text} is not a power of two from 16 to 512")),
+    }
+}
+
 /// Learns a pair code from a sample of each table's body, encodes the whole body (on all
-/// threads), and times single lookups: the block found by its index, then decoded up to the
-/// entry.
+/// threads), and times single lookups: the record of the entry's block, then the block decoded
+/// up to the entry.
 pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
     use tablebase::games::GAMES;
     use tablebase::table::{Check, FileSpec, TableError, TableFile};
-    use tablebase::testing::{BlockIndex, Header, PairCode, sample_of};
-    let block_bytes = args.block_bytes as usize;
+    use tablebase::testing::{BlockIndex, GROUP_BLOCKS, Header, PairCode, RECORD_BYTES, sample_of};
+    let block_entries = args.block_entries;
     let mut out = std::io::stdout().lock();
     for path in &args.files {
         // Opened as the program opens its own tables: header, length and every block checked.
@@ -91,22 +98,21 @@ pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
         let body = table.checked_codes().expect("a table opened with its checksum checked");
         let sample = sample_of(body, args.sample_mb << 20);
         let start = Instant::now();
-        let code = PairCode::learn(&sample);
+        let code = PairCode::learn(&sample, block_entries);
         let learnt = start.elapsed().as_secs_f64();
         let start = Instant::now();
-        let encoded = code.encode(body, block_bytes);
+        let encoded = code.encode(body, block_entries);
         let encoding = start.elapsed().as_secs_f64();
-        let blocks_index = BlockIndex::new(&encoded.entries);
-        let mut blocks = encoded.bytes.clone();
-        blocks.extend_from_slice(&[0; 8]);
+        let records = BlockIndex::records(&encoded.ends);
         let mut rng = SplitMix64::new(5);
         let mut times: Vec<f64> = (0..args.lookups.min(body.len()))
             .map(|_| {
                 let index = rng.below(body.len() as u64);
                 let start = Instant::now();
-                let value = blocks_index.locate(index).and_then(|(block, offset)| {
-                    let at = block * block_bytes;
-                    code.entry_in_block(&blocks[at..at + block_bytes + 7], offset)
+                let block = (index / block_entries) as usize;
+                let record = &records[block / GROUP_BLOCKS * RECORD_BYTES..][..RECORD_BYTES];
+                let value = BlockIndex::block_in(record, block % GROUP_BLOCKS).and_then(|(from, to)| {
+                    code.entry_in_block(&encoded.bytes[from as usize..to as usize], index % block_entries)
                 });
                 let elapsed = start.elapsed().as_secs_f64();
                 assert_eq!(value, Some(body[index as usize]), "entry {index} of {}", path.display());
@@ -114,10 +120,10 @@ pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
             })
             .collect();
         times.sort_by(f64::total_cmp);
-        let stored = encoded.bytes.len() + blocks_index.stored_len() + code.to_bytes().len();
+        let stored = encoded.bytes.len() + records.len() + code.to_bytes().len();
         writeln!(
             out,
-            "{}: {} entries, {} symbols; {} bytes ({:.1}% of the body, {:.3} bits an entry: blocks of {block_bytes} bytes, their index, the code); learnt in {learnt:.1} s, encoded in {encoding:.1} s; single lookup {:.2} us (median of {})",
+            "{}: {} entries, {} symbols; {} bytes ({:.1}% of the body, {:.3} bits an entry: blocks of {block_entries} entries, their records, the code); learnt in {learnt:.1} s, encoded in {encoding:.1} s; single lookup {:.2} us (median of {})",
             path.display(),
             body.len(),
             code.symbols(),

@@ -7,15 +7,20 @@ use super::error::TableError;
 use super::format::{HEADER_SIZE, PACKED_VERSION};
 use super::header::{Check, FileKind, FileSpec, Header};
 use super::layout::Packing;
-use super::packed::{GROUP, decode_group};
-use super::pairs::{BlockIndex, PairCode};
+use super::packed::decode_blocks;
+use super::pairs::{BlockIndex, MAX_BLOCK_ENTRIES, PairCode};
 use super::values::TableFile;
 use memmap2::MmapMut;
 use rayon::prelude::*;
 
-/// Bytes of a compressed block: measured best for a single lookup at a size close to the best
-/// (docs/BENCHMARKS.md, "Compressed tables").
-pub(crate) const BLOCK_BYTES: u32 = 64;
+/// Bits a compressed block is made to hold, about: one cache line, so that a lookup reads one or
+/// two lines of its block and decodes half of that (docs/BENCHMARKS.md, "Compressed tables").
+const BLOCK_BITS: f64 = 512.0;
+/// Entries of a block at least: below, the records (64 bytes per 28 blocks) and the padding
+/// of each block to a byte cost more than the shorter decoding saves.
+const FEWEST_BLOCK_ENTRIES: u64 = 64;
+/// Blocks checked against the raw body as one unit of parallel work.
+const BLOCKS_A_TASK: usize = 4096;
 /// The rules are learnt from runs of this many entries spread over the body ...
 const SAMPLE_RUN: usize = 64 << 10;
 /// ... up to this many entries in all (a body this small is learnt from whole).
@@ -50,15 +55,16 @@ pub fn pack(spec: &FileSpec, index_size: u64) -> Result<Header, TableError> {
         return Ok(raw);
     }
     let (body, overflow) = table.raw_data().expect("a raw table checked whole");
-    let code = PairCode::learn(&sample_of(body, SAMPLE_BYTES));
-    let encoded = code.encode(body, BLOCK_BYTES as usize);
+    let (code, bits_an_entry) = PairCode::learn_estimating(&sample_of(body, SAMPLE_BYTES), MAX_BLOCK_ENTRIES);
+    let block_entries = block_entries_for(bits_an_entry);
+    let encoded = code.encode(body, block_entries);
     let code_bytes = code.to_bytes();
     let mut header = Header {
         version: PACKED_VERSION,
         packing: Some(Packing {
-            block_bytes: BLOCK_BYTES,
+            block_entries: block_entries as u32,
             code_len: code_bytes.len() as u32,
-            blocks: encoded.entries.len() as u64,
+            blocks_len: encoded.bytes.len() as u64,
             raw_checksum: raw.checksum,
         }),
         ..raw.clone()
@@ -70,23 +76,17 @@ pub fn pack(spec: &FileSpec, index_size: u64) -> Result<Header, TableError> {
         return Ok(raw);
     }
     // Every block decodes to the raw body, before a byte is written.
-    let mut first = 0u64;
-    let mut groups = Vec::new();
-    for (g, sizes) in encoded.entries.chunks(GROUP).enumerate() {
-        let len = sizes.iter().sum::<u64>();
-        groups.push((g * GROUP, sizes, &body[first as usize..(first + len) as usize]));
-        first += len;
-    }
-    let faithful = first == index_size
-        && groups.into_par_iter().all(|(g, sizes, expected)| {
+    let task_entries = BLOCKS_A_TASK << layout.block_shift;
+    let faithful = encoded.ends.len() as u64 == layout.blocks
+        && body.par_chunks(task_entries).enumerate().all(|(task, expected)| {
             let mut out = vec![0u8; expected.len()];
-            decode_group(&code, &encoded.bytes, BLOCK_BYTES as usize, g, sizes, &mut out).is_ok()
+            let first = task * BLOCKS_A_TASK;
+            decode_blocks(&code, &encoded.bytes, &encoded.ends, first, layout.block_shift, &mut out).is_ok()
                 && out == expected
         });
     if !faithful {
         return Err(TableError::Code { path: spec.path.clone(), why: "compressing did not keep the values" });
     }
-    let index = BlockIndex::new(&encoded.entries);
     let pending = Pending::create(&spec.path)?;
     let data_len = layout.data_len;
     pending.reserve(packed_len)?;
@@ -97,8 +97,7 @@ pub fn pack(spec: &FileSpec, index_size: u64) -> Result<Header, TableError> {
         let mut put =
             |at: u64, bytes: &[u8]| data[at as usize..at as usize + bytes.len()].copy_from_slice(bytes);
         put(0, &code_bytes);
-        put(layout.sparse_at, &index.sparse_bytes());
-        put(layout.sizes_at, &index.size_bytes());
+        put(layout.records_at, &BlockIndex::records(&encoded.ends));
         put(layout.blocks_at, &encoded.bytes);
         put(layout.overflow_at, overflow);
     }
@@ -114,11 +113,19 @@ pub fn pack(spec: &FileSpec, index_size: u64) -> Result<Header, TableError> {
     Ok(header)
 }
 
+/// The entries of a block for a code of `bits_an_entry` bits an entry: the power of two that
+/// makes the block nearest [`BLOCK_BITS`], from [`FEWEST_BLOCK_ENTRIES`] to [`MAX_BLOCK_ENTRIES`].
+fn block_entries_for(bits_an_entry: f64) -> u64 {
+    let ideal = BLOCK_BITS / bits_an_entry.max(f64::MIN_POSITIVE);
+    let power =
+        ideal.log2().round().clamp(FEWEST_BLOCK_ENTRIES.ilog2() as f64, MAX_BLOCK_ENTRIES.ilog2() as f64);
+    1 << power as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::progress::Progress;
-    use crate::table::blocks::BLOCK_SIZE;
     use crate::table::format::HEADER_SIZE;
     use crate::table::header::check_file;
     use crate::table::values::write_table;
@@ -193,9 +200,9 @@ mod tests {
         let layout = super::super::packed::layout_of(&header).unwrap();
         let clean = std::fs::read(&spec.path).unwrap();
         let data_len = layout.data_len as usize;
-        // A byte of a block, of the block sizes, of the sparse index, of the code: each caught
-        // by its checksum block; entries in other checksum blocks still answer.
-        for at in [layout.blocks_at + 5 * 64 + 3, layout.sizes_at + 1, layout.sparse_at + 9, 4] {
+        // A byte of a block, of a record's block end, of a record's offset, of the code: each
+        // caught by its checksum block; entries in other checksum blocks still answer.
+        for at in [layout.blocks_at + 5 * 64 + 3, layout.records_at + 64 + 9, layout.records_at + 1, 4] {
             let mut bytes = clean.clone();
             bytes[HEADER_SIZE + at as usize] ^= 0x10;
             std::fs::write(&spec.path, &bytes).unwrap();
@@ -217,6 +224,19 @@ mod tests {
         crate::table::blocks::reseal(&mut bytes, data_len);
         std::fs::write(&spec.path, &bytes).unwrap();
         assert!(TableFile::open(&spec, size, Check::Checksum).is_err());
+        // So is a record that moves its blocks, or makes one empty: lookups give an error or a
+        // value, never a panic.
+        for (at, change) in [(8 + 2 * 3, 1u8), (0, 16), (8 + 2 * 5, 0xff)] {
+            let mut bytes = clean.clone();
+            bytes[HEADER_SIZE + layout.records_at as usize + 64 * 2 + at] ^= change;
+            crate::table::blocks::reseal(&mut bytes, data_len);
+            std::fs::write(&spec.path, &bytes).unwrap();
+            assert!(TableFile::open(&spec, size, Check::Checksum).is_err(), "record byte {at}");
+            let table = TableFile::open(&spec, size, Check::Header).unwrap();
+            for i in (0..size).step_by(11) {
+                let _ = table.value(i);
+            }
+        }
         // A header whose code length runs past the data: refused before anything is read.
         let mut bytes = clean.clone();
         bytes[132..136].copy_from_slice(&u32::MAX.to_le_bytes());
@@ -224,7 +244,6 @@ mod tests {
         bytes[HEADER_SIZE - 4..HEADER_SIZE].copy_from_slice(&sum.to_le_bytes());
         std::fs::write(&spec.path, &bytes).unwrap();
         assert!(TableFile::open(&spec, size, Check::Header).is_err());
-        assert_eq!(BLOCK_SIZE % BLOCK_BYTES as usize, 0, "a block never crosses a checksum block");
     }
 
     #[test]
@@ -244,6 +263,15 @@ mod tests {
                 assert_eq!(table.value(i).unwrap(), value(i), "entry {i} of {size}");
             }
         }
+    }
+
+    #[test]
+    fn blocks_are_made_about_a_cache_line() {
+        let chosen: Vec<u64> = [0.0, 0.5, 1.0, 2.0, 2.8, 2.9, 4.0, 8.0, 16.0]
+            .iter()
+            .map(|&bits| block_entries_for(bits))
+            .collect();
+        assert_eq!(chosen, [512, 512, 512, 256, 256, 128, 128, 64, 64]);
     }
 
     #[test]

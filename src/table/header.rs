@@ -179,9 +179,9 @@ impl Header {
         h[116..120].copy_from_slice(&self.counts.max_loss.to_le_bytes());
         h[120..124].copy_from_slice(&self.checksum.to_le_bytes());
         if let Some(packing) = self.packing {
-            h[128..132].copy_from_slice(&packing.block_bytes.to_le_bytes());
+            h[128..132].copy_from_slice(&packing.block_entries.to_le_bytes());
             h[132..136].copy_from_slice(&packing.code_len.to_le_bytes());
-            h[136..144].copy_from_slice(&packing.blocks.to_le_bytes());
+            h[136..144].copy_from_slice(&packing.blocks_len.to_le_bytes());
             h[144..148].copy_from_slice(&packing.raw_checksum.to_le_bytes());
         }
         if self.version >= 3 {
@@ -225,9 +225,9 @@ impl Header {
             return Err(TableError::Header { path: path.to_path_buf() });
         }
         let packing = (version == PACKED_VERSION).then(|| Packing {
-            block_bytes: u32_at(bytes, 128),
+            block_entries: u32_at(bytes, 128),
             code_len: u32_at(bytes, 132),
-            blocks: u64_at(bytes, 136),
+            blocks_len: u64_at(bytes, 136),
             raw_checksum: u32_at(bytes, 144),
         });
         Ok(Header {

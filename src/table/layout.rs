@@ -2,22 +2,22 @@
 //! header's fields for it and the offsets they imply. Numbers only, so the header can check a
 //! file's length without knowing how to decode it.
 
-use super::pairs::{MAX_BLOCK_ENTRIES, SPAN};
+use super::pairs::{GROUP_BLOCKS, MAX_BLOCK_ENTRIES, MIN_BLOCK_ENTRIES, RECORD_BYTES};
 
-/// The largest block a reader accepts: a block never crosses a checksum block.
-pub(crate) const MAX_BLOCK_BYTES: usize = super::blocks::BLOCK_SIZE;
 /// The longest stored code: the rounds, 3,840 rules and 4,096 code lengths fit well within it.
 const MAX_CODE_BYTES: u32 = 1 << 15;
+/// Bytes an entry takes at most in a block: one symbol of the longest code, 24 bits.
+const MAX_BYTES_AN_ENTRY: u64 = 3;
 
 /// The fields a compressed value table (format version 4) adds to the header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Packing {
-    /// Bytes of each compressed block.
-    pub block_bytes: u32,
+    /// Entries of each compressed block (the last holds the rest).
+    pub block_entries: u32,
     /// Bytes of the stored code (its rules and code lengths).
     pub code_len: u32,
-    /// The number of compressed blocks.
-    pub blocks: u64,
+    /// Bytes of all the compressed blocks.
+    pub blocks_len: u64,
     /// The checksum the table's data had raw (version 3: body then overflow area): kept so that
     /// decoding is checked end to end, and so that the table is the same table to a verify
     /// journal in either form.
@@ -28,43 +28,49 @@ pub struct Packing {
 /// start of the data, after the header).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Layout {
-    /// The sparse index: for every `SPAN`-th entry, its block and offset (u32 each).
-    pub sparse_at: u64,
-    /// Entries of each block less one, a u16 each.
-    pub sizes_at: u64,
-    /// The compressed blocks, from a multiple of the block size.
+    /// The block index: a 64-byte record per [`GROUP_BLOCKS`] blocks, from a multiple of 64.
+    pub records_at: u64,
+    /// The compressed blocks, one after another.
     pub blocks_at: u64,
     /// The overflow area, as a raw table has it.
     pub overflow_at: u64,
     /// All the data.
     pub data_len: u64,
-    /// Bytes of each block.
-    pub block_bytes: usize,
+    /// Entries of each block, a power of two: `1 << block_shift`.
+    pub block_shift: u32,
     /// The number of blocks.
     pub blocks: u64,
+    /// Bytes of all the blocks.
+    pub blocks_len: u64,
 }
 
 impl Layout {
     /// The layout of a compressed table of `entries` entries and `overflow_count` overflow
     /// entries stored as `packing` says; `None` for numbers no writer makes (a damaged header).
     pub fn new(entries: u64, overflow_count: u64, packing: Packing) -> Option<Layout> {
-        let blocks = packing.blocks;
-        let block_bytes = packing.block_bytes as usize;
-        let sane = block_bytes.is_power_of_two()
-            && (8..=MAX_BLOCK_BYTES).contains(&block_bytes)
+        let block_entries = u64::from(packing.block_entries);
+        let blocks = entries.div_ceil(block_entries.max(1));
+        let sane = block_entries.is_power_of_two()
+            && (MIN_BLOCK_ENTRIES..=MAX_BLOCK_ENTRIES).contains(&block_entries)
             && (1..=MAX_CODE_BYTES).contains(&packing.code_len)
-            && blocks <= entries
-            && blocks >= entries.div_ceil(MAX_BLOCK_ENTRIES);
+            && (blocks..=entries.checked_mul(MAX_BYTES_AN_ENTRY)?).contains(&packing.blocks_len);
         if !sane {
             return None;
         }
-        let sparse_at = u64::from(packing.code_len).next_multiple_of(8);
-        let sizes_at = sparse_at + 8 * entries.div_ceil(SPAN);
-        // Blocks start at a multiple of their size, which divides the checksum block's: no block
-        // crosses a checksum block, so a lookup checks one.
-        let blocks_at = (sizes_at + 2 * blocks).next_multiple_of(block_bytes as u64);
-        let overflow_at = blocks.checked_mul(block_bytes as u64)?.checked_add(blocks_at)?;
+        // Records start at a multiple of 64 bytes, as the data does in the file and the file
+        // does in memory: each record is one cache line.
+        let records_at = u64::from(packing.code_len).next_multiple_of(RECORD_BYTES as u64);
+        let blocks_at = records_at + RECORD_BYTES as u64 * blocks.div_ceil(GROUP_BLOCKS as u64);
+        let overflow_at = blocks_at.checked_add(packing.blocks_len)?;
         let data_len = overflow_count.checked_mul(12)?.checked_add(overflow_at)?;
-        Some(Layout { sparse_at, sizes_at, blocks_at, overflow_at, data_len, block_bytes, blocks })
+        Some(Layout {
+            records_at,
+            blocks_at,
+            overflow_at,
+            data_len,
+            block_shift: block_entries.trailing_zeros(),
+            blocks,
+            blocks_len: packing.blocks_len,
+        })
     }
 }

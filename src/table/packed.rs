@@ -1,19 +1,20 @@
 //! Reading compressed value tables (format version 4, docs/FORMAT.md): the body of a raw table
-//! (one code byte per index) in blocks of a pair code ([`super::pairs`]), with the index that
-//! finds an entry's block, the raw table's overflow area unchanged, and the same block checksums
-//! over all of it. A probe decodes the one block it needs; a solver or verify, reading all of
-//! the table, decodes it whole, checked end to end against the raw checksum in its header.
+//! (one code byte per index) in blocks of a fixed number of entries in a pair code
+//! ([`super::pairs`]), a record per group of blocks that says where they lie, the raw table's
+//! overflow area unchanged, and the same block checksums over all of it. A probe reads one
+//! record and decodes the one block it needs; a solver or verify, reading all of the table,
+//! decodes it whole, checked end to end against the raw checksum in its header.
 
 use super::blocks::CheckedMap;
 use super::error::TableError;
 use super::header::{Header, checksum};
-use super::layout::{Layout, MAX_BLOCK_BYTES};
-use super::pairs::{BlockIndex, PairCode, SPAN};
+use super::layout::Layout;
+use super::pairs::{BlockIndex, GROUP_BLOCKS, MAX_BLOCK_ENTRIES, PairCode, RECORD_BYTES};
 use rayon::prelude::*;
 use std::path::Path;
 
-/// Blocks decoded as one unit of parallel work.
-pub(crate) const GROUP: usize = 4096;
+/// Records (of [`GROUP_BLOCKS`] blocks each) decoded as one unit of parallel work.
+const RECORDS_A_TASK: usize = 256;
 
 /// The reading side of a compressed table: its code and layout.
 pub(crate) struct Packed {
@@ -26,7 +27,7 @@ impl Packed {
     pub fn open(path: &Path, header: &Header, data: &CheckedMap) -> Result<Packed, TableError> {
         let layout = layout_of(header).ok_or_else(|| TableError::Header { path: path.to_path_buf() })?;
         let code_len = header.packing.map_or(0, |p| p.code_len) as usize;
-        let code = PairCode::from_bytes(data.bytes(0, code_len)?)
+        let code = PairCode::from_bytes(data.bytes(0, code_len)?, MAX_BLOCK_ENTRIES)
             .map_err(|bad| TableError::Code { path: path.to_path_buf(), why: bad.0 })?;
         Ok(Packed { code, layout })
     }
@@ -36,49 +37,42 @@ impl Packed {
         self.layout.overflow_at
     }
 
-    /// The code byte of entry `index` (below the table's size): its block found from the sparse
-    /// index and the block sizes, then decoded up to the entry.
+    /// The code byte of entry `index` (below the table's size): the record of its block's
+    /// group, then the block decoded up to the entry.
     #[inline]
     pub fn entry(&self, path: &Path, data: &CheckedMap, index: u64) -> Result<u8, TableError> {
         let layout = &self.layout;
         let damaged = || TableError::Entry { path: path.to_path_buf(), index };
-        let start = data.u64_at(layout.sparse_at + 8 * (index / SPAN))?;
-        let (mut block, mut offset) = (start & 0xffff_ffff, (start >> 32) + index % SPAN);
-        loop {
-            if block >= layout.blocks {
-                return Err(damaged());
-            }
-            let size = data.bytes(layout.sizes_at + 2 * block, 2)?;
-            let size = u64::from(u16::from_le_bytes([size[0], size[1]])) + 1;
-            if offset < size {
-                break;
-            }
-            offset -= size;
-            block += 1;
+        let block = index >> layout.block_shift;
+        if block >= layout.blocks {
+            return Err(damaged());
         }
-        let bytes = data.bytes(layout.blocks_at + block * layout.block_bytes as u64, layout.block_bytes)?;
-        let entry = if bytes.len() <= 64 {
-            let mut padded = [0u8; 64 + 7];
-            padded[..bytes.len()].copy_from_slice(bytes);
-            self.code.entry_in_block(&padded[..bytes.len() + 7], offset)
-        } else {
-            let mut padded = [0u8; MAX_BLOCK_BYTES + 7];
-            padded[..bytes.len()].copy_from_slice(bytes);
-            self.code.entry_in_block(&padded[..bytes.len() + 7], offset)
-        };
-        entry.ok_or_else(damaged)
+        let group = block / GROUP_BLOCKS as u64;
+        let record = data.bytes(layout.records_at + group * RECORD_BYTES as u64, RECORD_BYTES)?;
+        let (start, end) = BlockIndex::block_in(record, (block % GROUP_BLOCKS as u64) as usize)
+            .filter(|&(_, end)| end <= layout.blocks_len)
+            .ok_or_else(damaged)?;
+        let bytes = data.bytes(layout.blocks_at + start, (end - start) as usize)?;
+        // A block that crosses a cache line: its second line is asked for now, not when the
+        // decoder reaches it.
+        if let Some(last) = bytes.last() {
+            crate::prefetch::prefetch(last);
+        }
+        let offset = index & ((1 << layout.block_shift) - 1);
+        self.code.entry_in_block(bytes, offset).ok_or_else(damaged)
     }
 
     /// Starts loading what a lookup of `index` reads first. Only a hint.
     #[inline]
     pub fn prefetch(&self, data: &CheckedMap, index: u64) {
-        data.prefetch(self.layout.sparse_at + 8 * (index / SPAN));
+        let group = (index >> self.layout.block_shift) / GROUP_BLOCKS as u64;
+        data.prefetch(self.layout.records_at + group * RECORD_BYTES as u64);
     }
 
     /// Decodes the whole body of a table of `entries` entries whose data has been checked, and
-    /// checks it end to end: block sizes that add up, a sparse index that agrees with them,
-    /// blocks that decode to exactly their entries, and the raw checksum of the header over the
-    /// decoded body and the overflow area.
+    /// checks it end to end: records whose blocks follow each other without gaps to the end of
+    /// the blocks, blocks that decode to exactly their entries, and the raw checksum of the
+    /// header over the decoded body and the overflow area.
     pub fn decode_all(
         &self,
         path: &Path,
@@ -88,37 +82,27 @@ impl Packed {
         let layout = &self.layout;
         let entries = header.index_size;
         let damaged = |index| TableError::Entry { path: path.to_path_buf(), index };
-        let sizes: Vec<u64> = match layout.blocks {
-            0 => Vec::new(),
-            blocks => data
-                .bytes(layout.sizes_at, 2 * blocks as usize)?
-                .chunks_exact(2)
-                .map(|b| u64::from(u16::from_le_bytes([b[0], b[1]])) + 1)
-                .collect(),
+        let records = match layout.blocks {
+            0 => &[][..],
+            blocks => {
+                data.bytes(layout.records_at, RECORD_BYTES * blocks.div_ceil(GROUP_BLOCKS as u64) as usize)?
+            }
         };
-        if sizes.iter().sum::<u64>() != entries {
+        let ends = block_ends(records, layout.blocks as usize)
+            .map_err(|block| damaged((block as u64) << layout.block_shift))?;
+        if ends.last().copied().unwrap_or(0) != layout.blocks_len {
             return Err(damaged(entries));
         }
-        let sparse_len = 8 * entries.div_ceil(SPAN) as usize;
-        let sparse = if sparse_len == 0 { &[][..] } else { data.bytes(layout.sparse_at, sparse_len)? };
-        if sparse != BlockIndex::new(&sizes).sparse_bytes().as_slice() {
-            return Err(damaged(0));
-        }
-        let blocks = match layout.blocks {
+        let blocks = match layout.blocks_len {
             0 => &[][..],
-            n => data.bytes(layout.blocks_at, n as usize * layout.block_bytes)?,
+            len => data.bytes(layout.blocks_at, len as usize)?,
         };
         let mut body = vec![0u8; entries as usize].into_boxed_slice();
-        let mut rest: &mut [u8] = &mut body;
-        let mut groups = Vec::new();
-        for (g, group) in sizes.chunks(GROUP).enumerate() {
-            let (this, after) = rest.split_at_mut(group.iter().sum::<u64>() as usize);
-            groups.push((g * GROUP, group, this));
-            rest = after;
-        }
-        groups.into_par_iter().try_for_each(|(first, group, out)| {
-            decode_group(&self.code, blocks, layout.block_bytes, first, group, out)
-                .map_err(|block| damaged(block as u64))
+        let task_blocks = RECORDS_A_TASK * GROUP_BLOCKS;
+        body.par_chunks_mut(task_blocks << layout.block_shift).enumerate().try_for_each(|(task, out)| {
+            let first = task * task_blocks;
+            decode_blocks(&self.code, blocks, &ends, first, layout.block_shift, out)
+                .map_err(|block| damaged((block as u64) << layout.block_shift))
         })?;
         let overflow = match header.overflow_count {
             0 => &[][..],
@@ -133,23 +117,49 @@ impl Packed {
     }
 }
 
-/// Decodes the blocks `first..first + sizes.len()` of `blocks` into `out` (their entries, one
-/// after another); the first block that does not decode to its entries is the error.
-pub(crate) fn decode_group(
+/// Where each of `blocks` blocks ends (from the first block's start), read from their records:
+/// the first block of a record that does not start where the one before ended, or that would be
+/// empty, is the error; so is a record with an offset past its last block.
+pub(crate) fn block_ends(records: &[u8], blocks: usize) -> Result<Vec<u64>, usize> {
+    let mut ends = Vec::with_capacity(blocks);
+    let mut previous = 0u64;
+    for (g, record) in records.chunks_exact(RECORD_BYTES).enumerate() {
+        let in_group = (blocks - g * GROUP_BLOCKS).min(GROUP_BLOCKS);
+        for k in 0..GROUP_BLOCKS {
+            let block = g * GROUP_BLOCKS + k;
+            if k >= in_group {
+                if record[8 + 2 * k..10 + 2 * k] != [0, 0] {
+                    return Err(block);
+                }
+                continue;
+            }
+            match BlockIndex::block_in(record, k) {
+                Some((start, end)) if start == previous => {
+                    ends.push(end);
+                    previous = end;
+                }
+                _ => return Err(block),
+            }
+        }
+    }
+    Ok(ends)
+}
+
+/// Decodes the blocks from `first` on into `out` (their entries, one after another; blocks of
+/// `1 << block_shift` entries, the last of the table fewer), the blocks' bytes in `blocks` and
+/// their ends in `ends`; the first block that does not decode to its entries is the error.
+pub(crate) fn decode_blocks(
     code: &PairCode,
     blocks: &[u8],
-    block_bytes: usize,
+    ends: &[u64],
     first: usize,
-    sizes: &[u64],
+    block_shift: u32,
     out: &mut [u8],
 ) -> Result<(), usize> {
-    let mut padded = vec![0u8; block_bytes + 7];
-    let mut at = 0usize;
-    for (k, &size) in sizes.iter().enumerate() {
+    for (k, entries) in out.chunks_mut(1 << block_shift).enumerate() {
         let block = first + k;
-        padded[..block_bytes].copy_from_slice(&blocks[block * block_bytes..(block + 1) * block_bytes]);
-        code.decode_block(&padded, &mut out[at..at + size as usize]).ok_or(block)?;
-        at += size as usize;
+        let start = if block == 0 { 0 } else { ends[block - 1] as usize };
+        code.decode_block(&blocks[start..ends[block] as usize], entries).ok_or(block)?;
     }
     Ok(())
 }

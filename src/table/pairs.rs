@@ -1,17 +1,19 @@
 //! The block code measured for compressed tables (docs/BENCHMARKS.md, "Compressed tables"): pair
 //! encoding, then one canonical Huffman code over the symbols, written in blocks of a fixed
-//! number of bytes that hold whole symbols, as Syzygy tables are. An entry is found by decoding
-//! the symbols of its block from the block's start, a fraction of a microsecond, so a single
-//! probe needs no cache of decoded blocks.
+//! number of entries (a power of two) whose bytes vary. An entry's block is its index shifted,
+//! found through one 64-byte record of [`BlockIndex`] per [`GROUP_BLOCKS`] blocks, and the entry
+//! is decoded from the block's start: two cache lines and a fraction of a microsecond, so a
+//! single probe needs no cache of decoded blocks.
 //!
 //! Pair encoding starts from the 256 byte values as symbols and, round after round, replaces the
 //! most frequent adjacent pairs of symbols by new ones (a rule each), until [`MAX_SYMBOLS`] or
 //! until no pair is frequent enough to repay its rule. A symbol stands for a run of entries: a
-//! byte for itself, a rule for its left symbol's run then its right one's.
+//! byte for itself, a rule for its left symbol's run then its right one's. A symbol whose run
+//! would cross the end of a block is written as the symbols of its rule instead, as often as it
+//! takes, so every block holds exactly its entries.
 //!
-//! This module is the code and [`BlockIndex`], which finds the block holding an entry from two
-//! bytes a block; where blocks lie in a file and what guards their bytes is the file format's
-//! business (no table file uses the code yet).
+//! Where blocks and records lie in a file and what guards their bytes is the file format's
+//! business (`super::layout`, `super::packed`).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -26,14 +28,18 @@ const RULES_PER_ROUND: usize = 128;
 /// A pair seen fewer times than this in the sample the rules are learnt from gets no rule: its
 /// rule (and its code length) would cost more than it saves.
 const MIN_PAIR_COUNT: u32 = 64;
-/// Entries a block holds at most, so that a block's count fits two bytes (less one); no rule
-/// stands for more.
-pub const MAX_BLOCK_ENTRIES: u64 = 1 << 16;
-/// Entries between two entries of a [`BlockIndex`]'s sparse index.
-pub const SPAN: u64 = 1 << 12;
+/// Entries a block holds at most: the bytes of a record's blocks (at most 3 a entry, at the
+/// longest code) must fit its two-byte offsets.
+pub const MAX_BLOCK_ENTRIES: u64 = 512;
+/// Entries a block holds at least.
+pub const MIN_BLOCK_ENTRIES: u64 = 16;
+/// Blocks a [`BlockIndex`] record finds: a u64 and this many u16 make one 64-byte cache line.
+pub const GROUP_BLOCKS: usize = 28;
+/// Bytes of a record.
+pub const RECORD_BYTES: usize = 64;
 /// Entries the encoder turns into symbols and blocks at a time: rules are applied within a
-/// chunk and its last block ends with it, so encoding needs memory for a chunk a thread, and
-/// chunks are encoded in parallel (a pair across two chunks stays two symbols).
+/// chunk, whose length is a multiple of any block's, so encoding needs memory for a chunk a
+/// thread, and chunks are encoded in parallel (a pair across two chunks stays two symbols).
 const CHUNK: usize = 1 << 20;
 
 /// A learnt code: the rules of the pair encoding and a canonical Huffman code over the symbols.
@@ -56,8 +62,9 @@ pub struct PairCode {
     sorted: Vec<u16>,
     /// The code of each symbol (its low `lengths[s]` bits).
     codes: Vec<u32>,
-    /// For each value of the next `FAST_BITS` bits: the symbol whose code they start with and
-    /// its length (`symbol << 8 | length`), or 0 where the code is longer.
+    /// For each value of the next `FAST_BITS` bits: the symbol whose code they start with, its
+    /// run and its length (`run << 20 | symbol << 8 | length`), or 0 where the code is longer:
+    /// a lookup's walk over a block reads this table only.
     fast: Vec<u32>,
 }
 
@@ -68,30 +75,45 @@ const FAST_BITS: u32 = 10;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadCode(pub &'static str);
 
-/// Encoded data: blocks of `block_bytes` bytes each, and the number of entries each holds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Encoded data: blocks of a fixed number of entries (the last one fewer), each a whole number
+/// of bytes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EncodedBlocks {
-    /// Bytes a block.
-    pub block_bytes: usize,
-    /// The blocks one after another, each zero-padded to `block_bytes`.
+    /// The blocks one after another, each zero-padded to a whole byte.
     pub bytes: Vec<u8>,
-    /// The entries of each block.
-    pub entries: Vec<u64>,
+    /// Where each block ends in `bytes` (the next one starts there).
+    pub ends: Vec<u64>,
+}
+
+impl EncodedBlocks {
+    /// The bytes of block `block`.
+    pub fn block(&self, block: usize) -> &[u8] {
+        let start = if block == 0 { 0 } else { self.ends[block - 1] as usize };
+        &self.bytes[start..self.ends[block] as usize]
+    }
 }
 
 impl PairCode {
-    /// Learns the rules and the code from `sample` (a part of the data, or all of it): the
-    /// symbol counts are the sample's, plus one for every symbol, so that data the sample did
-    /// not show (a rare distance) still has a code.
-    pub fn learn(sample: &[u8]) -> PairCode {
-        let (rules, rounds, symbols) = learn_rules(sample);
+    /// Learns the rules and the code from `sample` (a part of the data, or all of it), with no
+    /// rule standing for more than `max_run` entries (a block's, at most [`MAX_BLOCK_ENTRIES`]):
+    /// the symbol counts are the sample's, plus one for every symbol, so that data the sample
+    /// did not show (a rare distance) still has a code.
+    pub fn learn(sample: &[u8], max_run: u64) -> PairCode {
+        PairCode::learn_estimating(sample, max_run).0
+    }
+
+    /// [`PairCode::learn`], and the bits an entry the sample takes in the code learnt (blocks'
+    /// padding aside): what the blocks' length is chosen from.
+    pub fn learn_estimating(sample: &[u8], max_run: u64) -> (PairCode, f64) {
+        let (rules, rounds, symbols) = learn_rules(sample, max_run.min(MAX_BLOCK_ENTRIES));
         let mut code = PairCode::with_rules(rules, rounds);
         let mut counts = vec![1u64; code.symbols()];
         for &s in &symbols {
             counts[s as usize] += 1;
         }
         code.set_lengths(&limited_lengths(&counts, MAX_CODE_LEN));
-        code
+        let bits: u64 = symbols.iter().map(|&s| u64::from(code.lengths[s as usize])).sum();
+        (code, bits as f64 / sample.len().max(1) as f64)
     }
 
     fn with_rules(rules: Vec<(u16, u16)>, rounds: Vec<u16>) -> PairCode {
@@ -142,10 +164,14 @@ impl PairCode {
             let l = lengths[s as usize] as usize;
             let code = self.first_code[l] + (k as u32 - self.first_index[l]);
             self.codes[s as usize] = code;
+            let run = self.runs[s as usize];
+            // Runs are at most a block's entries, 512 (checked where a code is read or learnt).
+            debug_assert!(run < 1 << 12);
             if l as u32 <= FAST_BITS {
                 let spare = FAST_BITS - l as u32;
                 for low in 0..1u32 << spare {
-                    self.fast[((code << spare) | low) as usize] = u32::from(s) << 8 | l as u32;
+                    self.fast[((code << spare) | low) as usize] =
+                        (run as u32) << 20 | u32::from(s) << 8 | l as u32;
                 }
             }
         }
@@ -163,55 +189,66 @@ impl PairCode {
         symbols
     }
 
-    /// Encodes `data` in blocks of `block_bytes` bytes, each holding whole symbols. Chunks of
-    /// `CHUNK` entries are encoded apart (in parallel), each ending its last block, so the
-    /// bytes do not depend on the number of threads.
-    pub fn encode(&self, data: &[u8], block_bytes: usize) -> EncodedBlocks {
+    /// Encodes `data` in blocks of `block_entries` entries (a power of two from
+    /// [`MIN_BLOCK_ENTRIES`] to [`MAX_BLOCK_ENTRIES`]; the last block holds the rest). Chunks of
+    /// `CHUNK` entries are encoded apart (in parallel), so the bytes do not depend on the number
+    /// of threads.
+    pub fn encode(&self, data: &[u8], block_entries: u64) -> EncodedBlocks {
         use rayon::prelude::*;
-        assert!(block_bytes >= 8, "a block holds at least one symbol of the longest code");
+        assert!(
+            block_entries.is_power_of_two()
+                && (MIN_BLOCK_ENTRIES..=MAX_BLOCK_ENTRIES).contains(&block_entries),
+            "blocks of {block_entries} entries"
+        );
         let parts: Vec<EncodedBlocks> = data
             .par_chunks(CHUNK)
-            .map(|chunk| self.encode_symbols(&self.symbols_of(chunk), block_bytes))
+            .map(|chunk| self.encode_symbols(&self.symbols_of(chunk), block_entries))
             .collect();
-        let mut out = EncodedBlocks { block_bytes, bytes: Vec::new(), entries: Vec::new() };
+        let mut out = EncodedBlocks::default();
         for part in parts {
+            let offset = out.bytes.len() as u64;
             out.bytes.extend_from_slice(&part.bytes);
-            out.entries.extend_from_slice(&part.entries);
+            out.ends.extend(part.ends.iter().map(|end| offset + end));
         }
         out
     }
 
-    fn encode_symbols(&self, symbols: &[u16], block_bytes: usize) -> EncodedBlocks {
-        let mut out = EncodedBlocks { block_bytes, bytes: Vec::new(), entries: Vec::new() };
-        let capacity = 8 * block_bytes as u64;
-        let (mut buffer, mut used, mut in_block, mut entries) = (0u64, 0u32, 0u64, 0u64);
-        let mut block = Vec::with_capacity(block_bytes);
-        for &s in symbols {
-            let len = u64::from(self.lengths[s as usize]);
-            debug_assert!(len > 0, "every symbol has a code");
-            let run = self.runs[s as usize];
-            if in_block + len > capacity || entries + run > MAX_BLOCK_ENTRIES {
-                flush_bits(&mut block, &mut buffer, &mut used);
-                block.resize(block_bytes, 0);
-                out.bytes.extend_from_slice(&block);
-                out.entries.push(entries);
-                block.clear();
-                (in_block, entries) = (0, 0);
-            }
-            buffer = (buffer << len) | u64::from(self.codes[s as usize]);
-            used += len as u32;
-            in_block += len;
-            entries += run;
-            while used >= 8 {
-                used -= 8;
-                block.push((buffer >> used) as u8);
+    /// Writes `symbols` in blocks of `block_entries` entries: a symbol whose run would cross
+    /// the end of a block is replaced by its rule's two symbols, again until each fits.
+    fn encode_symbols(&self, symbols: &[u16], block_entries: u64) -> EncodedBlocks {
+        let mut out = EncodedBlocks::default();
+        let (mut buffer, mut used, mut entries) = (0u64, 0u32, 0u64);
+        let mut pending: Vec<u16> = Vec::new();
+        for &symbol in symbols {
+            pending.push(symbol);
+            while let Some(s) = pending.pop() {
+                let run = self.runs[s as usize];
+                if entries + run > block_entries {
+                    // A run of more than one entry: a rule.
+                    let (left, right) = self.rules[s as usize - 256];
+                    pending.push(right);
+                    pending.push(left);
+                    continue;
+                }
+                let len = u32::from(self.lengths[s as usize]);
+                debug_assert!(len > 0, "every symbol has a code");
+                buffer = (buffer << len) | u64::from(self.codes[s as usize]);
+                used += len;
+                while used >= 8 {
+                    used -= 8;
+                    out.bytes.push((buffer >> used) as u8);
+                }
+                entries += run;
+                if entries == block_entries {
+                    flush_bits(&mut out.bytes, &mut buffer, &mut used);
+                    out.ends.push(out.bytes.len() as u64);
+                    entries = 0;
+                }
             }
         }
         if entries > 0 {
-            flush_bits(&mut block, &mut buffer, &mut used);
-            block.resize(block_bytes, 0);
-            out.bytes.extend_from_slice(&block);
-            out.entries.push(entries);
+            flush_bits(&mut out.bytes, &mut buffer, &mut used);
+            out.ends.push(out.bytes.len() as u64);
         }
         out
     }
@@ -219,21 +256,19 @@ impl PairCode {
     /// The entry `offset` entries into a block, for an `offset` below the block's number of
     /// entries (which the file records: the zero bits that pad a block decode as symbols too).
     /// `None` where the decoding runs past the block's bits or meets bits that are no code
-    /// (damaged bytes). `block` must hold the block's bytes and 7 more (any bytes: a decoder
-    /// reads 8 at a time).
+    /// (damaged bytes). `block` is the block's bytes.
     #[inline]
     pub fn entry_in_block(&self, block: &[u8], mut offset: u64) -> Option<u8> {
-        let bits = 8 * block.len().saturating_sub(7) as u64;
+        let bits = 8 * block.len() as u64;
         let mut at = 0u64;
         loop {
             if at >= bits {
                 return None;
             }
-            let (symbol, len) = self.decode_at(block, at)?;
+            let (symbol, len, run) = self.decode_at(block, at)?;
             if at + u64::from(len) > bits {
                 return None;
             }
-            let run = self.runs[symbol as usize];
             if offset < run {
                 return Some(self.expand(symbol, offset));
             }
@@ -242,20 +277,30 @@ impl PairCode {
         }
     }
 
-    /// The symbol whose code starts at bit `at` of `block`, and its length.
+    /// The symbol whose code starts at bit `at` of `block`, its length and its run.
     #[inline]
-    fn decode_at(&self, block: &[u8], at: u64) -> Option<(u16, u8)> {
+    fn decode_at(&self, block: &[u8], at: u64) -> Option<(u16, u8, u64)> {
         let byte = (at / 8) as usize;
-        let window = u64::from_be_bytes(block.get(byte..byte + 8)?.try_into().ok()?) << (at % 8);
+        let window = match block.get(byte..byte + 8) {
+            Some(eight) => u64::from_be_bytes(eight.try_into().ok()?),
+            None => {
+                // The end of the block: what follows it reads as zero bits.
+                let tail = block.get(byte..)?;
+                let mut eight = [0u8; 8];
+                eight[..tail.len()].copy_from_slice(tail);
+                u64::from_be_bytes(eight)
+            }
+        } << (at % 8);
         let fast = self.fast[(window >> (64 - FAST_BITS)) as usize];
         if fast != 0 {
-            return Some(((fast >> 8) as u16, fast as u8));
+            return Some(((fast >> 8 & 0xfff) as u16, fast as u8, u64::from(fast >> 20)));
         }
         for l in FAST_BITS as usize + 1..=MAX_CODE_LEN as usize {
             let code = (window >> (64 - l)) as u32;
             let k = code.wrapping_sub(self.first_code[l]);
             if k < self.count[l] {
-                return Some((self.sorted[(self.first_index[l] + k) as usize], l as u8));
+                let symbol = self.sorted[(self.first_index[l] + k) as usize];
+                return Some((symbol, l as u8, self.runs[symbol as usize]));
             }
         }
         None
@@ -263,14 +308,13 @@ impl PairCode {
 
     /// Decodes the whole block into `out`, which has the block's number of entries: `None`
     /// where the block's bits run out first, a symbol runs past `out`'s end, or bits are no
-    /// code (damaged bytes). `block` holds the block's bytes and 7 more, as for
-    /// [`PairCode::entry_in_block`].
+    /// code (damaged bytes).
     pub fn decode_block(&self, block: &[u8], out: &mut [u8]) -> Option<()> {
-        let bits = 8 * block.len().saturating_sub(7) as u64;
+        let bits = 8 * block.len() as u64;
         let (mut at, mut filled) = (0u64, 0usize);
         while filled < out.len() {
-            let (symbol, len) = self.decode_at(block, at)?;
-            let run = self.runs[symbol as usize] as usize;
+            let (symbol, len, run) = self.decode_at(block, at)?;
+            let run = run as usize;
             if at + u64::from(len) > bits || run > out.len() - filled {
                 return None;
             }
@@ -346,7 +390,8 @@ impl PairCode {
     /// Reads a code written by [`PairCode::to_bytes`], refusing one that is not a complete
     /// prefix code over well-formed rules (so that decoding never loops or indexes out of
     /// bounds).
-    pub fn from_bytes(bytes: &[u8]) -> Result<PairCode, BadCode> {
+    /// No rule may stand for more than `max_run` entries (a block's).
+    pub fn from_bytes(bytes: &[u8], max_run: u64) -> Result<PairCode, BadCode> {
         let u16_at = |at: usize| -> Result<u16, BadCode> {
             let b = bytes.get(at..at + 2).ok_or(BadCode("cut short"))?;
             Ok(u16::from_le_bytes([b[0], b[1]]))
@@ -381,7 +426,7 @@ impl PairCode {
             return Err(BadCode("the code lengths do not make a complete prefix code"));
         }
         let mut code = PairCode::with_rules(rules, rounds);
-        if code.runs.iter().any(|&run| run > MAX_BLOCK_ENTRIES) {
+        if code.runs.iter().any(|&run| run > max_run) {
             return Err(BadCode("a rule stands for more entries than a block holds"));
         }
         code.set_lengths(lengths);
@@ -389,70 +434,40 @@ impl PairCode {
     }
 }
 
-/// Which block holds an entry: each block's number of entries (less one, in two bytes), and
-/// for every `SPAN`-th entry the block holding it and its offset there, so that a lookup
-/// starts at most `SPAN` entries before its entry and walks forward over the counts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BlockIndex {
-    /// Entries of each block, less one.
-    sizes: Vec<u16>,
-    /// For entry `k * SPAN`: its block and its offset in that block.
-    sparse: Vec<(u32, u32)>,
-    entries: u64,
-}
+/// Where blocks lie: one [`RECORD_BYTES`]-byte record per [`GROUP_BLOCKS`] blocks, holding the
+/// offset of the group's first block (a little-endian u64) then where each of its blocks ends,
+/// from that offset (a little-endian u16 each; zero past the last block). Block `b` is in
+/// record `b / GROUP_BLOCKS`, so a lookup reads one record and then its block.
+pub struct BlockIndex;
 
 impl BlockIndex {
-    /// The index of blocks holding `entries_per_block` entries each (each from 1 to
-    /// [`MAX_BLOCK_ENTRIES`], as [`PairCode::encode`] makes them).
-    pub fn new(entries_per_block: &[u64]) -> BlockIndex {
-        let mut sparse = Vec::new();
-        let mut first = 0u64;
-        for (block, &n) in entries_per_block.iter().enumerate() {
-            assert!((1..=MAX_BLOCK_ENTRIES).contains(&n), "a block of {n} entries");
-            while (sparse.len() as u64) * SPAN < first + n {
-                sparse.push((block as u32, ((sparse.len() as u64) * SPAN - first) as u32));
+    /// The records of blocks ending at `ends` (offsets from the first block's start, as
+    /// [`EncodedBlocks::ends`]).
+    pub fn records(ends: &[u64]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(ends.len().div_ceil(GROUP_BLOCKS) * RECORD_BYTES);
+        let mut base = 0u64;
+        for group in ends.chunks(GROUP_BLOCKS) {
+            let mut record = [0u8; RECORD_BYTES];
+            record[..8].copy_from_slice(&base.to_le_bytes());
+            for (k, &end) in group.iter().enumerate() {
+                let from_base = u16::try_from(end - base).expect("a group's blocks fit its offsets");
+                record[8 + 2 * k..10 + 2 * k].copy_from_slice(&from_base.to_le_bytes());
             }
-            first += n;
+            out.extend_from_slice(&record);
+            base = *group.last().expect("a group has blocks");
         }
-        let sizes = entries_per_block.iter().map(|&n| (n - 1) as u16).collect();
-        BlockIndex { sizes, sparse, entries: first }
+        out
     }
 
-    /// The sparse index as a file stores it: for every `SPAN`-th entry, its block then its
-    /// offset in the block, each a little-endian u32.
-    pub fn sparse_bytes(&self) -> Vec<u8> {
-        self.sparse
-            .iter()
-            .flat_map(|&(block, offset)| block.to_le_bytes().into_iter().chain(offset.to_le_bytes()))
-            .collect()
-    }
-
-    /// The blocks' entries less one as a file stores them: a little-endian u16 each.
-    pub fn size_bytes(&self) -> Vec<u8> {
-        self.sizes.iter().flat_map(|size| size.to_le_bytes()).collect()
-    }
-
-    /// Bytes it takes in a file: 2 a block and 8 a sparse entry.
-    pub fn stored_len(&self) -> usize {
-        2 * self.sizes.len() + 8 * self.sparse.len()
-    }
-
-    /// The block holding entry `index` and the entry's offset in it; `None` past the end.
+    /// Where block `k` of a record's group starts and ends (from the first block's start);
+    /// `None` for a block that would be empty or run backwards (a damaged record).
     #[inline]
-    pub fn locate(&self, index: u64) -> Option<(usize, u64)> {
-        if index >= self.entries {
-            return None;
-        }
-        let (block, offset) = self.sparse[(index / SPAN) as usize];
-        let (mut block, mut offset) = (block as usize, u64::from(offset) + index % SPAN);
-        loop {
-            let size = u64::from(self.sizes[block]) + 1;
-            if offset < size {
-                return Some((block, offset));
-            }
-            offset -= size;
-            block += 1;
-        }
+    pub fn block_in(record: &[u8], k: usize) -> Option<(u64, u64)> {
+        let u16_at = |at: usize| u64::from(u16::from_le_bytes([record[at], record[at + 1]]));
+        let base = u64::from_le_bytes(record.get(..8)?.try_into().ok()?);
+        let end = u16_at(8 + 2 * k);
+        let start = if k == 0 { 0 } else { u16_at(6 + 2 * k) };
+        (start < end).then(|| (base + start, base + end))
     }
 }
 
@@ -510,7 +525,7 @@ fn apply_round(symbols: &[u16], second_of: &[(u16, u16)], out: &mut [u16]) -> us
 }
 
 /// The rules learnt from `sample`, how many each round made, and the sample's symbols.
-fn learn_rules(sample: &[u8]) -> (Vec<(u16, u16)>, Vec<u16>, Vec<u16>) {
+fn learn_rules(sample: &[u8], max_run: u64) -> (Vec<(u16, u16)>, Vec<u16>, Vec<u16>) {
     let mut symbols: Vec<u16> = sample.iter().map(|&b| u16::from(b)).collect();
     let mut round = RoundBuffers::new(symbols.len());
     let mut rules: Vec<(u16, u16)> = Vec::new();
@@ -542,7 +557,7 @@ fn learn_rules(sample: &[u8]) -> (Vec<(u16, u16)>, Vec<u16>, Vec<u16>) {
                 break;
             }
             let (a, b) = (pair / MAX_SYMBOLS, pair % MAX_SYMBOLS);
-            if taken[a] || taken[b] || runs[a] + runs[b] > MAX_BLOCK_ENTRIES {
+            if taken[a] || taken[b] || runs[a] + runs[b] > max_run {
                 continue;
             }
             taken[a] = true;
@@ -635,16 +650,21 @@ mod tests {
         out
     }
 
-    fn decode_all(code: &PairCode, encoded: &EncodedBlocks) -> Vec<u8> {
-        let mut padded = encoded.bytes.clone();
-        padded.extend_from_slice(&[0; 8]);
+    /// Every entry of every block, one lookup each, and each block whole; blocks of
+    /// `block_entries` entries, the last the rest.
+    fn decode_all(code: &PairCode, encoded: &EncodedBlocks, block_entries: u64, len: usize) -> Vec<u8> {
+        assert_eq!(encoded.ends.len() as u64, (len as u64).div_ceil(block_entries));
         let mut out = Vec::new();
-        for (b, &n) in encoded.entries.iter().enumerate() {
-            let block = &padded[b * encoded.block_bytes..(b + 1) * encoded.block_bytes + 7];
+        for b in 0..encoded.ends.len() {
+            let block = encoded.block(b);
+            let n = block_entries.min(len as u64 - b as u64 * block_entries);
             for offset in 0..n {
                 out.push(code.entry_in_block(block, offset).expect("an entry of the block"));
             }
             assert_eq!(code.entry_in_block(block, u64::MAX), None, "past the block's bits");
+            let mut whole = vec![0u8; n as usize];
+            code.decode_block(block, &mut whole).expect("the block whole");
+            assert_eq!(whole, out[out.len() - n as usize..]);
         }
         out
     }
@@ -652,16 +672,19 @@ mod tests {
     #[test]
     fn every_entry_decodes_to_itself() {
         let data = table_like(300_000, 1);
-        let code = PairCode::learn(&data[..100_000]);
-        assert!(code.symbols() > 256, "the sample's pairs make rules");
-        for block_bytes in [8, 64, 256] {
-            let encoded = code.encode(&data, block_bytes);
-            assert_eq!(encoded.bytes.len(), block_bytes * encoded.entries.len());
-            assert_eq!(encoded.entries.iter().sum::<u64>(), data.len() as u64);
-            assert_eq!(decode_all(&code, &encoded), data, "blocks of {block_bytes} bytes");
+        for block_entries in [16, 128, 512] {
+            let code = PairCode::learn(&data[..100_000], block_entries);
+            assert!(code.symbols() > 256, "the sample's pairs make rules");
+            let encoded = code.encode(&data, block_entries);
+            assert_eq!(
+                decode_all(&code, &encoded, block_entries, data.len()),
+                data,
+                "blocks of {block_entries}"
+            );
         }
         // Structured data compresses: well under its 8 bits an entry.
-        let encoded = code.encode(&data, 64);
+        let code = PairCode::learn(&data, 256);
+        let encoded = code.encode(&data, 256);
         assert!(encoded.bytes.len() * 3 < data.len(), "{} bytes for {}", encoded.bytes.len(), data.len());
     }
 
@@ -669,59 +692,69 @@ mod tests {
     fn chunks_do_not_change_the_entries() {
         // More than one chunk, and rules learnt on a different sample.
         let data = table_like(CHUNK + CHUNK / 2, 2);
-        let code = PairCode::learn(&table_like(50_000, 3));
-        let encoded = code.encode(&data, 64);
-        assert_eq!(decode_all(&code, &encoded), data);
+        let code = PairCode::learn(&table_like(50_000, 3), 256);
+        let encoded = code.encode(&data, 256);
+        assert_eq!(decode_all(&code, &encoded, 256, data.len()), data);
     }
 
     #[test]
     fn degenerate_data() {
         // One value throughout: runs of runs, a few symbols for all of it.
         let data = vec![7u8; 10_000];
-        let code = PairCode::learn(&data);
-        let encoded = code.encode(&data, 16);
-        assert_eq!(decode_all(&code, &encoded), data);
+        let code = PairCode::learn(&data, 512);
+        let encoded = code.encode(&data, 512);
+        assert_eq!(decode_all(&code, &encoded, 512, data.len()), data);
         assert!(encoded.bytes.len() < 100, "{} bytes", encoded.bytes.len());
+        // Rules for runs longer than the blocks: split at every block's end.
+        let code = PairCode::learn(&data, 512);
+        let encoded = code.encode(&data, 16);
+        assert_eq!(decode_all(&code, &encoded, 16, data.len()), data);
         // No data at all.
-        let code = PairCode::learn(&[]);
+        let code = PairCode::learn(&[], 64);
         let encoded = code.encode(&[], 64);
-        assert!(encoded.bytes.is_empty() && encoded.entries.is_empty());
+        assert!(encoded.bytes.is_empty() && encoded.ends.is_empty());
         // Every byte value once: no pair repeats, so no rules, and an 8-bit code.
         let data: Vec<u8> = (0..=255).collect();
-        let code = PairCode::learn(&data);
+        let code = PairCode::learn(&data, 32);
         assert_eq!(code.symbols(), 256);
-        assert_eq!(decode_all(&code, &code.encode(&data, 32)), data);
+        assert_eq!(decode_all(&code, &code.encode(&data, 32), 32, data.len()), data);
     }
 
     #[test]
     fn the_code_reads_back_and_damage_is_refused() {
         let data = table_like(200_000, 4);
-        let code = PairCode::learn(&data);
+        let code = PairCode::learn(&data, 256);
         let bytes = code.to_bytes();
-        assert_eq!(PairCode::from_bytes(&bytes), Ok(code.clone()));
-        assert!(PairCode::from_bytes(&bytes[..bytes.len() - 1]).is_err(), "cut short");
-        assert!(PairCode::from_bytes(&[]).is_err(), "empty");
+        assert_eq!(PairCode::from_bytes(&bytes, 256), Ok(code.clone()));
+        assert!(PairCode::from_bytes(&bytes[..bytes.len() - 1], 256).is_err(), "cut short");
+        assert!(PairCode::from_bytes(&[], 256).is_err(), "empty");
+        // A code for longer blocks than the file's.
+        if code.runs.iter().any(|&run| run > 16) {
+            assert_eq!(
+                PairCode::from_bytes(&bytes, 16),
+                Err(BadCode("a rule stands for more entries than a block holds"))
+            );
+        }
         // A rule that refers to itself would make decoding loop.
         let mut looped = bytes.clone();
         let first_rule = 2 + 2 * code.rounds.len();
         looped[first_rule..first_rule + 2].copy_from_slice(&256u16.to_le_bytes());
-        assert_eq!(PairCode::from_bytes(&looped), Err(BadCode("a rule refers to a later symbol")));
+        assert_eq!(PairCode::from_bytes(&looped, 256), Err(BadCode("a rule refers to a later symbol")));
         // A length changed breaks the prefix code.
         let mut lengths = bytes.clone();
         let written = lengths.len() - code.symbols() + code.sorted[0] as usize;
         lengths[written] += 1;
-        assert!(PairCode::from_bytes(&lengths).is_err());
+        assert!(PairCode::from_bytes(&lengths, 256).is_err());
         // Any single byte changed is refused or still decodes without a panic.
-        let encoded = code.encode(&data, 64);
+        let encoded = code.encode(&data, 256);
         for k in 0..bytes.len() {
             let mut damaged = bytes.clone();
             damaged[k] ^= 0x5a;
-            if let Ok(other) = PairCode::from_bytes(&damaged) {
-                let mut padded = encoded.bytes.clone();
-                padded.extend_from_slice(&[0; 8]);
-                for offset in [0, 1, 100, 1000] {
-                    let _ = other.entry_in_block(&padded[..64 + 7], offset);
+            if let Ok(other) = PairCode::from_bytes(&damaged, 256) {
+                for offset in [0, 1, 100, 255, 1000] {
+                    let _ = other.entry_in_block(encoded.block(0), offset);
                 }
+                let _ = other.decode_block(encoded.block(1), &mut [0u8; 256]);
             }
         }
     }
@@ -743,30 +776,36 @@ mod tests {
         lengths[255 + rules as usize] = 1;
         bytes.extend_from_slice(&lengths);
         assert_eq!(
-            PairCode::from_bytes(&bytes),
+            PairCode::from_bytes(&bytes, MAX_BLOCK_ENTRIES),
             Err(BadCode("a rule stands for more entries than a block holds"))
         );
     }
 
     #[test]
     fn the_block_index_finds_every_entry() {
-        // Long runs of one value (rules up to a block's limit), then table-like values.
+        // Long runs of one value (rules up to a block's length), then table-like values.
         let mut data = vec![0u8; 3 * MAX_BLOCK_ENTRIES as usize + 5];
         data.extend(table_like(200_000, 5));
-        let code = PairCode::learn(&data);
-        let encoded = code.encode(&data, 64);
-        assert!(encoded.entries.iter().all(|&n| (1..=MAX_BLOCK_ENTRIES).contains(&n)));
-        let index = BlockIndex::new(&encoded.entries);
-        let mut padded = encoded.bytes.clone();
-        padded.extend_from_slice(&[0; 8]);
+        let code = PairCode::learn(&data, 128);
+        let encoded = code.encode(&data, 128);
+        let records = BlockIndex::records(&encoded.ends);
+        assert_eq!(records.len(), encoded.ends.len().div_ceil(GROUP_BLOCKS) * RECORD_BYTES);
         let mut rng = SplitMix64::new(6);
         let probes = (0..20_000).map(|_| rng.below(data.len() as u64)).chain([0, data.len() as u64 - 1]);
         for i in probes {
-            let (block, offset) = index.locate(i).expect("an entry");
-            let bytes = &padded[block * 64..block * 64 + 64 + 7];
-            assert_eq!(code.entry_in_block(bytes, offset), Some(data[i as usize]), "entry {i}");
+            let block = (i / 128) as usize;
+            let record = &records[block / GROUP_BLOCKS * RECORD_BYTES..][..RECORD_BYTES];
+            let (start, end) = BlockIndex::block_in(record, block % GROUP_BLOCKS).expect("a block");
+            let bytes = &encoded.bytes[start as usize..end as usize];
+            assert_eq!(bytes, encoded.block(block));
+            assert_eq!(code.entry_in_block(bytes, i % 128), Some(data[i as usize]), "entry {i}");
         }
-        assert_eq!(index.locate(data.len() as u64), None);
+        // Past the last block of the last record: no block.
+        let last = encoded.ends.len() - 1;
+        if last % GROUP_BLOCKS + 1 < GROUP_BLOCKS {
+            let record = &records[records.len() - RECORD_BYTES..];
+            assert_eq!(BlockIndex::block_in(record, last % GROUP_BLOCKS + 1), None);
+        }
     }
 
     #[test]

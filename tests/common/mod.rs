@@ -84,7 +84,8 @@ pub fn raw_of(bytes: &[u8]) -> Vec<u8> {
         return bytes.to_vec();
     }
     let (entries, overflow) = (u64_at(64) as usize, u64_at(80) as usize);
-    let (block_bytes, code_len, blocks) = (u32_at(128) as usize, u32_at(132) as usize, u64_at(136) as usize);
+    let (block_entries, code_len, blocks_len) =
+        (u32_at(128) as usize, u32_at(132) as usize, u64_at(136) as usize);
     let data = &bytes[256..];
     // The code: rounds, rules, lengths; canonical codes by (length, symbol).
     let rounds = u16_at(data, 0) as usize;
@@ -114,12 +115,21 @@ pub fn raw_of(bytes: &[u8]) -> Vec<u8> {
             }
         }
     }
-    let sizes_at = code_len.next_multiple_of(8) + 8 * entries.div_ceil(4096);
-    let blocks_at = (sizes_at + 2 * blocks).next_multiple_of(block_bytes);
+    let blocks = entries.div_ceil(block_entries);
+    let records_at = code_len.next_multiple_of(64);
+    let blocks_at = records_at + 64 * blocks.div_ceil(28);
     let mut body = Vec::with_capacity(entries);
+    let mut next_start = 0;
     for b in 0..blocks {
-        let size = u16_at(data, sizes_at + 2 * b) as usize + 1;
-        let block = &data[blocks_at + b * block_bytes..blocks_at + (b + 1) * block_bytes];
+        let record = records_at + 64 * (b / 28);
+        let base = u64::from_le_bytes(data[record..record + 8].try_into().unwrap()) as usize;
+        let end_at = |k: usize| u16_at(data, record + 8 + 2 * k) as usize;
+        let (from, to) = (base + if b % 28 == 0 { 0 } else { end_at(b % 28 - 1) }, base + end_at(b % 28));
+        assert_eq!(from, next_start, "block {b} starts where the one before ended");
+        assert!(from < to, "block {b} has bytes");
+        next_start = to;
+        let size = block_entries.min(entries - b * block_entries);
+        let block = &data[blocks_at + from..blocks_at + to];
         let (start, mut bit) = (body.len(), 0usize);
         while body.len() < start + size {
             let (mut length, mut code) = (0u8, 0u32);
@@ -135,7 +145,8 @@ pub fn raw_of(bytes: &[u8]) -> Vec<u8> {
         assert_eq!(body.len(), start + size, "block {b} decodes to its entries");
     }
     assert_eq!(body.len(), entries);
-    let overflow_at = blocks_at + blocks * block_bytes;
+    assert_eq!(next_start, blocks_len, "the blocks end at the overflow area");
+    let overflow_at = blocks_at + blocks_len;
     body.extend_from_slice(&data[overflow_at..overflow_at + 12 * overflow]);
     assert_eq!(crc32fast::hash(&body), u32_at(144), "the decoded data has the raw checksum");
     let mut raw = bytes[..256].to_vec();
@@ -178,11 +189,10 @@ pub fn data_len(bytes: &[u8]) -> usize {
     let u32_at = |at: usize| u64::from(u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()));
     let index_size = u64_at(64);
     if u32_at(8) == 4 {
-        // A compressed table: code, sparse index, block sizes, blocks, overflow area.
-        let (block_bytes, code, blocks) = (u32_at(128), u32_at(132), u64_at(136));
-        let sizes_at = code.next_multiple_of(8) + 8 * index_size.div_ceil(4096);
-        let blocks_at = (sizes_at + 2 * blocks).next_multiple_of(block_bytes);
-        return (blocks_at + block_bytes * blocks + 12 * u64_at(80)) as usize;
+        // A compressed table: code, records, blocks, overflow area.
+        let (block_entries, code, blocks_len) = (u32_at(128), u32_at(132), u64_at(136));
+        let records = index_size.div_ceil(block_entries).div_ceil(28);
+        return (code.next_multiple_of(64) + 64 * records + blocks_len + 12 * u64_at(80)) as usize;
     }
     let len = match bytes[72] {
         1 => index_size + 12 * u64_at(80),
