@@ -52,6 +52,7 @@ impl Packed {
         let (start, end) = BlockIndex::block_in(record, (block % GROUP_BLOCKS as u64) as usize)
             .filter(|&(_, end)| end <= layout.blocks_len)
             .ok_or_else(damaged)?;
+        // `end` is within the blocks, so this neither overflows nor leaves them.
         let bytes = data.bytes(layout.blocks_at + start, (end - start) as usize)?;
         // A block that crosses a cache line: its second line is asked for now, not when the
         // decoder reaches it.

@@ -467,7 +467,7 @@ impl BlockIndex {
         let base = u64::from_le_bytes(record.get(..8)?.try_into().ok()?);
         let end = u16_at(8 + 2 * k);
         let start = if k == 0 { 0 } else { u16_at(6 + 2 * k) };
-        (start < end).then(|| (base + start, base + end))
+        (start < end).then(|| Some((base.checked_add(start)?, base.checked_add(end)?))).flatten()
     }
 }
 
@@ -800,6 +800,10 @@ mod tests {
             assert_eq!(bytes, encoded.block(block));
             assert_eq!(code.entry_in_block(bytes, i % 128), Some(data[i as usize]), "entry {i}");
         }
+        // A damaged record whose offset would run past 2^64: no block, not a wrapped one.
+        let mut damaged = records[..RECORD_BYTES].to_vec();
+        damaged[..8].copy_from_slice(&(u64::MAX - 3).to_le_bytes());
+        assert_eq!(BlockIndex::block_in(&damaged, 5), None);
         // Past the last block of the last record: no block.
         let last = encoded.ends.len() - 1;
         if last % GROUP_BLOCKS + 1 < GROUP_BLOCKS {
