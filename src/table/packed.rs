@@ -63,11 +63,32 @@ impl Packed {
         self.code.entry_in_block(bytes, offset).ok_or_else(damaged)
     }
 
-    /// Starts loading what a lookup of `index` reads first. Only a hint.
+    /// Starts loading what a lookup of `index` reads first: its record. Only a hint.
     #[inline]
     pub fn prefetch(&self, data: &CheckedMap, index: u64) {
         let group = (index >> self.layout.block_shift) / GROUP_BLOCKS as u64;
         data.prefetch(self.layout.records_at + group * RECORD_BYTES as u64);
+    }
+
+    /// Starts loading what a lookup of `index` reads second, its block, from its record (which
+    /// [`Packed::prefetch`] asked for some time before). Only a hint: nothing for a damaged
+    /// record.
+    #[inline]
+    pub fn prefetch_block(&self, data: &CheckedMap, index: u64) {
+        let layout = &self.layout;
+        let block = index >> layout.block_shift;
+        if block >= layout.blocks {
+            return;
+        }
+        let group = block / GROUP_BLOCKS as u64;
+        let Ok(record) = data.bytes(layout.records_at + group * RECORD_BYTES as u64, RECORD_BYTES) else {
+            return;
+        };
+        let found = BlockIndex::block_in(record, (block % GROUP_BLOCKS as u64) as usize);
+        if let Some((start, end)) = found.filter(|&(_, end)| end <= layout.blocks_len) {
+            data.prefetch(layout.blocks_at + start);
+            data.prefetch(layout.blocks_at + end - 1);
+        }
     }
 
     /// Decodes the whole body of a table of `entries` entries whose data has been checked, and

@@ -212,6 +212,26 @@ impl TableFile {
         }
     }
 
+    /// A prefetch in two steps, for a batch of reads: this first one, well ahead, loads a
+    /// compressed table's record and does nothing for other tables ...
+    #[inline]
+    pub fn prefetch_record(&self, index: u64) {
+        if let (Some(packed), None) = (&self.packed, self.decoded.get()) {
+            packed.prefetch(&self.data, index);
+        }
+    }
+
+    /// ... and this second one, some reads before [`TableFile::value`], loads a compressed
+    /// table's block, found from that record, or what [`TableFile::prefetch`] loads for other
+    /// tables. Only a hint.
+    #[inline]
+    pub fn prefetch_block(&self, index: u64) {
+        match (&self.packed, self.decoded.get()) {
+            (Some(packed), None) => packed.prefetch_block(&self.data, index),
+            _ => self.prefetch(index),
+        }
+    }
+
     #[cold]
     fn damaged(&self, index: u64) -> TableError {
         TableError::Entry { path: self.path.clone(), index }

@@ -36,10 +36,19 @@ impl Lookup<'_> {
     }
 
     #[inline]
-    fn prefetch(&self) {
+    fn prefetch_record(&self) {
         match *self {
-            Lookup::Table(solved, index) => solved.file.prefetch(index),
-            Lookup::Layer(solved, dense) => solved.table.prefetch(dense),
+            Lookup::Table(solved, index) => solved.file.prefetch_record(index),
+            Lookup::Layer(solved, dense) => solved.table.prefetch_record(dense),
+            Lookup::Known(_) => {}
+        }
+    }
+
+    #[inline]
+    fn prefetch_block(&self) {
+        match *self {
+            Lookup::Table(solved, index) => solved.file.prefetch_block(index),
+            Lookup::Layer(solved, dense) => solved.table.prefetch_block(dense),
             Lookup::Known(_) => {}
         }
     }
@@ -222,16 +231,23 @@ impl<V: MorrisVariant> Probe for MorrisTablebase<V> {
         // Pass 1: which table and index each position needs (no table reads).
         let located: Vec<Result<Lookup, ProbeError>> = positions.iter().map(|p| self.locate(p)).collect();
         // Pass 2: the reads, each announced a few reads ahead, so that the processor loads
-        // several blocks at once instead of waiting for each in turn.
+        // several blocks at once instead of waiting for each in turn. A compressed table is
+        // announced in two steps, since its block's place is in a record that has to arrive
+        // first: the record `2 * AHEAD` reads ahead, the block `AHEAD` reads ahead (a raw
+        // table's byte then too).
         const AHEAD: usize = 8;
         let ahead: Vec<Option<Lookup>> = located.iter().map(|found| found.as_ref().ok().copied()).collect();
-        ahead.iter().take(AHEAD).flatten().for_each(Lookup::prefetch);
+        ahead.iter().take(2 * AHEAD).flatten().for_each(Lookup::prefetch_record);
+        ahead.iter().take(AHEAD).flatten().for_each(Lookup::prefetch_block);
         located
             .into_iter()
             .enumerate()
             .map(|(k, found)| {
+                if let Some(Some(later)) = ahead.get(k + 2 * AHEAD) {
+                    later.prefetch_record();
+                }
                 if let Some(Some(later)) = ahead.get(k + AHEAD) {
-                    later.prefetch();
+                    later.prefetch_block();
                 }
                 found?.read()
             })
