@@ -7,7 +7,7 @@ use super::error::TableError;
 use super::format::{HEADER_SIZE, PACKED_VERSION};
 use super::header::{Check, FileKind, FileSpec, Header};
 use super::layout::Packing;
-use super::packed::decode_blocks;
+use super::packed::{BLOCKS_A_TASK, decode_blocks};
 use super::pairs::{BlockIndex, MAX_BLOCK_ENTRIES, PairCode};
 use super::values::TableFile;
 use memmap2::MmapMut;
@@ -19,8 +19,6 @@ const BLOCK_BITS: f64 = 512.0;
 /// Entries of a block at least: below, the records (64 bytes per 28 blocks) and the padding
 /// of each block to a byte cost more than the shorter decoding saves.
 const FEWEST_BLOCK_ENTRIES: u64 = 64;
-/// Blocks checked against the raw body as one unit of parallel work.
-const BLOCKS_A_TASK: usize = 4096;
 /// The rules are learnt from runs of this many entries spread over the body ...
 const SAMPLE_RUN: usize = 64 << 10;
 /// ... up to this many entries in all (a body this small is learnt from whole).

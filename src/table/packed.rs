@@ -9,12 +9,13 @@ use super::blocks::CheckedMap;
 use super::error::TableError;
 use super::header::{Header, checksum};
 use super::layout::Layout;
-use super::pairs::{BlockIndex, GROUP_BLOCKS, MAX_BLOCK_ENTRIES, PairCode, RECORD_BYTES};
+use super::pairs::{BlockIndex, GROUP_BLOCKS, MAX_BLOCK_ENTRIES, PairCode, RECORD_BYTES, block_span};
 use rayon::prelude::*;
 use std::path::Path;
 
-/// Records (of [`GROUP_BLOCKS`] blocks each) decoded as one unit of parallel work.
-const RECORDS_A_TASK: usize = 256;
+/// Blocks decoded as one unit of parallel work (whole records of them), by a reader and by the
+/// writer's check.
+pub(crate) const BLOCKS_A_TASK: usize = 256 * GROUP_BLOCKS;
 
 /// The reading side of a compressed table: its code and layout.
 pub(crate) struct Packed {
@@ -43,17 +44,8 @@ impl Packed {
     pub fn entry(&self, path: &Path, data: &CheckedMap, index: u64) -> Result<u8, TableError> {
         let layout = &self.layout;
         let damaged = || TableError::Entry { path: path.to_path_buf(), index };
-        let block = index >> layout.block_shift;
-        if block >= layout.blocks {
-            return Err(damaged());
-        }
-        let group = block / GROUP_BLOCKS as u64;
-        let record = data.bytes(layout.records_at + group * RECORD_BYTES as u64, RECORD_BYTES)?;
-        let (start, end) = BlockIndex::block_in(record, (block % GROUP_BLOCKS as u64) as usize)
-            .filter(|&(_, end)| end <= layout.blocks_len)
-            .ok_or_else(damaged)?;
-        // `end` is within the blocks, so this neither overflows nor leaves them.
-        let bytes = data.bytes(layout.blocks_at + start, (end - start) as usize)?;
+        let (start, end) = self.block_of(data, index)?.ok_or_else(damaged)?;
+        let bytes = data.bytes(start, (end - start) as usize)?;
         // A block that crosses a cache line: its second line is asked for now, not when the
         // decoder reaches it.
         if let Some(last) = bytes.last() {
@@ -63,11 +55,34 @@ impl Packed {
         self.code.entry_in_block(bytes, offset).ok_or_else(damaged)
     }
 
+    /// Where the block holding entry `index` lies in the data, from its record (checked):
+    /// `None` for an index past the blocks or a damaged record.
+    #[inline]
+    fn block_of(&self, data: &CheckedMap, index: u64) -> Result<Option<(u64, u64)>, TableError> {
+        let layout = &self.layout;
+        let block = index >> layout.block_shift;
+        if block >= layout.blocks {
+            return Ok(None);
+        }
+        let record = data.bytes(self.record_at(index), RECORD_BYTES)?;
+        let found = BlockIndex::block_in(record, (block % GROUP_BLOCKS as u64) as usize);
+        // An `end` within the blocks: the offsets neither overflow nor leave them.
+        Ok(found
+            .filter(|&(_, end)| end <= layout.blocks_len)
+            .map(|(start, end)| (layout.blocks_at + start, layout.blocks_at + end)))
+    }
+
+    /// Where the record of the block holding entry `index` lies in the data.
+    #[inline]
+    fn record_at(&self, index: u64) -> u64 {
+        let group = (index >> self.layout.block_shift) / GROUP_BLOCKS as u64;
+        self.layout.records_at + group * RECORD_BYTES as u64
+    }
+
     /// Starts loading what a lookup of `index` reads first: its record. Only a hint.
     #[inline]
     pub fn prefetch(&self, data: &CheckedMap, index: u64) {
-        let group = (index >> self.layout.block_shift) / GROUP_BLOCKS as u64;
-        data.prefetch(self.layout.records_at + group * RECORD_BYTES as u64);
+        data.prefetch(self.record_at(index));
     }
 
     /// Starts loading what a lookup of `index` reads second, its block, from its record (which
@@ -75,19 +90,9 @@ impl Packed {
     /// record.
     #[inline]
     pub fn prefetch_block(&self, data: &CheckedMap, index: u64) {
-        let layout = &self.layout;
-        let block = index >> layout.block_shift;
-        if block >= layout.blocks {
-            return;
-        }
-        let group = block / GROUP_BLOCKS as u64;
-        let Ok(record) = data.bytes(layout.records_at + group * RECORD_BYTES as u64, RECORD_BYTES) else {
-            return;
-        };
-        let found = BlockIndex::block_in(record, (block % GROUP_BLOCKS as u64) as usize);
-        if let Some((start, end)) = found.filter(|&(_, end)| end <= layout.blocks_len) {
-            data.prefetch(layout.blocks_at + start);
-            data.prefetch(layout.blocks_at + end - 1);
+        if let Ok(Some((start, end))) = self.block_of(data, index) {
+            data.prefetch(start);
+            data.prefetch(end - 1);
         }
     }
 
@@ -120,12 +125,13 @@ impl Packed {
             len => data.bytes(layout.blocks_at, len as usize)?,
         };
         let mut body = vec![0u8; entries as usize].into_boxed_slice();
-        let task_blocks = RECORDS_A_TASK * GROUP_BLOCKS;
-        body.par_chunks_mut(task_blocks << layout.block_shift).enumerate().try_for_each(|(task, out)| {
-            let first = task * task_blocks;
-            decode_blocks(&self.code, blocks, &ends, first, layout.block_shift, out)
-                .map_err(|block| damaged((block as u64) << layout.block_shift))
-        })?;
+        body.par_chunks_mut(BLOCKS_A_TASK << layout.block_shift).enumerate().try_for_each(
+            |(task, out)| {
+                let first = task * BLOCKS_A_TASK;
+                decode_blocks(&self.code, blocks, &ends, first, layout.block_shift, out)
+                    .map_err(|block| damaged((block as u64) << layout.block_shift))
+            },
+        )?;
         let overflow = match header.overflow_count {
             0 => &[][..],
             n => data.bytes(layout.overflow_at, 12 * n as usize)?,
@@ -180,8 +186,7 @@ pub(crate) fn decode_blocks(
 ) -> Result<(), usize> {
     for (k, entries) in out.chunks_mut(1 << block_shift).enumerate() {
         let block = first + k;
-        let start = if block == 0 { 0 } else { ends[block - 1] as usize };
-        code.decode_block(&blocks[start..ends[block] as usize], entries).ok_or(block)?;
+        code.decode_block(&blocks[block_span(ends, block)], entries).ok_or(block)?;
     }
     Ok(())
 }

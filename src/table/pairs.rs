@@ -88,9 +88,15 @@ pub struct EncodedBlocks {
 impl EncodedBlocks {
     /// The bytes of block `block`.
     pub fn block(&self, block: usize) -> &[u8] {
-        let start = if block == 0 { 0 } else { self.ends[block - 1] as usize };
-        &self.bytes[start..self.ends[block] as usize]
+        &self.bytes[block_span(&self.ends, block)]
     }
+}
+
+/// Where block `block` lies among blocks ending at `ends` (as [`EncodedBlocks::ends`]): from
+/// the end of the one before.
+pub fn block_span(ends: &[u64], block: usize) -> std::ops::Range<usize> {
+    let start = if block == 0 { 0 } else { ends[block - 1] as usize };
+    start..ends[block] as usize
 }
 
 impl PairCode {
