@@ -108,7 +108,8 @@ pub fn generate_stored<C: Catalogue>(
 /// which would otherwise leave the other threads idle between two jobs (`--up-to 7-7` on 2
 /// threads, 25 tables: 338 s in turn, 322 s beside). With one thread, in turn, so that
 /// `--threads 1` uses one core.
-/// The tables are compressed in the order given, and the bytes do not depend on the order.
+/// The tables are compressed in the order given, and the bytes do not depend on the order. A
+/// job's CPU in its log line then includes the compressing done beside it.
 struct Compressor<'scope, 'progress> {
     /// Where tables go to be compressed beside the jobs, with the thread doing it; `None` when
     /// they are compressed in turn.
@@ -135,7 +136,12 @@ impl<'scope, 'progress: 'scope> Compressor<'scope, 'progress> {
             None => compress(&spec, self.progress),
             Some((sender, _)) => match sender.send(spec) {
                 Ok(()) => Ok(()),
-                Err(_) => self.finish(), // the worker stopped: on an error, which this returns
+                // The thread stopped (on an error, which `finish` returns): the table is then
+                // compressed here, so none is left raw.
+                Err(std::sync::mpsc::SendError(spec)) => {
+                    self.finish()?;
+                    compress(&spec, self.progress)
+                }
             },
         }
     }
