@@ -41,6 +41,9 @@ pub const RECORD_BYTES: usize = 64;
 /// chunk, whose length is a multiple of any block's, so encoding needs memory for a chunk a
 /// thread, and chunks are encoded in parallel (a pair across two chunks stays two symbols).
 const CHUNK: usize = 1 << 20;
+/// Entries taken through every round of the rules at a time when encoding: their symbols and
+/// a round's table stay in the first-level cache.
+const STREAM_BLOCK: usize = 4096;
 
 /// A learnt code: the rules of the pair encoding and a canonical Huffman code over the symbols.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -183,14 +186,50 @@ impl PairCode {
         }
     }
 
-    /// The symbols of `chunk`: its bytes with the rules applied, round by round.
-    fn symbols_of(&self, chunk: &[u8]) -> Vec<u16> {
-        let mut symbols: Vec<u16> = chunk.iter().map(|&b| u16::from(b)).collect();
-        let mut round = RoundBuffers::new(symbols.len());
+    /// For each round, the rule each symbol starts in it (`(second, rule's symbol)`), or
+    /// [`NO_RULE`]: [`MAX_SYMBOLS`] entries a round.
+    fn round_tables(&self) -> Vec<(u16, u16)> {
+        let mut tables = vec![NO_RULE; self.rounds.len() * MAX_SYMBOLS];
         let mut rule = 0;
-        for &made in &self.rounds {
-            round.replace(&mut symbols, &self.rules[rule..rule + made as usize], 256 + rule);
+        for (round, &made) in self.rounds.iter().enumerate() {
+            for (k, &(a, b)) in self.rules[rule..rule + made as usize].iter().enumerate() {
+                tables[round * MAX_SYMBOLS + a as usize] = (b, (256 + rule + k) as u16);
+            }
             rule += made as usize;
+        }
+        tables
+    }
+
+    /// The symbols of `chunk`: its bytes with the rules applied, round by round, as if each
+    /// round went over the whole chunk. The rounds are applied to [`STREAM_BLOCK`] entries at a
+    /// time, in place, each round holding back the last symbol it has not decided on, so that
+    /// the symbols stay in the first-level cache between rounds (with 54 rounds over a table of
+    /// 7-7, 12% faster than a pass over the chunk for each round).
+    fn symbols_of(&self, chunk: &[u8], round_tables: &[(u16, u16)]) -> Vec<u16> {
+        let rounds = self.rounds.len();
+        let mut held: Vec<Option<u16>> = vec![None; rounds];
+        let mut symbols = Vec::with_capacity(chunk.len());
+        // A block's symbols go through the rounds in place, from `start`: a round that held back
+        // a symbol puts it before them, so there is room before the block for one a round.
+        let mut buffer = vec![0u16; rounds + STREAM_BLOCK];
+        let blocks = chunk.len().div_ceil(STREAM_BLOCK);
+        for (k, block) in chunk.chunks(STREAM_BLOCK).enumerate() {
+            let at_end = k + 1 == blocks;
+            let mut start = rounds;
+            for (slot, &b) in buffer[start..].iter_mut().zip(block) {
+                *slot = u16::from(b);
+            }
+            let mut len = block.len();
+            for (table, held) in round_tables.chunks_exact(MAX_SYMBOLS).zip(held.iter_mut()) {
+                if let Some(symbol) = held.take() {
+                    start -= 1;
+                    buffer[start] = symbol;
+                    len += 1;
+                }
+                let second_of: &RoundTable = table.try_into().expect("a round's table");
+                (len, *held) = apply_round_in_place(&mut buffer[start..start + len], second_of, !at_end);
+            }
+            symbols.extend_from_slice(&buffer[start..start + len]);
         }
         symbols
     }
@@ -206,9 +245,10 @@ impl PairCode {
                 && (MIN_BLOCK_ENTRIES..=MAX_BLOCK_ENTRIES).contains(&block_entries),
             "blocks of {block_entries} entries"
         );
+        let round_tables = self.round_tables();
         let parts: Vec<EncodedBlocks> = data
             .par_chunks(CHUNK)
-            .map(|chunk| self.encode_symbols(&self.symbols_of(chunk), block_entries))
+            .map(|chunk| self.encode_symbols(&self.symbols_of(chunk, &round_tables), block_entries))
             .collect();
         let mut out = EncodedBlocks::default();
         for part in parts {
@@ -480,89 +520,64 @@ impl BlockIndex {
 /// No rule starts with this symbol in the round being applied.
 const NO_RULE: (u16, u16) = (u16::MAX, u16::MAX);
 
-/// What applying a round of rules needs besides the symbols: the output buffer, and for each
-/// symbol the rule it starts in this round, if any.
-struct RoundBuffers {
-    next: Vec<u16>,
-    second_of: Vec<(u16, u16)>,
-}
+/// A round's rules as a table: for each symbol, the rule it starts in the round (the second
+/// symbol and the rule's symbol), or [`NO_RULE`].
+type RoundTable = [(u16, u16); MAX_SYMBOLS];
 
-impl RoundBuffers {
-    fn new(len: usize) -> RoundBuffers {
-        RoundBuffers { next: vec![0; len], second_of: vec![NO_RULE; MAX_SYMBOLS] }
-    }
-
-    /// Replaces, left to right, every pair of `symbols` that one of `rules` makes (the rules of
-    /// one round, no symbol in two of them) by that rule's symbol, `first_symbol` for the first.
-    fn replace(&mut self, symbols: &mut Vec<u16>, rules: &[(u16, u16)], first_symbol: usize) {
-        for (k, &(a, b)) in rules.iter().enumerate() {
-            self.second_of[a as usize] = (b, (first_symbol + k) as u16);
-        }
-        let len = apply_round(symbols, &self.second_of, &mut self.next);
-        std::mem::swap(symbols, &mut self.next);
-        symbols.truncate(len);
-        for &(a, _) in rules {
-            self.second_of[a as usize] = NO_RULE;
-        }
-    }
-}
-
-/// One round of rules over `symbols` into `out` (at least as long): where `second_of[a]` is
-/// `(b, s)`, a pair `a b` becomes `s`, left to right. Returns the number of symbols written.
-fn apply_round(symbols: &[u16], second_of: &[(u16, u16)], out: &mut [u16]) -> usize {
+/// Replaces, left to right, every pair of `symbols` that one of a round's rules makes by the
+/// rule's symbol, writing the symbols over those it reads. Returns the number of symbols now;
+/// with `hold_last`, the last symbol, where it is not the second of a pair replaced, is
+/// returned instead of kept: whether it starts a pair depends on the symbol after it.
+fn apply_round_in_place(
+    symbols: &mut [u16],
+    second_of: &RoundTable,
+    hold_last: bool,
+) -> (usize, Option<u16>) {
+    let len = symbols.len();
     let (mut i, mut written) = (0, 0);
-    while i + 1 < symbols.len() {
+    while i + 1 < len {
         let a = symbols[i];
-        let (b, s) = second_of[a as usize];
+        // Symbols are below `MAX_SYMBOLS`: the mask spares a bounds check.
+        let (b, s) = second_of[a as usize % MAX_SYMBOLS];
         if symbols[i + 1] == b {
-            out[written] = s;
+            symbols[written] = s;
             i += 2;
         } else {
-            out[written] = a;
+            symbols[written] = a;
             i += 1;
         }
         written += 1;
     }
-    if i < symbols.len() {
-        out[written] = symbols[i];
+    if i < len {
+        if hold_last {
+            return (written, Some(symbols[i]));
+        }
+        symbols[written] = symbols[i];
         written += 1;
     }
-    written
+    (written, None)
 }
 
 /// The rules learnt from `sample`, how many each round made, and the sample's symbols.
+///
+/// Each round takes the most frequent pairs of adjacent symbols (overlapping pairs count
+/// apart), at most one rule for any symbol. The counts are those of the whole sequence, but
+/// kept up to date where a round replaced pairs rather than counted again: a round changes a
+/// few per cent of the symbols, and counting every pair of the sample again in each of its
+/// 54 rounds made learning the code of 7-7 2.2 times slower (2.9 s against 1.3).
 fn learn_rules(sample: &[u8], max_run: u64) -> (Vec<(u16, u16)>, Vec<u16>, Vec<u16>) {
-    let mut symbols: Vec<u16> = sample.iter().map(|&b| u16::from(b)).collect();
-    let mut round = RoundBuffers::new(symbols.len());
+    let mut counts = PairCounts::of(sample);
     let mut rules: Vec<(u16, u16)> = Vec::new();
     let mut rounds = Vec::new();
-    // Zeroed by the system, page by page as pairs touch it; after a round only the counts the
-    // round touched are reset, so a round costs a pass over the sample, not over the table.
-    let mut pair_counts = vec![0u32; MAX_SYMBOLS * MAX_SYMBOLS];
     let mut runs = vec![1u64; 256];
     while 256 + rules.len() < MAX_SYMBOLS {
-        let mut frequent_pairs = Vec::new();
-        for w in symbols.windows(2) {
-            let pair = w[0] as usize * MAX_SYMBOLS + w[1] as usize;
-            pair_counts[pair] += 1;
-            if pair_counts[pair] == MIN_PAIR_COUNT {
-                frequent_pairs.push(pair);
-            }
-        }
-        let mut frequent: Vec<(u32, usize)> =
-            frequent_pairs.iter().map(|&pair| (pair_counts[pair], pair)).collect();
-        for w in symbols.windows(2) {
-            pair_counts[w[0] as usize * MAX_SYMBOLS + w[1] as usize] = 0;
-        }
-        // Most frequent first; ties by the pair, so that learning is deterministic.
-        frequent.sort_unstable_by_key(|&(c, pair)| (Reverse(c), pair));
         let mut taken = vec![false; MAX_SYMBOLS];
         let first_rule = rules.len();
-        for &(_, pair) in &frequent {
+        for (a, b) in counts.most_frequent() {
             if rules.len() - first_rule == RULES_PER_ROUND || 256 + rules.len() == MAX_SYMBOLS {
                 break;
             }
-            let (a, b) = (pair / MAX_SYMBOLS, pair % MAX_SYMBOLS);
+            let (a, b) = (a as usize, b as usize);
             if taken[a] || taken[b] || runs[a] + runs[b] > max_run {
                 continue;
             }
@@ -575,10 +590,133 @@ fn learn_rules(sample: &[u8], max_run: u64) -> (Vec<(u16, u16)>, Vec<u16>, Vec<u
         if made == 0 {
             break;
         }
-        round.replace(&mut symbols, &rules[first_rule..], 256 + first_rule);
+        counts.replace(&rules[first_rule..], 256 + first_rule);
         rounds.push(made as u16);
     }
-    (rules, rounds, symbols)
+    (rules, rounds, counts.symbols)
+}
+
+/// A sequence of symbols with the number of times each pair of symbols is adjacent in it.
+struct PairCounts {
+    symbols: Vec<u16>,
+    tally: PairTally,
+    /// The table of the round being applied, [`NO_RULE`] between rounds.
+    second_of: Box<RoundTable>,
+    /// Room for the symbols of the next round.
+    spare: Vec<u16>,
+}
+
+/// How many times each pair of symbols is adjacent, and the pairs seen at least
+/// [`MIN_PAIR_COUNT`] times.
+struct PairTally {
+    /// The count of `a b` at `a * MAX_SYMBOLS + b`; zeroed by the system, page by page as
+    /// pairs touch it.
+    counts: Vec<u32>,
+    /// Every pair counted at least [`MIN_PAIR_COUNT`] times, and some that were and are no
+    /// more, each once.
+    frequent: Vec<u32>,
+    /// Whether each pair is in `frequent`, a bit each.
+    listed: Vec<u64>,
+}
+
+impl PairTally {
+    fn add(&mut self, a: u16, b: u16) {
+        let pair = a as usize * MAX_SYMBOLS + b as usize;
+        self.counts[pair] += 1;
+        if self.counts[pair] >= MIN_PAIR_COUNT && self.listed[pair / 64] >> (pair % 64) & 1 == 0 {
+            self.listed[pair / 64] |= 1 << (pair % 64);
+            self.frequent.push(pair as u32);
+        }
+    }
+
+    fn remove(&mut self, a: u16, b: u16) {
+        self.counts[a as usize * MAX_SYMBOLS + b as usize] -= 1;
+    }
+}
+
+impl PairCounts {
+    fn of(sample: &[u8]) -> PairCounts {
+        let symbols: Vec<u16> = sample.iter().map(|&b| u16::from(b)).collect();
+        let mut tally = PairTally {
+            counts: vec![0; MAX_SYMBOLS * MAX_SYMBOLS],
+            frequent: Vec::new(),
+            listed: vec![0; MAX_SYMBOLS * MAX_SYMBOLS / 64],
+        };
+        for pair in symbols.windows(2) {
+            tally.add(pair[0], pair[1]);
+        }
+        PairCounts {
+            spare: Vec::with_capacity(symbols.len()),
+            symbols,
+            tally,
+            second_of: Box::new([NO_RULE; MAX_SYMBOLS]),
+        }
+    }
+
+    /// The pairs seen at least [`MIN_PAIR_COUNT`] times, most frequent first; ties by the pair,
+    /// so that learning is deterministic.
+    fn most_frequent(&mut self) -> Vec<(u16, u16)> {
+        let PairTally { counts, frequent, listed } = &mut self.tally;
+        frequent.retain(|&pair| {
+            let keep = counts[pair as usize] >= MIN_PAIR_COUNT;
+            if !keep {
+                listed[pair as usize / 64] &= !(1 << (pair % 64));
+            }
+            keep
+        });
+        let mut ranked: Vec<(u32, u32)> =
+            frequent.iter().map(|&pair| (counts[pair as usize], pair)).collect();
+        ranked.sort_unstable_by_key(|&(count, pair)| (Reverse(count), pair));
+        ranked
+            .iter()
+            .map(|&(_, pair)| ((pair as usize / MAX_SYMBOLS) as u16, (pair as usize % MAX_SYMBOLS) as u16))
+            .collect()
+    }
+
+    /// Applies a round of `rules` (as [`apply_round_in_place`] does), the first making
+    /// `first_symbol`, and counts again the pairs it changed: those that had a replaced symbol
+    /// before, and those that have one after.
+    fn replace(&mut self, rules: &[(u16, u16)], first_symbol: usize) {
+        for (k, &(a, b)) in rules.iter().enumerate() {
+            self.second_of[a as usize] = (b, (first_symbol + k) as u16);
+        }
+        let (old, new, tally) = (&self.symbols, &mut self.spare, &mut self.tally);
+        new.clear();
+        let mut i = 0;
+        // Whether the symbol before `i` was the second of a pair replaced: the pair it made with
+        // the symbol at `i` is uncounted already.
+        let mut after_replaced = false;
+        while i < old.len() {
+            let a = old[i];
+            let (b, s) = self.second_of[a as usize];
+            if old.get(i + 1) == Some(&b) {
+                tally.remove(a, b);
+                if i > 0 && !after_replaced {
+                    tally.remove(old[i - 1], a);
+                }
+                if let Some(&c) = old.get(i + 2) {
+                    tally.remove(b, c);
+                }
+                new.push(s);
+                i += 2;
+                after_replaced = true;
+            } else {
+                new.push(a);
+                i += 1;
+                after_replaced = false;
+            }
+        }
+        for &(a, _) in rules {
+            self.second_of[a as usize] = NO_RULE;
+        }
+        // The new symbols are numbered from `first_symbol` up.
+        for pair in new.windows(2) {
+            if usize::from(pair[0].max(pair[1])) >= first_symbol {
+                tally.add(pair[0], pair[1]);
+            }
+        }
+        std::mem::swap(&mut self.symbols, &mut self.spare);
+    }
 }
 
 /// Huffman code lengths for `counts` (0 for a symbol that never occurs), none longer than
@@ -815,6 +953,78 @@ mod tests {
         if last % GROUP_BLOCKS + 1 < GROUP_BLOCKS {
             let record = &records[records.len() - RECORD_BYTES..];
             assert_eq!(BlockIndex::block_in(record, last % GROUP_BLOCKS + 1), None);
+        }
+    }
+
+    /// Learning as defined: every pair of the sequence counted again each round.
+    fn rules_by_recounting(sample: &[u8], max_run: u64) -> (Vec<(u16, u16)>, Vec<u16>, Vec<u16>) {
+        let mut symbols: Vec<u16> = sample.iter().map(|&b| u16::from(b)).collect();
+        let (mut rules, mut rounds, mut runs) = (Vec::new(), Vec::new(), vec![1u64; 256]);
+        while 256 + rules.len() < MAX_SYMBOLS {
+            let mut counts = std::collections::BTreeMap::<(u16, u16), u32>::new();
+            for w in symbols.windows(2) {
+                *counts.entry((w[0], w[1])).or_default() += 1;
+            }
+            let mut frequent: Vec<_> = counts.into_iter().filter(|&(_, c)| c >= MIN_PAIR_COUNT).collect();
+            frequent.sort_by_key(|&(pair, c)| (Reverse(c), pair));
+            let mut taken = vec![false; MAX_SYMBOLS];
+            let first_rule = rules.len();
+            for &((a, b), _) in &frequent {
+                let (a, b) = (a as usize, b as usize);
+                if rules.len() - first_rule == RULES_PER_ROUND || 256 + rules.len() == MAX_SYMBOLS {
+                    break;
+                }
+                if taken[a] || taken[b] || runs[a] + runs[b] > max_run {
+                    continue;
+                }
+                taken[a] = true;
+                taken[b] = true;
+                rules.push((a as u16, b as u16));
+                runs.push(runs[a] + runs[b]);
+            }
+            if rules.len() == first_rule {
+                break;
+            }
+            let mut second_of = [NO_RULE; MAX_SYMBOLS];
+            for (k, &(a, b)) in rules[first_rule..].iter().enumerate() {
+                second_of[a as usize] = (b, (256 + first_rule + k) as u16);
+            }
+            let (len, _) = apply_round_in_place(&mut symbols, &second_of, false);
+            symbols.truncate(len);
+            rounds.push((rules.len() - first_rule) as u16);
+        }
+        (rules, rounds, symbols)
+    }
+
+    #[test]
+    fn counts_kept_up_to_date_learn_what_counting_again_learns() {
+        for (seed, len, max_run) in [(1, 200_000, 512), (2, 300_000, 64), (3, 50_000, 16)] {
+            let data = table_like(len, seed);
+            let learnt = learn_rules(&data, max_run);
+            assert!(learnt.1.len() > 3, "seed {seed}: {} rounds", learnt.1.len());
+            assert_eq!(learnt, rules_by_recounting(&data, max_run), "seed {seed}");
+        }
+        // Long runs of one value: pairs that overlap, replaced next to each other.
+        let runs: Vec<u8> =
+            (0..100_000u32).map(|k| [0u8, 0, 0, 1, 0, 1, 1, 1, 2][(k / 7 % 9) as usize]).collect();
+        assert_eq!(learn_rules(&runs, 512), rules_by_recounting(&runs, 512));
+    }
+
+    #[test]
+    fn rounds_over_blocks_make_the_symbols_of_rounds_over_the_chunk() {
+        let data = table_like(1 << 18, 9);
+        let code = PairCode::learn(&data[..1 << 16], 512);
+        assert!(code.rounds.len() > 3);
+        let tables = code.round_tables();
+        for len in [0, 1, 2, STREAM_BLOCK - 1, STREAM_BLOCK, STREAM_BLOCK + 1, 5 * STREAM_BLOCK + 77, 1 << 18]
+        {
+            let chunk = &data[..len];
+            let mut expected: Vec<u16> = chunk.iter().map(|&b| u16::from(b)).collect();
+            for table in tables.chunks_exact(MAX_SYMBOLS) {
+                let (kept, _) = apply_round_in_place(&mut expected, table.try_into().unwrap(), false);
+                expected.truncate(kept);
+            }
+            assert_eq!(code.symbols_of(chunk, &tables), expected, "{len} entries");
         }
     }
 
