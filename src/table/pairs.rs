@@ -571,22 +571,8 @@ fn learn_rules(sample: &[u8], max_run: u64) -> (Vec<(u16, u16)>, Vec<u16>, Vec<u
     let mut rounds = Vec::new();
     let mut runs = vec![1u64; 256];
     while 256 + rules.len() < MAX_SYMBOLS {
-        let mut taken = vec![false; MAX_SYMBOLS];
         let first_rule = rules.len();
-        for (a, b) in counts.most_frequent() {
-            if rules.len() - first_rule == RULES_PER_ROUND || 256 + rules.len() == MAX_SYMBOLS {
-                break;
-            }
-            let (a, b) = (a as usize, b as usize);
-            if taken[a] || taken[b] || runs[a] + runs[b] > max_run {
-                continue;
-            }
-            taken[a] = true;
-            taken[b] = true;
-            rules.push((a as u16, b as u16));
-            runs.push(runs[a] + runs[b]);
-        }
-        let made = rules.len() - first_rule;
+        let made = choose_round(counts.most_frequent(), &mut rules, &mut runs, max_run);
         if made == 0 {
             break;
         }
@@ -594,6 +580,33 @@ fn learn_rules(sample: &[u8], max_run: u64) -> (Vec<(u16, u16)>, Vec<u16>, Vec<u
         rounds.push(made as u16);
     }
     (rules, rounds, counts.symbols)
+}
+
+/// Makes the rules of a round from the pairs `ranked`, most frequent first: each pair in turn,
+/// unless one of its symbols has a rule this round already or its run would be longer than
+/// `max_run`, up to [`RULES_PER_ROUND`] and [`MAX_SYMBOLS`]. Returns the number made.
+fn choose_round(
+    ranked: impl IntoIterator<Item = (u16, u16)>,
+    rules: &mut Vec<(u16, u16)>,
+    runs: &mut Vec<u64>,
+    max_run: u64,
+) -> usize {
+    let mut taken = [false; MAX_SYMBOLS];
+    let first_rule = rules.len();
+    for (a, b) in ranked {
+        if rules.len() - first_rule == RULES_PER_ROUND || 256 + rules.len() == MAX_SYMBOLS {
+            break;
+        }
+        let (a, b) = (a as usize, b as usize);
+        if taken[a] || taken[b] || runs[a] + runs[b] > max_run {
+            continue;
+        }
+        taken[a] = true;
+        taken[b] = true;
+        rules.push((a as u16, b as u16));
+        runs.push(runs[a] + runs[b]);
+    }
+    rules.len() - first_rule
 }
 
 /// A sequence of symbols with the number of times each pair of symbols is adjacent in it.
@@ -967,22 +980,8 @@ mod tests {
             }
             let mut frequent: Vec<_> = counts.into_iter().filter(|&(_, c)| c >= MIN_PAIR_COUNT).collect();
             frequent.sort_by_key(|&(pair, c)| (Reverse(c), pair));
-            let mut taken = vec![false; MAX_SYMBOLS];
             let first_rule = rules.len();
-            for &((a, b), _) in &frequent {
-                let (a, b) = (a as usize, b as usize);
-                if rules.len() - first_rule == RULES_PER_ROUND || 256 + rules.len() == MAX_SYMBOLS {
-                    break;
-                }
-                if taken[a] || taken[b] || runs[a] + runs[b] > max_run {
-                    continue;
-                }
-                taken[a] = true;
-                taken[b] = true;
-                rules.push((a as u16, b as u16));
-                runs.push(runs[a] + runs[b]);
-            }
-            if rules.len() == first_rule {
+            if choose_round(frequent.iter().map(|&(pair, _)| pair), &mut rules, &mut runs, max_run) == 0 {
                 break;
             }
             let mut second_of = [NO_RULE; MAX_SYMBOLS];
