@@ -191,10 +191,8 @@ impl PairCode {
     fn round_tables(&self) -> Vec<(u16, u16)> {
         let mut tables = vec![NO_RULE; self.rounds.len() * MAX_SYMBOLS];
         let mut rule = 0;
-        for (round, &made) in self.rounds.iter().enumerate() {
-            for (k, &(a, b)) in self.rules[rule..rule + made as usize].iter().enumerate() {
-                tables[round * MAX_SYMBOLS + a as usize] = (b, (256 + rule + k) as u16);
-            }
+        for (table, &made) in tables.chunks_exact_mut(MAX_SYMBOLS).zip(&self.rounds) {
+            set_round(table, &self.rules[rule..rule + made as usize], 256 + rule);
             rule += made as usize;
         }
         tables
@@ -524,6 +522,13 @@ const NO_RULE: (u16, u16) = (u16::MAX, u16::MAX);
 /// symbol and the rule's symbol), or [`NO_RULE`].
 type RoundTable = [(u16, u16); MAX_SYMBOLS];
 
+/// Enters a round's `rules` in its `table`, the first making `first_symbol`.
+fn set_round(table: &mut [(u16, u16)], rules: &[(u16, u16)], first_symbol: usize) {
+    for (k, &(a, b)) in rules.iter().enumerate() {
+        table[a as usize] = (b, (first_symbol + k) as u16);
+    }
+}
+
 /// Replaces, left to right, every pair of `symbols` that one of a round's rules makes by the
 /// rule's symbol, writing the symbols over those it reads. Returns the number of symbols now;
 /// with `hold_last`, the last symbol, where it is not the second of a pair replaced, is
@@ -690,9 +695,7 @@ impl PairCounts {
     /// `first_symbol`, and counts again the pairs it changed: those that had a replaced symbol
     /// before, and those that have one after.
     fn replace(&mut self, rules: &[(u16, u16)], first_symbol: usize) {
-        for (k, &(a, b)) in rules.iter().enumerate() {
-            self.second_of[a as usize] = (b, (first_symbol + k) as u16);
-        }
+        set_round(&mut self.second_of[..], rules, first_symbol);
         let (old, new, tally) = (&self.symbols, &mut self.spare, &mut self.tally);
         new.clear();
         let mut i = 0;
@@ -985,9 +988,7 @@ mod tests {
                 break;
             }
             let mut second_of = [NO_RULE; MAX_SYMBOLS];
-            for (k, &(a, b)) in rules[first_rule..].iter().enumerate() {
-                second_of[a as usize] = (b, (256 + first_rule + k) as u16);
-            }
+            set_round(&mut second_of, &rules[first_rule..], 256 + first_rule);
             let (len, _) = apply_round_in_place(&mut symbols, &second_of, false);
             symbols.truncate(len);
             rounds.push((rules.len() - first_rule) as u16);
