@@ -280,16 +280,18 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
         parts: Option<&dyn CheckedParts>,
         progress: &Progress,
     ) -> Result<Option<Consistency>, BuildError> {
-        let solved = self.open_layer(dir, key.layer, |_| Check::Header)?;
+        // Checked and decoded whole, as solving reads them: the check reads every entry and its
+        // successors', and one read at a time from a compressed block is most of its time.
+        let solved = self.open_layer(dir, key.layer, |_| Check::Checksum)?;
         let next = if key.layer + 1 < self.0.layers() {
-            match self.open_layer(dir, key.layer + 1, |_| Check::Header) {
+            match self.open_layer(dir, key.layer + 1, |_| Check::Checksum) {
                 Ok(next) => Some(next),
                 Err(_) => return Ok(None), // reported with that layer
             }
         } else {
             None
         };
-        match self.0.prepare(dir, key.layer, &|_| Check::Header) {
+        match self.0.prepare(dir, key.layer, &|_| Check::Checksum) {
             Err(TableError::Missing { .. } | TableError::Incomplete { .. }) => return Ok(None),
             result => result?,
         }

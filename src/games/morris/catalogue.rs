@@ -232,11 +232,13 @@ impl<V: MorrisVariant> Catalogue for MovingPhase<V> {
     ) -> Result<Option<Consistency>, BuildError> {
         let pair = class.pair();
         let rules = &V::RULES;
-        let files = pair.members().into_iter().map(|c| SolvedClass::open(dir, rules, c, Check::Header));
+        // Checked and decoded whole, as generating reads them: the check reads every entry and
+        // its successors', and one read at a time from a compressed block is most of its time.
+        let files = pair.members().into_iter().map(|c| SolvedClass::open(dir, rules, c, Check::Checksum));
         let Ok(files) = files.collect::<Result<Vec<_>, _>>() else {
             return Ok(None); // its partner is missing or damaged: reported on its own
         };
-        let Ok(exits) = open_exits_of_class::<V>(dir, pair, Check::Header) else {
+        let Ok(exits) = open_exits_of_class::<V>(dir, pair, Check::Checksum) else {
             return Ok(None); // a table it depends on is missing or damaged: reported on its own
         };
         let set = SectorPair::<V>::new(Sector::moving(pair.mover, pair.other), borrow_exits(&exits));

@@ -168,11 +168,13 @@ impl<V: MorrisVariant> Catalogue for Sectors<V> {
         progress: &Progress,
     ) -> Result<Option<Consistency>, BuildError> {
         let pair = sector.pair();
-        let files = pair.members().into_iter().map(|s| Self::open(dir, s, Check::Header));
+        // Checked and decoded whole, as generating reads them: the check reads every entry and
+        // its successors', and one read at a time from a compressed block is most of its time.
+        let files = pair.members().into_iter().map(|s| Self::open(dir, s, Check::Checksum));
         let Ok(files) = files.collect::<Result<Vec<_>, _>>() else {
             return Ok(None); // its partner is missing or damaged: reported on its own
         };
-        let Ok(exits) = open_exits(pair, |s| Self::open(dir, s, Check::Header)) else {
+        let Ok(exits) = open_exits(pair, |s| Self::open(dir, s, Check::Checksum)) else {
             return Ok(None); // a table it depends on is missing or damaged: reported on its own
         };
         let set = SectorPair::<V>::new(pair, borrow_exits(&exits));
