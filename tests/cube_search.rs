@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use tablebase::Value;
 use tablebase::games::cube::board::{Position, cell, parse_qubic, parse_sogo, symmetries};
 use tablebase::games::cube::search::{CubeLines, Searcher};
-use tablebase::search::Prover;
+use tablebase::search::{ProofTree, Prover, SearchError};
 use tablebase::testing::SplitMix64;
 
 /// The brute force's own lines: from every cell, every one of the 26 directions, four cells
@@ -140,6 +140,7 @@ const DRAWN: u64 = 0x31cd_dc22_8257_7da5;
 fn check_late_positions(gravity: bool, count: usize, seed: u64) {
     let mut rng = SplitMix64::new(seed);
     let mut outcomes = [0; 3];
+    let mut grown = 0;
     for round in 0..count {
         let empty = 12 + 2 * (round as u32 % 2);
         let p = match round % 3 == 2 && !gravity {
@@ -171,6 +172,21 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
                 matches!(expected, Value::Loss(_))
             };
             assert_eq!(proof.attacker_wins, wins, "gravity {gravity}, mover attacks {mover_attacks}: {p:?}");
+            // And so does the tree of proofs, its leaves searched for so few nodes that it grows.
+            let tree = if gravity {
+                ProofTree::new(Prover::<CubeLines<true>>::new(CubeLines::<true>::new(), 1 << 20), 8)
+                    .prove(&p, mover_attacks)
+                    .unwrap()
+            } else {
+                ProofTree::new(Prover::<CubeLines<false>>::new(CubeLines::<false>::new(), 1 << 20), 8)
+                    .prove(&p, mover_attacks)
+                    .unwrap()
+            };
+            assert_eq!(
+                tree.attacker_wins, wins,
+                "tree, gravity {gravity}, mover attacks {mover_attacks}: {p:?}"
+            );
+            grown += usize::from(tree.expansions > 0);
         }
         outcomes[match expected {
             Value::Win(_) => 0,
@@ -181,6 +197,28 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
     }
     // The sample holds all three outcomes, so that none of them goes unchecked.
     assert!(outcomes.iter().all(|&n| n > 0), "gravity {gravity}: wins, losses, draws {outcomes:?}");
+    assert!(grown >= count / 4, "gravity {gravity}: the tree grew in only {grown} proofs");
+}
+
+/// A proof whose time is up stops at the next reading of the clock, every 4,096 nodes of its
+/// two searches together, whichever of them the nodes fall to. (When a threat-sequence node
+/// was ticked before it was counted, the empty cube's proof skipped every reading and ran on
+/// for as long as it was let: the proof runs on a thread of its own, given a minute.)
+#[test]
+fn a_proof_stops_at_its_time_limit() {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut prover = Prover::<CubeLines<false>>::new(CubeLines::<false>::new(), 1 << 24);
+        prover.set_time_limit(Some(0.0));
+        _ = send.send(prover.prove(&parse_qubic("").unwrap(), true));
+    });
+    match receive.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(Err(SearchError::TimeLimit { nodes, .. })) => {
+            assert!(nodes <= 4096, "stopped after {nodes} nodes")
+        }
+        Ok(other) => panic!("the empty cube proved at once: {other:?}"),
+        Err(_) => panic!("a proof with no time left still ran after a minute"),
+    }
 }
 
 #[test]

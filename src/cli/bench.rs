@@ -673,17 +673,33 @@ pub struct CubeProveArgs {
     /// Memory of the prover's tables, in MB.
     #[arg(long, default_value_t = 2048, value_parser = at_least_one)]
     table_mb: usize,
+    /// Prove by a proof-number search over a tree of positions kept in memory, each leaf
+    /// searched by the prover for about this many nodes (PN²), instead of one prover search.
+    #[arg(long, value_name = "NODES", value_parser = at_least_one)]
+    split: Option<usize>,
 }
 
 /// Proves whether the side to move (or with `--other` the other side) wins a cube position.
 pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
     use tablebase::games::cube::board::{parse_qubic, parse_sogo};
     use tablebase::games::cube::search::{Qubic, Sogo};
-    use tablebase::search::{LineGame, Prover};
+    use tablebase::search::{LineGame, ProofTree, Prover};
     fn prove<G: LineGame>(game: G, position: &G::Position, args: &CubeProveArgs) -> Result<String, Error> {
         let mut prover = Prover::<G>::new(game, args.table_mb << 20);
         prover.set_time_limit(args.max_time);
         let start = Instant::now();
+        if let Some(budget) = args.split {
+            let mut tree = ProofTree::new(prover, budget as u64);
+            let proof = tree.prove(position, !args.other).map_err(Error::Search)?;
+            return Ok(format!(
+                "{}\t{} (tree: {} positions, {} expanded)\t\t\t{:.1}",
+                if proof.attacker_wins { "wins" } else { "does not win" },
+                proof.prover_nodes,
+                proof.tree_positions,
+                proof.expansions,
+                start.elapsed().as_secs_f64()
+            ));
+        }
         let proof = prover.prove(position, !args.other).map_err(Error::Search)?;
         Ok(format!(
             "{}\t{}\t{}\t{}\t{:.1}",

@@ -18,9 +18,11 @@
 
 mod bounds;
 mod proof;
+mod tree;
 
 pub use bounds::{Bounds, KeyWord};
 pub use proof::{Proof, Prover};
+pub use tree::{ProofTree, TreeProof};
 
 use crate::value::Value;
 use std::fmt;

@@ -17,7 +17,7 @@
 use super::{Deadline, KeyWord, LineGame, SearchError, moves_not_losing_at_once};
 
 /// Proof and disproof numbers at or above this are infinite: proved or disproved.
-const INFINITE: u32 = u32::MAX / 4;
+pub(super) const INFINITE: u32 = u32::MAX / 4;
 
 /// The outcome of a proof: whether the attacker wins, with what the search did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,10 +45,12 @@ pub struct Prover<G: LineGame> {
     nodes: u64,
     threat_nodes: u64,
     deadline: Deadline,
+    /// Where [`Prover::numbers_within`] stops: a count of [`Prover::nodes`].
+    budget_end: u64,
 }
 
 /// What a position is worth before any search below it.
-enum Leaf {
+pub(super) enum Leaf {
     /// The side to move achieves its aim.
     Achieved,
     /// The side to move fails.
@@ -68,6 +70,7 @@ impl<G: LineGame> Prover<G> {
             nodes: 0,
             threat_nodes: 0,
             deadline: Deadline::default(),
+            budget_end: u64::MAX,
         }
     }
 
@@ -85,12 +88,7 @@ impl<G: LineGame> Prover<G> {
     /// Whether `attacker_to_move` (the side to move at `position`, or else the other) wins.
     pub fn prove(&mut self, position: &G::Position, attacker_to_move: bool) -> Result<Proof, SearchError> {
         let node = self.game.node(position);
-        let ply = G::ply(&node);
-        let parity = if attacker_to_move { ply % 2 } else { (ply + 1) % 2 };
-        if parity != self.attacker_parity {
-            self.clear();
-            self.attacker_parity = parity;
-        }
+        self.set_attacker(&node, attacker_to_move);
         let (nodes, threat_nodes) = (self.nodes, self.threat_nodes);
         let (proof, disproof) = self.search(&node, INFINITE, INFINITE)?;
         debug_assert!(proof == 0 || disproof == 0);
@@ -102,12 +100,67 @@ impl<G: LineGame> Prover<G> {
         })
     }
 
+    /// Makes the attacker the side to move at `node` if `attacker_to_move`, else the other
+    /// side; the tables are emptied when that changes the attacker.
+    pub(super) fn set_attacker(&mut self, node: &G::Node, attacker_to_move: bool) {
+        let ply = G::ply(node);
+        let parity = if attacker_to_move { ply % 2 } else { (ply + 1) % 2 };
+        if parity != self.attacker_parity {
+            self.clear();
+            self.attacker_parity = parity;
+        }
+    }
+
+    /// The game.
+    pub(super) fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The proof and disproof numbers of `node` (for its side to move, as [`Prover::set_attacker`]
+    /// set the attacker) after at most about `budget` more nodes of search: settled, or the
+    /// numbers its children have in the table when the budget runs out.
+    pub(super) fn numbers_within(&mut self, node: &G::Node, budget: u64) -> Result<(u32, u32), SearchError> {
+        self.budget_end = self.nodes().saturating_add(budget);
+        let searched = self.search(node, INFINITE, INFINITE);
+        let over_budget = self.nodes() > self.budget_end;
+        self.budget_end = u64::MAX;
+        match searched {
+            Err(SearchError::TimeLimit { .. }) if over_budget => self.numbers_from_children(node),
+            result => result,
+        }
+    }
+
+    /// The numbers of `key` in the table, if it holds them.
+    pub(super) fn stored_numbers(&self, key: G::Key) -> Option<(u32, u32)> {
+        self.numbers.get(key)
+    }
+
+    /// `node`'s numbers as its children's entries in the table give them (unsearched: 1 and 1).
+    fn numbers_from_children(&mut self, node: &G::Node) -> Result<(u32, u32), SearchError> {
+        let moves = match self.leaf(node)? {
+            Leaf::Achieved => return Ok((0, INFINITE)),
+            Leaf::Failed => return Ok((INFINITE, 0)),
+            Leaf::Moves(moves) => moves,
+        };
+        let (mut proof, mut disproof) = (INFINITE, 0u32);
+        for group in 0..self.game.groups().len() {
+            let cell = moves & self.game.groups()[group];
+            if cell != 0 {
+                let child = self.game.play(node, group, cell);
+                let (phi, delta) = self.numbers.get(self.game.key(&child)).unwrap_or((1, 1));
+                proof = proof.min(delta);
+                disproof = disproof.saturating_add(phi).min(INFINITE);
+            }
+        }
+        Ok((proof, disproof))
+    }
+
     fn is_attacker(&self, node: &G::Node) -> bool {
         G::ply(node) % 2 == self.attacker_parity
     }
 
     /// The position's worth before a search below it.
-    fn leaf(&mut self, node: &G::Node) -> Result<Leaf, SearchError> {
+    pub(super) fn leaf(&mut self, node: &G::Node) -> Result<Leaf, SearchError> {
         self.leaf_with(node, true)
     }
 
@@ -120,6 +173,11 @@ impl<G: LineGame> Prover<G> {
         let drawn = if attacker { Leaf::Failed } else { Leaf::Achieved };
         if game.has_line(mover ^ occupied) {
             return Ok(Leaf::Failed);
+        }
+        let defender = if attacker { mover ^ occupied } else { mover };
+        if !game.has_line(game.board() & !defender) {
+            // Every line holds a stone of the defender's: the attacker can make none any more.
+            return Ok(drawn);
         }
         if G::ply(node) == game.cells() {
             return Ok(drawn);
@@ -156,8 +214,12 @@ impl<G: LineGame> Prover<G> {
         occupied: u64,
         mut line: Option<&mut Vec<u64>>,
     ) -> Result<bool, SearchError> {
-        self.tick()?;
+        // Counted before the tick, as in `search`: the clock is read when the count of both
+        // searches passes a multiple of 4,096, and a count ticked before its increment is
+        // skipped when the next node is the other search's (a proof once ran on for minutes
+        // past its limit).
         self.threat_nodes += 1;
+        self.tick()?;
         let game = &self.game;
         let playable = game.playable(occupied);
         let my_completing = game.completing(mine);
@@ -250,7 +312,12 @@ impl<G: LineGame> Prover<G> {
     }
 
     fn tick(&self) -> Result<(), SearchError> {
-        self.deadline.check(self.nodes())
+        let nodes = self.nodes();
+        if nodes > self.budget_end {
+            // Out of [`Prover::numbers_within`]'s budget, which takes this error back.
+            return Err(SearchError::TimeLimit { seconds: 0.0, nodes });
+        }
+        self.deadline.check(nodes)
     }
 
     /// Nodes visited so far, by both searches.
