@@ -688,27 +688,31 @@ pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
         let mut prover = Prover::<G>::new(game, args.table_mb << 20);
         prover.set_time_limit(args.max_time);
         let start = Instant::now();
-        if let Some(budget) = args.split {
-            let mut tree = ProofTree::new(prover, budget as u64);
-            let proof = tree.prove(position, !args.other).map_err(Error::Search)?;
-            return Ok(format!(
-                "{}\t{} (tree: {} positions, {} expanded)\t\t\t{:.1}",
-                if proof.attacker_wins { "wins" } else { "does not win" },
-                proof.prover_nodes,
-                proof.tree_positions,
-                proof.expansions,
-                start.elapsed().as_secs_f64()
-            ));
-        }
-        let proof = prover.prove(position, !args.other).map_err(Error::Search)?;
-        Ok(format!(
-            "{}\t{}\t{}\t{}\t{:.1}",
-            if proof.attacker_wins { "wins" } else { "does not win" },
-            proof.nodes,
-            proof.threat_nodes,
-            proof.stored,
-            start.elapsed().as_secs_f64()
-        ))
+        // The columns: outcome, proof nodes, threat nodes, stored (a tree gives its prover's
+        // nodes together, with the tree's size).
+        let (wins, nodes, threat_nodes, stored) = match args.split {
+            Some(budget) => {
+                let proof = ProofTree::new(prover, budget as u64)
+                    .prove(position, !args.other)
+                    .map_err(Error::Search)?;
+                let tree = format!(
+                    "{} (tree: {} positions, {} expanded)",
+                    proof.prover_nodes, proof.tree_positions, proof.expansions
+                );
+                (proof.attacker_wins, tree, String::new(), String::new())
+            }
+            None => {
+                let proof = prover.prove(position, !args.other).map_err(Error::Search)?;
+                (
+                    proof.attacker_wins,
+                    proof.nodes.to_string(),
+                    proof.threat_nodes.to_string(),
+                    proof.stored.to_string(),
+                )
+            }
+        };
+        let outcome = if wins { "wins" } else { "does not win" };
+        Ok(format!("{outcome}\t{nodes}\t{threat_nodes}\t{stored}\t{:.1}", start.elapsed().as_secs_f64()))
     }
     let bad = |e: tablebase::games::cube::MovesError| Error::Usage(format!("position: {e}"));
     let line = match args.game {
