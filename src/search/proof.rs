@@ -19,6 +19,16 @@ use super::{Deadline, KeyWord, LineGame, SearchError, moves_not_losing_at_once};
 /// Proof and disproof numbers at or above this are infinite: proved or disproved.
 pub(super) const INFINITE: u32 = u32::MAX / 4;
 
+/// Adds a child's proof number to the sum that is its parent's disproof number. The sum is
+/// infinite only when one of its terms is: a sum of finite numbers stops just below, because
+/// an infinite disproof number means a settled position, and a sum of many large numbers (60
+/// moves a ply in Qubic) that reached it settled one that was not (a false "does not win":
+/// `a11d44b22a14` disproved, its symmetric image `a11d44b22d11` proved).
+#[inline]
+pub(super) fn add_proof_number(sum: u32, phi: u32) -> u32 {
+    if sum >= INFINITE || phi >= INFINITE { INFINITE } else { sum.saturating_add(phi).min(INFINITE - 1) }
+}
+
 /// The outcome of a proof: whether the attacker wins, with what the search did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Proof {
@@ -149,7 +159,7 @@ impl<G: LineGame> Prover<G> {
                 let child = self.game.play(node, group, cell);
                 let (phi, delta) = self.numbers.get(self.game.key(&child)).unwrap_or((1, 1));
                 proof = proof.min(delta);
-                disproof = disproof.saturating_add(phi).min(INFINITE);
+                disproof = add_proof_number(disproof, phi);
             }
         }
         Ok((proof, disproof))
@@ -406,7 +416,7 @@ impl<G: LineGame> Prover<G> {
             let (mut best, mut best_delta, mut second_delta, mut phi_sum) = (0, INFINITE, INFINITE, 0u32);
             for (i, (_, child_key)) in children.iter().enumerate() {
                 let (phi, delta) = self.numbers.get(*child_key).unwrap_or((1, 1));
-                phi_sum = phi_sum.saturating_add(phi).min(INFINITE);
+                phi_sum = add_proof_number(phi_sum, phi);
                 if delta < best_delta {
                     (second_delta, best_delta, best) = (best_delta, delta, i);
                 } else if delta < second_delta {

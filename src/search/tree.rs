@@ -9,7 +9,7 @@
 //! from the numbers the prover's table holds for them. Positions the game's symmetries map
 //! onto each other are one child.
 
-use super::proof::{INFINITE, Leaf};
+use super::proof::{INFINITE, Leaf, add_proof_number};
 use super::{LineGame, Prover, SearchError};
 
 /// What a tree proof found, and what it took.
@@ -100,7 +100,7 @@ impl<G: LineGame> ProofTree<G> {
                 for &child in &self.arena[index].children {
                     let (phi, delta) = self.arena[child as usize].numbers;
                     proof = proof.min(delta);
-                    disproof = disproof.saturating_add(phi).min(INFINITE);
+                    disproof = add_proof_number(disproof, phi);
                 }
                 self.arena[index].numbers = (proof, disproof);
             }
