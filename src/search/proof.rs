@@ -29,6 +29,27 @@ pub(super) fn add_proof_number(sum: u32, phi: u32) -> u32 {
     if sum >= INFINITE || phi >= INFINITE { INFINITE } else { sum.saturating_add(phi).min(INFINITE - 1) }
 }
 
+/// A position's numbers from its children's: the least disproof number and the sum of the
+/// proof numbers (each counts for its own side to move).
+pub(super) fn parent_numbers(children: impl IntoIterator<Item = (u32, u32)>) -> (u32, u32) {
+    children.into_iter().fold((INFINITE, 0), |(proof, disproof), (phi, delta)| {
+        (proof.min(delta), add_proof_number(disproof, phi))
+    })
+}
+
+/// The positions after each of `moves` (cells of the side to move at `node`), in the game's
+/// order of its groups.
+pub(super) fn children_of<'a, G: LineGame>(
+    game: &'a G,
+    node: &'a G::Node,
+    moves: u64,
+) -> impl Iterator<Item = G::Node> + 'a {
+    game.groups().iter().enumerate().filter_map(move |(group, &cells)| {
+        let cell = moves & cells;
+        (cell != 0).then(|| game.play(node, group, cell))
+    })
+}
+
 /// The outcome of a proof: whether the attacker wins, with what the search did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Proof {
@@ -152,17 +173,11 @@ impl<G: LineGame> Prover<G> {
             Leaf::Failed => return Ok((INFINITE, 0)),
             Leaf::Moves(moves) => moves,
         };
-        let (mut proof, mut disproof) = (INFINITE, 0u32);
-        for group in 0..self.game.groups().len() {
-            let cell = moves & self.game.groups()[group];
-            if cell != 0 {
-                let child = self.game.play(node, group, cell);
-                let (phi, delta) = self.numbers.get(self.game.key(&child)).unwrap_or((1, 1));
-                proof = proof.min(delta);
-                disproof = add_proof_number(disproof, phi);
-            }
-        }
-        Ok((proof, disproof))
+        let numbers = &self.numbers;
+        let game = &self.game;
+        Ok(parent_numbers(
+            children_of(game, node, moves).map(|child| numbers.get(game.key(&child)).unwrap_or((1, 1))),
+        ))
     }
 
     fn is_attacker(&self, node: &G::Node) -> bool {
@@ -373,16 +388,12 @@ impl<G: LineGame> Prover<G> {
             child_threats = wins || self.game.beneath(self.game.board()) != 0;
         }
         let mut children: Vec<(G::Node, G::Key)> = Vec::with_capacity(moves.count_ones() as usize);
-        for group in 0..self.game.groups().len() {
-            let cell = moves & self.game.groups()[group];
-            if cell != 0 {
-                let child = self.game.play(node, group, cell);
-                let child_key = self.game.key(&child);
-                // The children's entries are read next, each most likely a cache miss: asked
-                // for all at once, the misses overlap.
-                self.numbers.prefetch(child_key);
-                children.push((child, child_key));
-            }
+        for child in children_of(&self.game, node, moves) {
+            let child_key = self.game.key(&child);
+            // The children's entries are read next, each most likely a cache miss: asked for
+            // all at once, the misses overlap.
+            self.numbers.prefetch(child_key);
+            children.push((child, child_key));
         }
         let attacker = mover ^ occupied;
         for &(child, child_key) in &children {

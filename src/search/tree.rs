@@ -9,7 +9,7 @@
 //! from the numbers the prover's table holds for them. Positions the game's symmetries map
 //! onto each other are one child.
 
-use super::proof::{INFINITE, Leaf, add_proof_number};
+use super::proof::{Leaf, children_of, parent_numbers};
 use super::{LineGame, Prover, SearchError};
 
 /// What a tree proof found, and what it took.
@@ -50,14 +50,10 @@ fn settled(numbers: (u32, u32)) -> bool {
 }
 
 impl<G: LineGame> ProofTree<G> {
-    /// A tree over `prover`, which searches each new leaf for about `budget` nodes.
+    /// A tree over `prover`, which searches each new leaf for about `budget` nodes (and whose
+    /// time limit bounds the whole proof).
     pub fn new(prover: Prover<G>, budget: u64) -> ProofTree<G> {
         ProofTree { prover, budget: budget.max(1), arena: Vec::new(), expansions: 0 }
-    }
-
-    /// Stops the proof `seconds` from now; `None` lifts the limit.
-    pub fn set_time_limit(&mut self, seconds: Option<f64>) {
-        self.prover.set_time_limit(seconds);
     }
 
     /// Whether `attacker_to_move` (the side to move at `position`, or else the other) wins.
@@ -96,13 +92,10 @@ impl<G: LineGame> ProofTree<G> {
                 self.expand(at)?;
             }
             for &index in path.iter().rev() {
-                let (mut proof, mut disproof) = (INFINITE, 0u32);
-                for &child in &self.arena[index].children {
-                    let (phi, delta) = self.arena[child as usize].numbers;
-                    proof = proof.min(delta);
-                    disproof = add_proof_number(disproof, phi);
-                }
-                self.arena[index].numbers = (proof, disproof);
+                let arena = &self.arena;
+                let numbers =
+                    parent_numbers(arena[index].children.iter().map(|&c| arena[c as usize].numbers));
+                self.arena[index].numbers = numbers;
             }
         }
         Ok(TreeProof {
@@ -124,14 +117,10 @@ impl<G: LineGame> ProofTree<G> {
         };
         let game = self.prover.game();
         let mut children: Vec<(G::Node, G::Key)> = Vec::new();
-        for group in 0..game.groups().len() {
-            let cell = moves & game.groups()[group];
-            if cell != 0 {
-                let child = game.play(&node, group, cell);
-                let key = game.key(&child);
-                if children.iter().all(|&(_, k)| k != key) {
-                    children.push((child, key));
-                }
+        for child in children_of(game, &node, moves) {
+            let key = game.key(&child);
+            if children.iter().all(|&(_, k)| k != key) {
+                children.push((child, key));
             }
         }
         let mut indices = Vec::with_capacity(children.len());
