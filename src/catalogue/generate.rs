@@ -361,7 +361,7 @@ fn run_only<C: Catalogue>(
         of: jobs.len(),
         disk: needs.disk,
         disk_known: if needs.disk_bounded { 0 } else { needs.disk },
-        memory: needs.memory,
+        memory: needs.memory + crate::table::compress::PACKING_MEMORY,
         cpu_seconds: needs.cpu_seconds,
     };
     check_fits(catalogue, &plan, dir)?;
@@ -369,7 +369,7 @@ fn run_only<C: Catalogue>(
 }
 
 /// What the unfinished jobs of a run need: the jobs, the bytes of their files, the memory of
-/// the largest, and their CPU time where every one of them has a measured rate. Disk and memory
+/// the largest with what compressing a table beside it holds, and their CPU time where every one of them has a measured rate. Disk and memory
 /// are upper bounds (a layer's table is counted at its index space until its set says how many
 /// positions it holds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -407,6 +407,9 @@ pub fn estimate<C: Catalogue>(catalogue: &C, dir: &Path) -> Estimate {
         }
         plan.memory = plan.memory.max(needs.memory);
         plan.cpu_seconds = plan.cpu_seconds.zip(needs.cpu_seconds).map(|(sum, cpu)| sum.saturating_add(cpu));
+    }
+    if plan.jobs > 0 {
+        plan.memory += crate::table::compress::PACKING_MEMORY;
     }
     plan
 }

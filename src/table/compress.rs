@@ -24,6 +24,13 @@ const SAMPLE_RUN: usize = 64 << 10;
 /// ... up to this many entries in all (a body this small is learnt from whole).
 const SAMPLE_BYTES: usize = 16 << 20;
 
+/// Memory that compressing a table beside the jobs holds, for the estimates of a run: the
+/// rules learnt from a sample of at most `SAMPLE_BYTES` entries as 16-bit symbols, a few copies
+/// of it (measured: about 90 MB beside the Lasker 5-stone jobs, compressing the 31 MB class
+/// 5-5). The encoded blocks come on top, twice the compressed table (under 0.5 GB for the
+/// largest table of the standard game).
+pub const PACKING_MEMORY: u64 = 8 * SAMPLE_BYTES as u64;
+
 /// What the rules of a body are learnt from: all of a small body; of a large one, runs of
 /// `SAMPLE_RUN` entries evenly spread, up to `SAMPLE_BYTES` in all. The same body gives the same
 /// sample, so compressing a table twice gives the same bytes.

@@ -306,16 +306,18 @@ impl<V: MorrisVariant> SectorPair<'_, V> {
     }
 }
 
-/// What solving `pair` needs: its members' table files, two bytes of working value and a byte
-/// of counter per position of the pair, and its CPU at the variant's measured rate for classes
-/// or for sectors with stones in hand.
+/// What solving `pair` needs: its members' table files; two bytes of working value and a byte
+/// of counter per position of the pair, and a byte per position of each table it leads to
+/// (compressed tables are read decoded whole); and its CPU at the variant's measured rate for
+/// classes or for sectors with stones in hand.
 pub(crate) fn pair_needs<V: MorrisVariant>(pair: Sector) -> Needs {
     let sizes: Vec<u64> = pair.members().iter().map(|s| s.index().size()).collect();
     let positions: u64 = sizes.iter().sum();
+    let exits: u64 = exit_sectors(pair).iter().map(|s| s.index().size()).sum();
     let nanos = if pair.is_class() { V::NANOS_PER_CLASS_POSITION } else { V::NANOS_PER_SECTOR_POSITION };
     Needs {
         disk: sizes.iter().map(|&n| crate::table::table_file_len(n)).sum(),
-        memory: 3 * positions,
+        memory: 3 * positions + exits,
         cpu_seconds: Needs::cpu_at(positions, nanos),
         disk_bounded: false,
     }
