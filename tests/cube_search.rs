@@ -473,3 +473,93 @@ fn the_books_count_every_reachable_position_once() {
     }
     assert_eq!(counts(true, 5), walked);
 }
+
+/// A proof that follows a strategy tries only the strategy's move where it has one. On late
+/// Qubic positions that White wins: a strategy of a winning move proves the win; one of a move
+/// that does not win (by the brute force) proves nothing, unless a threat sequence wins before
+/// any move is chosen; without a strategy the win is proved again. On positions White does not
+/// win, no strategy proves a win.
+#[test]
+fn a_strategy_restricts_the_attackers_moves() {
+    let mut rng = SplitMix64::new(29);
+    let (mut wins, mut restricted_failures, mut not_won) = (0, 0, 0);
+    for round in 0..240 {
+        let empty = 12 + 2 * (round % 2);
+        let p = match round % 2 {
+            0 => late_position(&mut rng, empty, false),
+            _ => from_drawn_cube(&mut rng, empty),
+        };
+        let mut brute = Brute::new(false);
+        let mut prover = Prover::<CubeLines<false>>::new(CubeLines::<false>::new(), 1 << 22);
+        if !matches!(brute.value(p.current, p.mask ^ p.current), Value::Win(_)) {
+            let any = p.play(brute.moves(p.mask)[0]);
+            prover.set_strategy(&[any]);
+            assert!(!prover.prove(&p, true).unwrap().attacker_wins, "not won: {p:?}");
+            not_won += 1;
+            continue;
+        }
+        let (mut winning, mut failing) = (None, None);
+        for c in brute.moves(p.mask) {
+            let child = p.play(c);
+            match brute.value(child.current, child.mask ^ child.current) {
+                Value::Loss(_) => winning = winning.or(Some(child)),
+                _ => failing = failing.or(Some(child)),
+            }
+        }
+        let (Some(winning), Some(failing)) = (winning, failing) else { continue };
+        prover.set_strategy(&[winning]);
+        assert!(prover.on_strategy(&p) && prover.on_strategy(&winning), "{p:?}");
+        assert!(prover.prove(&p, true).unwrap().attacker_wins, "the winning move: {p:?}");
+        prover.set_strategy(&[failing]);
+        let restricted = prover.prove(&p, true).unwrap();
+        if restricted.attacker_wins {
+            // Not through the move that does not win: the position itself, by a threat
+            // sequence, before any move was chosen.
+            assert_eq!(restricted.nodes, 1, "proved through a move that does not win: {p:?}");
+        } else {
+            restricted_failures += 1;
+        }
+        prover.set_strategy(&[]);
+        assert!(!prover.on_strategy(&p));
+        assert!(prover.prove(&p, true).unwrap().attacker_wins, "no strategy: {p:?}");
+        wins += 1;
+    }
+    // Late won positions are nearly all won by a threat sequence from the position itself, so
+    // the restriction shows only where it must not prove (the opening's proofs in
+    // docs/BENCHMARKS.md show what it gains).
+    assert!(
+        wins >= 100 && not_won >= 3,
+        "{wins} wins ({restricted_failures} failed restricted), {not_won} not won"
+    );
+}
+
+/// White's strategy for Qubic opens on a corner and answers every reply of Black's: each of
+/// the 63 cells is, under a symmetry of the cube that keeps White's corner, the reply of
+/// exactly one entry, and each entry is a legal position after a move of White's.
+#[test]
+fn the_qubic_strategy_answers_every_reply() {
+    use tablebase::games::cube::strategy::QUBIC_STRATEGY;
+    let game = CubeLines::<false>::new();
+    let entries: Vec<Position> = QUBIC_STRATEGY.iter().map(|m| parse_qubic(m).unwrap()).collect();
+    assert_eq!(entries[0], parse_qubic("a11").unwrap());
+    let replies: Vec<u128> = entries[1..]
+        .iter()
+        .map(|e| {
+            assert_eq!(e.ply, 3, "{e:?}");
+            let moves: Vec<&str> = QUBIC_STRATEGY[1..]
+                .iter()
+                .find(|m| parse_qubic(m).unwrap() == *e)
+                .unwrap()
+                .split(' ')
+                .collect();
+            assert_eq!(moves[0], "a11");
+            game.canonical_key(&parse_qubic(&moves[..2].join(" ")).unwrap())
+        })
+        .collect();
+    let first = parse_qubic("a11").unwrap();
+    for i in 1..64 {
+        let reply = first.play(1 << i);
+        let key = game.canonical_key(&reply);
+        assert_eq!(replies.iter().filter(|&&k| k == key).count(), 1, "reply on cell {i}");
+    }
+}

@@ -72,6 +72,11 @@ pub trait LineGame: Send + Sync + 'static {
     fn building(&self, mine: u64, theirs: u64) -> u64 {
         self.board() & !(mine | theirs)
     }
+    /// How much a stone of `mine` on the empty `cell` promises, for the order in which a proof
+    /// tries the attacker's quiet moves (higher first); 0 for every cell unless the game says.
+    fn promise(&self, _mine: u64, _theirs: u64, _cell: u64) -> u32 {
+        0
+    }
     /// The cells on which a stone would make some of `cells` playable: none without gravity.
     fn beneath(&self, cells: u64) -> u64;
     /// The moves in the order the search tries them among equal threats: each a set of cells of

@@ -78,6 +78,11 @@ pub struct Prover<G: LineGame> {
     deadline: Deadline,
     /// Where [`Prover::numbers_within`] stops: a count of [`Prover::nodes`].
     budget_end: u64,
+    /// Keys of the positions a strategy of the attacker's moves leads to: an attacker's node
+    /// with a move to one of them tries only those moves (see [`Prover::set_strategy`]).
+    strategy: std::collections::HashSet<u128>,
+    /// The ply of the strategy's deepest position: below it no node has a strategy move.
+    strategy_plies: u32,
 }
 
 /// What a position is worth before any search below it.
@@ -102,7 +107,35 @@ impl<G: LineGame> Prover<G> {
             threat_nodes: 0,
             deadline: Deadline::default(),
             budget_end: u64::MAX,
+            strategy: std::collections::HashSet::new(),
+            strategy_plies: 0,
         }
+    }
+
+    /// Follows a strategy: wherever the attacker has a move to one of `positions` (positions
+    /// after the attacker's move), the proof tries those moves and no other. A proof found so
+    /// is a proof; a failed one proves nothing, since the moves left out might win. An empty
+    /// list lifts the strategy. The tables are emptied, since what they hold was found under
+    /// other rules.
+    pub fn set_strategy(&mut self, positions: &[G::Position]) {
+        self.strategy = positions.iter().map(|p| self.game.key(&self.game.node(p)).to_u128()).collect();
+        self.strategy_plies = positions.iter().map(|p| G::ply(&self.game.node(p))).max().unwrap_or(0);
+        self.clear();
+    }
+
+    /// Whether the strategy leads to `position` itself (a position after one of its moves).
+    pub fn in_strategy(&self, position: &G::Position) -> bool {
+        self.strategy.contains(&self.game.key(&self.game.node(position)).to_u128())
+    }
+
+    /// Whether the strategy has a move from `position`, or leads to `position` itself: a
+    /// position on its way.
+    pub fn on_strategy(&self, position: &G::Position) -> bool {
+        let node = self.game.node(position);
+        let moves = self.game.playable(G::occupied(&node));
+        self.strategy.contains(&self.game.key(&node).to_u128())
+            || children_of(&self.game, &node, moves)
+                .any(|c| self.strategy.contains(&self.game.key(&c).to_u128()))
     }
 
     /// Stops every later proof after `seconds` from now; `None` lifts the limit.
@@ -395,7 +428,24 @@ impl<G: LineGame> Prover<G> {
             self.numbers.prefetch(child_key);
             children.push((child, child_key));
         }
+        if G::ply(node) < self.strategy_plies && self.is_attacker(node) {
+            let strategy = &self.strategy;
+            if children.iter().any(|(_, key)| strategy.contains(&key.to_u128())) {
+                children.retain(|(_, key)| strategy.contains(&key.to_u128()));
+            }
+        }
         let attacker = mover ^ occupied;
+        // The attacker's quiet moves start the harder to refute the less they promise, so that
+        // the search tries the promising ones first and the rest when those grow hard.
+        let most_promise = if self.is_attacker(node) {
+            children
+                .iter()
+                .map(|(child, _)| self.game.promise(mover, mover ^ occupied, G::occupied(child) ^ occupied))
+                .max()
+                .unwrap_or(0)
+        } else {
+            0
+        };
         for &(child, child_key) in &children {
             // Settle what settles at once (a line, a forced loss, a threat sequence), so that
             // the choice below sees it.
@@ -416,7 +466,16 @@ impl<G: LineGame> Prover<G> {
                 // Mobility: one move may achieve the mover's aim, but all of them must be
                 // refuted, so that forcing moves (one reply) come first.
                 Leaf::Moves(replies) if !self.is_attacker(&child) => {
-                    _ = self.numbers.put(child_key, (1, 1 + u32::from(replies.count_ones() > 1)), 1)
+                    let disproof = match replies.count_ones() > 1 {
+                        false => 1,
+                        true => {
+                            2 + promise_penalty(
+                                most_promise,
+                                self.game.promise(mover, mover ^ occupied, cell),
+                            )
+                        }
+                    };
+                    _ = self.numbers.put(child_key, (1, disproof), 1)
                 }
                 Leaf::Moves(_) => {}
             }
@@ -450,6 +509,21 @@ impl<G: LineGame> Prover<G> {
             self.search(&child, child_proof_limit, child_disproof_limit)?;
         }
     }
+}
+
+/// The most a quiet move of the attacker's starts above the most promising one: its disproof
+/// number starts at 2 plus this share of how much less it promises. 4 measured best of 0, 4,
+/// 16 and 64 (docs/BENCHMARKS.md): larger spreads leave good moves untried too long.
+const PROMISE_SPREAD: u32 = 4;
+
+/// The extra disproof number a quiet move of the attacker starts with, from how much less it
+/// promises than the most promising one.
+#[inline]
+fn promise_penalty(most: u32, promise: u32) -> u32 {
+    if most == 0 {
+        return 0;
+    }
+    (most - promise) * PROMISE_SPREAD / most
 }
 
 /// Spreads a position's words over a table's slots: every bit of the key reaches the low bits

@@ -12,6 +12,7 @@ mod play;
 mod probe;
 pub mod search;
 pub mod solver;
+pub mod strategy;
 
 pub use board::{MovesError, Position, parse_qubic, parse_sogo};
 pub use catalogue::CubeBook;

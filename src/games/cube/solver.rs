@@ -21,6 +21,11 @@ pub const EXACT_SECONDS: f64 = 0.25;
 const EXACT_TABLE_BYTES: usize = 64 << 20;
 /// Bytes of the prover's tables.
 pub const PROVER_TABLE_BYTES: usize = 512 << 20;
+/// Bytes of the tables of the prover that follows White's strategy in Qubic: its proofs store
+/// millions of positions and run through tens of millions of threat sequences, and with a
+/// quarter of this the threat searches are repeated so often that a proof of 17 s (`a11 d44
+/// a14`) takes over 100.
+pub const STRATEGY_TABLE_BYTES: usize = 2 << 30;
 /// Values remembered from one question to the next (a probe asks for every move's, and the
 /// best line for them again); beyond this the memory is emptied.
 const REMEMBERED: usize = 1 << 20;
@@ -35,6 +40,9 @@ pub struct CubeSolver<const GRAVITY: bool> {
     prover_bytes: usize,
     exact_seconds: f64,
     known: Mutex<HashMap<u128, Value>>,
+    /// The prover that follows White's strategy ([`super::strategy`]; Qubic only), made at the
+    /// first proof on the strategy's way, with the ply of the strategy's last positions.
+    strategy: Mutex<Option<(Prover<CubeLines<GRAVITY>>, u32)>>,
 }
 
 impl<const GRAVITY: bool> Default for CubeSolver<GRAVITY> {
@@ -55,6 +63,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
             prover_bytes,
             exact_seconds,
             known: Mutex::new(HashMap::new()),
+            strategy: Mutex::new(None),
         }
     }
 
@@ -113,12 +122,79 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
 
     /// Whether the side to move (`attacker_to_move`) or the other side wins `position`.
     fn proves(&self, position: &Position, attacker_to_move: bool, max_time: Option<f64>) -> Result<bool, SearchError> {
+        let start = Instant::now();
+        let white_attacks = attacker_to_move == position.ply.is_multiple_of(2);
+        if !GRAVITY && white_attacks && self.proves_by_strategy(position, max_time)? {
+            return Ok(true);
+        }
+        let max_time = max_time.map(|t| (t - start.elapsed().as_secs_f64()).max(0.0));
         let idle = || self.provers.lock().unwrap_or_else(PoisonError::into_inner);
         let mut prover = idle().pop().unwrap_or_else(|| Prover::new(self.game.clone(), self.prover_bytes));
         prover.set_time_limit(max_time);
         let proof = prover.prove(position, attacker_to_move);
         idle().push(prover);
         Ok(proof?.attacker_wins)
+    }
+
+    /// Whether White wins `position` by a proof that follows White's strategy; false where the
+    /// position is off the strategy's way or the proof fails (which proves nothing).
+    fn proves_by_strategy(&self, position: &Position, max_time: Option<f64>) -> Result<bool, SearchError> {
+        let mut held = self.strategy.lock().unwrap_or_else(PoisonError::into_inner);
+        let (prover, last_ply) = held.get_or_insert_with(|| {
+            let mut prover = Prover::new(self.game.clone(), STRATEGY_TABLE_BYTES.max(self.prover_bytes));
+            let positions: Vec<Position> = super::strategy::QUBIC_STRATEGY
+                .iter()
+                .map(|moves| super::board::parse_qubic(moves).expect("the strategy's positions are legal"))
+                .collect();
+            prover.set_strategy(&positions);
+            (prover, positions.iter().map(|p| p.ply).max().unwrap_or(0))
+        });
+        if !prover.on_strategy(position) {
+            return Ok(false);
+        }
+        let deadline = max_time.map(|t| Instant::now() + std::time::Duration::from_secs_f64(t));
+        self.along_strategy(prover, *last_ply, position, deadline)
+    }
+
+    /// Whether White wins `position` by proofs along the strategy: split into one proof per
+    /// reply of Black's (up to symmetry) where the strategy goes on below, each searched on its
+    /// own. One search of them all would take turns among a dozen proofs of millions of
+    /// positions each, which evict one another from the tables: the empty cube was not proved
+    /// in 15 minutes so, and is in a few this way.
+    fn along_strategy(
+        &self,
+        prover: &mut Prover<CubeLines<GRAVITY>>,
+        last_ply: u32,
+        position: &Position,
+        deadline: Option<Instant>,
+    ) -> Result<bool, SearchError> {
+        let white_to_move = position.ply.is_multiple_of(2);
+        let moves = || {
+            let playable = super::board::playable(position.mask, GRAVITY);
+            (0..super::board::CELLS).map(|i| 1u64 << i).filter(move |c| playable & c != 0)
+        };
+        if position.ply < last_ply && !position.is_over() {
+            if white_to_move {
+                if let Some(next) = moves().map(|c| position.play(c)).find(|child| prover.in_strategy(child)) {
+                    return self.along_strategy(prover, last_ply, &next, deadline);
+                }
+            } else if prover.in_strategy(position) {
+                let mut seen = std::collections::HashSet::new();
+                for child in moves().map(|c| position.play(c)) {
+                    if seen.insert(self.game.canonical_key(&child))
+                        && !self.along_strategy(prover, last_ply, &child, deadline)?
+                    {
+                        return Ok(false);
+                    }
+                }
+                return Ok(true);
+            }
+        }
+        // Each part on empty tables: what an earlier part stored cost many nodes, and the
+        // tables keep the costliest, which would leave this part the cheapest slots.
+        prover.clear();
+        prover.set_time_limit(deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()));
+        Ok(prover.prove(position, white_to_move)?.attacker_wins)
     }
 
     /// The outcome of `position` without a time limit: exact where the game ends within a ply
