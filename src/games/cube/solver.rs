@@ -175,7 +175,17 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         };
         if position.ply < last_ply && !position.is_over() {
             if white_to_move {
-                if let Some(next) = moves().map(|c| position.play(c)).find(|child| prover.in_strategy(child)) {
+                // The strategy's own position where this one is an image of the position it
+                // answers: images have one value, but a proof of one can cost several times
+                // that of another (`a11 b22 d41` 57 s, an image of it not in 220 s).
+                let key = self.game.canonical_key(position);
+                let own = super::strategy::QUBIC_STRATEGY.iter().find_map(|moves| {
+                    let (before, _) = moves.rsplit_once(' ')?;
+                    let answered = super::board::parse_qubic(before).ok()?;
+                    (self.game.canonical_key(&answered) == key).then(|| super::board::parse_qubic(moves).ok())?
+                });
+                let next = own.or_else(|| moves().map(|c| position.play(c)).find(|child| prover.in_strategy(child)));
+                if let Some(next) = next {
                     return self.along_strategy(prover, last_ply, &next, deadline);
                 }
             } else if prover.in_strategy(position) {
