@@ -436,16 +436,9 @@ impl<G: LineGame> Prover<G> {
         }
         let attacker = mover ^ occupied;
         // The attacker's quiet moves start the harder to refute the less they promise, so that
-        // the search tries the promising ones first and the rest when those grow hard.
-        let most_promise = if self.is_attacker(node) {
-            children
-                .iter()
-                .map(|(child, _)| self.game.promise(mover, mover ^ occupied, G::occupied(child) ^ occupied))
-                .max()
-                .unwrap_or(0)
-        } else {
-            0
-        };
+        // the search tries the promising ones first and the rest when those grow hard. Found
+        // only when a child is new: a node is entered again and again, its children stored.
+        let mut most_promise = None;
         for &(child, child_key) in &children {
             // Settle what settles at once (a line, a forced loss, a threat sequence), so that
             // the choice below sees it.
@@ -469,10 +462,16 @@ impl<G: LineGame> Prover<G> {
                     let disproof = match replies.count_ones() > 1 {
                         false => 1,
                         true => {
-                            2 + promise_penalty(
-                                most_promise,
-                                self.game.promise(mover, mover ^ occupied, cell),
-                            )
+                            // Here the mover is the attacker.
+                            let (game, theirs) = (&self.game, mover ^ occupied);
+                            let most = *most_promise.get_or_insert_with(|| {
+                                children
+                                    .iter()
+                                    .map(|(c, _)| game.promise(mover, theirs, G::occupied(c) ^ occupied))
+                                    .max()
+                                    .unwrap_or(0)
+                            });
+                            2 + promise_penalty(most, game.promise(mover, theirs, cell))
                         }
                     };
                     _ = self.numbers.put(child_key, (1, disproof), 1)

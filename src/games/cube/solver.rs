@@ -40,9 +40,35 @@ pub struct CubeSolver<const GRAVITY: bool> {
     prover_bytes: usize,
     exact_seconds: f64,
     known: Mutex<HashMap<u128, Value>>,
-    /// The prover that follows White's strategy ([`super::strategy`]; Qubic only), made at the
-    /// first proof on the strategy's way, with the ply of the strategy's last positions.
-    strategy: Mutex<Option<(Prover<CubeLines<GRAVITY>>, u32)>>,
+    /// White's strategy ([`super::strategy`]; Qubic only), made at the first proof of a win
+    /// of White's.
+    strategy: Mutex<Option<Strategy<GRAVITY>>>,
+}
+
+/// White's strategy as the solver follows it, with the prover that follows it.
+struct Strategy<const GRAVITY: bool> {
+    prover: Prover<CubeLines<GRAVITY>>,
+    /// For the position each of its moves answers, by its key up to symmetry, the strategy's
+    /// own position after the move.
+    answers: HashMap<u128, Position>,
+    /// The ply of its last positions.
+    last_ply: u32,
+}
+
+impl<const GRAVITY: bool> Strategy<GRAVITY> {
+    fn new(game: &CubeLines<GRAVITY>, table_bytes: usize) -> Strategy<GRAVITY> {
+        let parse = |moves: &str| super::board::parse_qubic(moves).expect("the strategy's positions are legal");
+        let mut answers = HashMap::new();
+        for moves in super::strategy::QUBIC_STRATEGY {
+            let answered = moves.rsplit_once(' ').map_or("", |(before, _)| before);
+            answers.insert(game.canonical_key(&parse(answered)), parse(moves));
+        }
+        let positions: Vec<Position> = answers.values().copied().collect();
+        let mut prover = Prover::new(game.clone(), table_bytes);
+        prover.set_strategy(&positions);
+        let last_ply = positions.iter().map(|p| p.ply).max().unwrap_or(0);
+        Strategy { prover, answers, last_ply }
+    }
 }
 
 impl<const GRAVITY: bool> Default for CubeSolver<GRAVITY> {
@@ -140,20 +166,13 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
     /// position is off the strategy's way or the proof fails (which proves nothing).
     fn proves_by_strategy(&self, position: &Position, max_time: Option<f64>) -> Result<bool, SearchError> {
         let mut held = self.strategy.lock().unwrap_or_else(PoisonError::into_inner);
-        let (prover, last_ply) = held.get_or_insert_with(|| {
-            let mut prover = Prover::new(self.game.clone(), STRATEGY_TABLE_BYTES.max(self.prover_bytes));
-            let positions: Vec<Position> = super::strategy::QUBIC_STRATEGY
-                .iter()
-                .map(|moves| super::board::parse_qubic(moves).expect("the strategy's positions are legal"))
-                .collect();
-            prover.set_strategy(&positions);
-            (prover, positions.iter().map(|p| p.ply).max().unwrap_or(0))
-        });
-        if !prover.on_strategy(position) {
+        let strategy = held
+            .get_or_insert_with(|| Strategy::new(&self.game, STRATEGY_TABLE_BYTES.max(self.prover_bytes)));
+        if !strategy.prover.on_strategy(position) {
             return Ok(false);
         }
         let deadline = max_time.map(|t| Instant::now() + std::time::Duration::from_secs_f64(t));
-        self.along_strategy(prover, *last_ply, position, deadline)
+        self.along_strategy(strategy, position, deadline)
     }
 
     /// Whether White wins `position` by proofs along the strategy: split into one proof per
@@ -163,37 +182,26 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
     /// in 15 minutes so, and is in a few this way.
     fn along_strategy(
         &self,
-        prover: &mut Prover<CubeLines<GRAVITY>>,
-        last_ply: u32,
+        strategy: &mut Strategy<GRAVITY>,
         position: &Position,
         deadline: Option<Instant>,
     ) -> Result<bool, SearchError> {
         let white_to_move = position.ply.is_multiple_of(2);
-        let moves = || {
-            let playable = super::board::playable(position.mask, GRAVITY);
-            (0..super::board::CELLS).map(|i| 1u64 << i).filter(move |c| playable & c != 0)
-        };
-        if position.ply < last_ply && !position.is_over() {
+        if position.ply < strategy.last_ply && !position.is_over() {
             if white_to_move {
-                // The strategy's own position where this one is an image of the position it
-                // answers: images have one value, but a proof of one can cost several times
-                // that of another (`a11 b22 d41` 57 s, an image of it not in 220 s).
-                let key = self.game.canonical_key(position);
-                let own = super::strategy::QUBIC_STRATEGY.iter().find_map(|moves| {
-                    let (before, _) = moves.rsplit_once(' ')?;
-                    let answered = super::board::parse_qubic(before).ok()?;
-                    (self.game.canonical_key(&answered) == key).then(|| super::board::parse_qubic(moves).ok())?
-                });
-                let next = own.or_else(|| moves().map(|c| position.play(c)).find(|child| prover.in_strategy(child)));
-                if let Some(next) = next {
-                    return self.along_strategy(prover, last_ply, &next, deadline);
+                // The strategy's own position, also where this one is only an image of the
+                // position it answers: images have one value, but a proof of one can cost
+                // several times that of another (`a11 b22 d41` 57 s, an image of it not in 220 s).
+                if let Some(&next) = strategy.answers.get(&self.game.canonical_key(position)) {
+                    return self.along_strategy(strategy, &next, deadline);
                 }
-            } else if prover.in_strategy(position) {
+            } else if strategy.prover.in_strategy(position) {
                 let mut seen = std::collections::HashSet::new();
-                for child in moves().map(|c| position.play(c)) {
-                    if seen.insert(self.game.canonical_key(&child))
-                        && !self.along_strategy(prover, last_ply, &child, deadline)?
-                    {
+                let mut replies = super::board::playable(position.mask, GRAVITY);
+                while replies != 0 {
+                    let child = position.play(replies & replies.wrapping_neg());
+                    replies &= replies - 1;
+                    if seen.insert(self.game.canonical_key(&child)) && !self.along_strategy(strategy, &child, deadline)? {
                         return Ok(false);
                     }
                 }
@@ -202,6 +210,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         }
         // Each part on empty tables: what an earlier part stored cost many nodes, and the
         // tables keep the costliest, which would leave this part the cheapest slots.
+        let prover = &mut strategy.prover;
         prover.clear();
         prover.set_time_limit(deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()));
         Ok(prover.prove(position, white_to_move)?.attacker_wins)
