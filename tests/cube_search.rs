@@ -557,3 +557,30 @@ fn the_qubic_strategy_answers_every_reply() {
         assert_eq!(replies.iter().filter(|&&k| k == key).count(), 1, "reply on cell {i}");
     }
 }
+
+/// White's answers after the weak first move b11 are legal positions after a move of White's,
+/// each against a different kind of Black reply (under the symmetries that keep b11).
+#[test]
+fn the_weak_opening_answers_each_kind_of_reply_once() {
+    use tablebase::games::cube::strategy::QUBIC_WEAK_OPENING;
+    let game = CubeLines::<false>::new();
+    assert_eq!(QUBIC_WEAK_OPENING[0], "b11");
+    let mut replies: Vec<u128> = QUBIC_WEAK_OPENING[1..]
+        .iter()
+        .map(|moves| {
+            let words: Vec<&str> = moves.split(' ').collect();
+            assert_eq!((words.len(), words[0]), (3, "b11"), "{moves}");
+            assert!(parse_qubic(moves).is_ok(), "{moves}");
+            game.canonical_key(&parse_qubic(&words[..2].join(" ")).unwrap())
+        })
+        .collect();
+    let answered = replies.len();
+    replies.sort_unstable();
+    replies.dedup();
+    assert_eq!(replies.len(), answered, "two answers to one kind of reply");
+    let kinds: std::collections::HashSet<u128> = (0..64)
+        .filter(|&i| i != 1)
+        .map(|i| game.canonical_key(&parse_qubic("b11").unwrap().play(1 << i)))
+        .collect();
+    assert_eq!(kinds.len(), 23, "the kinds of reply to b11");
+}

@@ -703,6 +703,14 @@ pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
             }
             None => {
                 let proof = prover.prove(position, !args.other).map_err(Error::Search)?;
+                if proof.attacker_wins && !args.other {
+                    let moves = prover.proved_moves(position);
+                    let names: Vec<String> = (0..64)
+                        .filter(|i| moves >> i & 1 != 0)
+                        .map(tablebase::games::cube::board::cell_name)
+                        .collect();
+                    eprintln!("winning moves the table holds: {}", names.join(" "));
+                }
                 (
                     proof.attacker_wins,
                     proof.nodes.to_string(),

@@ -194,6 +194,17 @@ impl<G: LineGame> Prover<G> {
         }
     }
 
+    /// After a proof that the side to move at `position` wins, the moves it proved winning
+    /// whose positions the table still holds (as cells): the proof's own choice, for a strategy
+    /// to record.
+    pub fn proved_moves(&self, position: &G::Position) -> u64 {
+        let node = self.game.node(position);
+        let occupied = G::occupied(&node);
+        children_of(&self.game, &node, self.game.playable(occupied))
+            .filter(|child| matches!(self.numbers.get(self.game.key(child)), Some((_, 0))))
+            .fold(0, |cells, child| cells | (G::occupied(&child) ^ occupied))
+    }
+
     /// The numbers of `key` in the table, if it holds them.
     pub(super) fn stored_numbers(&self, key: G::Key) -> Option<(u32, u32)> {
         self.numbers.get(key)

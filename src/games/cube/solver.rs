@@ -9,11 +9,12 @@
 
 use super::board::Position;
 use super::search::CubeLines;
-use crate::search::{Prover, SearchError, SearcherPool};
+use crate::search::{LineGame, Prover, SearchError, SearcherPool};
 use crate::value::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Seconds the exact search has before the prover takes over (or the whole limit, if smaller).
 pub const EXACT_SECONDS: f64 = 0.25;
@@ -45,29 +46,64 @@ pub struct CubeSolver<const GRAVITY: bool> {
     strategy: Mutex<Option<Strategy<GRAVITY>>>,
 }
 
-/// White's strategy as the solver follows it, with the prover that follows it.
+/// White's strategy as the solver follows it, with the provers that follow it.
 struct Strategy<const GRAVITY: bool> {
-    prover: Prover<CubeLines<GRAVITY>>,
+    /// One prover a thread, made as threads need them, each following the strategy.
+    provers: Vec<Prover<CubeLines<GRAVITY>>>,
+    /// The strategy's positions, for the provers made later.
+    positions: Vec<Position>,
+    /// Their keys ([`LineGame::key`]: up to symmetry where the strategy is).
+    keys: HashSet<u128>,
     /// For the position each of its moves answers, by its key up to symmetry, the strategy's
     /// own position after the move.
     answers: HashMap<u128, Position>,
     /// The ply of its last positions.
     last_ply: u32,
+    table_bytes: usize,
 }
 
 impl<const GRAVITY: bool> Strategy<GRAVITY> {
     fn new(game: &CubeLines<GRAVITY>, table_bytes: usize) -> Strategy<GRAVITY> {
         let parse = |moves: &str| super::board::parse_qubic(moves).expect("the strategy's positions are legal");
         let mut answers = HashMap::new();
-        for moves in super::strategy::QUBIC_STRATEGY {
+        let mut positions = Vec::new();
+        let lines = super::strategy::QUBIC_STRATEGY.iter().chain(super::strategy::QUBIC_WEAK_OPENING);
+        for moves in lines {
             let answered = moves.rsplit_once(' ').map_or("", |(before, _)| before);
-            answers.insert(game.canonical_key(&parse(answered)), parse(moves));
+            let position = parse(moves);
+            // The first move listed for a position is the one the solver follows from it.
+            answers.entry(game.canonical_key(&parse(answered))).or_insert(position);
+            positions.push(position);
         }
-        let positions: Vec<Position> = answers.values().copied().collect();
-        let mut prover = Prover::new(game.clone(), table_bytes);
-        prover.set_strategy(&positions);
+        let keys = positions.iter().map(|p| game.key(p)).collect();
         let last_ply = positions.iter().map(|p| p.ply).max().unwrap_or(0);
-        Strategy { prover, answers, last_ply }
+        Strategy { provers: Vec::new(), positions, keys, answers, last_ply, table_bytes }
+    }
+
+    /// Whether the strategy leads to `position` itself.
+    fn leads_to(&self, game: &CubeLines<GRAVITY>, position: &Position) -> bool {
+        self.keys.contains(&game.key(position))
+    }
+
+    /// Whether `position` is on the strategy's way: it leads there, or has a move there.
+    fn is_on_way(&self, game: &CubeLines<GRAVITY>, position: &Position) -> bool {
+        let mut moves = super::board::playable(position.mask, GRAVITY);
+        let mut on_way = self.leads_to(game, position);
+        while moves != 0 && !on_way {
+            on_way = self.leads_to(game, &position.play(moves & moves.wrapping_neg()));
+            moves &= moves - 1;
+        }
+        on_way
+    }
+
+    /// The provers of `threads` threads.
+    fn provers(&mut self, game: &CubeLines<GRAVITY>, threads: usize) -> &mut [Prover<CubeLines<GRAVITY>>] {
+        while self.provers.len() < threads {
+            let mut prover = Prover::new(game.clone(), self.table_bytes);
+            prover.set_strategy(&self.positions);
+            self.provers.push(prover);
+        }
+        &mut self.provers[..threads]
     }
 }
 
@@ -168,52 +204,50 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         let mut held = self.strategy.lock().unwrap_or_else(PoisonError::into_inner);
         let strategy = held
             .get_or_insert_with(|| Strategy::new(&self.game, STRATEGY_TABLE_BYTES.max(self.prover_bytes)));
-        if !strategy.prover.on_strategy(position) {
+        if !strategy.is_on_way(&self.game, position) {
             return Ok(false);
         }
-        let deadline = max_time.map(|t| Instant::now() + std::time::Duration::from_secs_f64(t));
-        self.along_strategy(strategy, position, deadline)
+        let deadline = max_time.map(|t| Instant::now() + Duration::from_secs_f64(t));
+        let mut parts = Vec::new();
+        self.strategy_parts(strategy, position, &mut HashSet::new(), &mut parts);
+        let threads = rayon::current_num_threads().clamp(1, parts.len().max(1));
+        prove_parts(strategy.provers(&self.game, threads), &parts, deadline)
     }
 
-    /// Whether White wins `position` by proofs along the strategy: split into one proof per
+    /// The positions whose proofs prove White's win at `position` along the strategy: one per
     /// reply of Black's (up to symmetry) where the strategy goes on below, each searched on its
     /// own. One search of them all would take turns among a dozen proofs of millions of
     /// positions each, which evict one another from the tables: the empty cube was not proved
     /// in 15 minutes so, and is in a few this way.
-    fn along_strategy(
+    fn strategy_parts(
         &self,
-        strategy: &mut Strategy<GRAVITY>,
+        strategy: &Strategy<GRAVITY>,
         position: &Position,
-        deadline: Option<Instant>,
-    ) -> Result<bool, SearchError> {
-        let white_to_move = position.ply.is_multiple_of(2);
+        seen: &mut HashSet<u128>,
+        parts: &mut Vec<Position>,
+    ) {
+        if !seen.insert(self.game.canonical_key(position)) {
+            return;
+        }
         if position.ply < strategy.last_ply && !position.is_over() {
-            if white_to_move {
+            if position.ply.is_multiple_of(2) {
                 // The strategy's own position, also where this one is only an image of the
                 // position it answers: images have one value, but a proof of one can cost
                 // several times that of another (`a11 b22 d41` 57 s, an image of it not in 220 s).
-                if let Some(&next) = strategy.answers.get(&self.game.canonical_key(position)) {
-                    return self.along_strategy(strategy, &next, deadline);
+                if let Some(next) = strategy.answers.get(&self.game.canonical_key(position)) {
+                    return self.strategy_parts(strategy, next, seen, parts);
                 }
-            } else if strategy.prover.in_strategy(position) {
-                let mut seen = std::collections::HashSet::new();
+            } else if strategy.leads_to(&self.game, position) {
                 let mut replies = super::board::playable(position.mask, GRAVITY);
                 while replies != 0 {
                     let child = position.play(replies & replies.wrapping_neg());
                     replies &= replies - 1;
-                    if seen.insert(self.game.canonical_key(&child)) && !self.along_strategy(strategy, &child, deadline)? {
-                        return Ok(false);
-                    }
+                    self.strategy_parts(strategy, &child, seen, parts);
                 }
-                return Ok(true);
+                return;
             }
         }
-        // Each part on empty tables: what an earlier part stored cost many nodes, and the
-        // tables keep the costliest, which would leave this part the cheapest slots.
-        let prover = &mut strategy.prover;
-        prover.clear();
-        prover.set_time_limit(deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()));
-        Ok(prover.prove(position, white_to_move)?.attacker_wins)
+        parts.push(*position);
     }
 
     /// The outcome of `position` without a time limit: exact where the game ends within a ply
@@ -259,4 +293,41 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         let playable = super::board::playable(position.mask, GRAVITY);
         (super::board::completing(position.current) & playable != 0).then_some(Value::Win(1))
     }
+}
+
+/// Whether White wins every one of `parts`, each proved on its own, on empty tables (what an
+/// earlier part stored cost many nodes, and the tables keep the costliest, which would leave a
+/// later part the cheapest slots), by as many threads as `provers`, each taking the next part
+/// left. A failed part proves nothing, and the threads stop taking parts.
+fn prove_parts<const GRAVITY: bool>(
+    provers: &mut [Prover<CubeLines<GRAVITY>>],
+    parts: &[Position],
+    deadline: Option<Instant>,
+) -> Result<bool, SearchError> {
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let prove_some = |prover: &mut Prover<CubeLines<GRAVITY>>| -> Result<bool, SearchError> {
+        while !failed.load(Ordering::Relaxed) {
+            let Some(part) = parts.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
+            prover.clear();
+            prover.set_time_limit(deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()));
+            let proved = prover.prove(part, part.ply.is_multiple_of(2)).map(|proof| proof.attacker_wins);
+            if proved != Ok(true) {
+                failed.store(true, Ordering::Relaxed);
+                return proved;
+            }
+        }
+        Ok(true)
+    };
+    // Threads of their own, not the rayon pool's: a thread of the pool waiting here could take
+    // up another probe's work, which would wait for the strategy this one holds.
+    let outcomes: Vec<Result<bool, SearchError>> = std::thread::scope(|scope| {
+        let threads: Vec<_> = provers.iter_mut().map(|prover| scope.spawn(move || prove_some(prover))).collect();
+        threads.into_iter().map(|t| t.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
+    // A failed part settles it (the strategy proves nothing here); else a part out of time.
+    if outcomes.contains(&Ok(false)) {
+        return Ok(false);
+    }
+    outcomes.into_iter().find(Result::is_err).unwrap_or(Ok(true))
 }

@@ -27,3 +27,27 @@ pub const QUBIC_STRATEGY: [&str; 13] = [
     "a11 d42 a14",
     "a11 d44 a14",
 ];
+
+/// White's second moves after the weak first move b11 (a cell on 4 lines), against the kinds
+/// of Black's reply (23 under the symmetries that keep b11) for which one was found: each is
+/// the move a proof of White's win from the reply found, or the one of a few tried that a proof
+/// of the position after it settled soonest (docs/BENCHMARKS.md). Against a reply not listed
+/// the prover looks for White's move itself. No published strategy starts on a weak cell.
+pub const QUBIC_WEAK_OPENING: &[&str] = &[
+    "b11",
+    "b11 a21 a11",
+    "b11 b21 a11",
+    "b11 c21 b22",
+    "b11 d21 d11",
+    "b11 b41 a11",
+    "b11 c41 b22",
+    "b11 a42 b21",
+    "b11 b42 d11",
+    "b11 c42 d11",
+    "b11 d42 d11",
+    "b11 b44 a11",
+    "b11 c44 b21",
+    "b11 a22 a11",
+    "b11 d22 a11",
+    "b11 a32 d11",
+];
