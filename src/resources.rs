@@ -1,10 +1,18 @@
-//! CPU time and peak memory of this process, for generation logs and benchmarks (Linux /proc;
-//! `None` elsewhere).
+//! CPU time and peak memory of this process, for generation logs and benchmarks, and the
+//! memory the machine has free (Linux /proc; `None` elsewhere).
 
 /// Peak resident memory in bytes so far (`VmHWM`).
 pub fn peak_memory() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Memory the machine can give without swapping, in bytes (`MemAvailable`).
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
 }

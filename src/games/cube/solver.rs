@@ -96,6 +96,14 @@ impl<const GRAVITY: bool> Strategy<GRAVITY> {
         on_way
     }
 
+    /// How many provers the machine's free memory affords, at most half of it in tables (on a
+    /// machine of many cores a prover a thread would take more than it has: 16 x 2 GB).
+    fn affordable_provers(&self) -> usize {
+        let made = self.provers.len();
+        let free = crate::resources::available_memory().map_or(0, |bytes| bytes as usize);
+        made + free / 2 / self.table_bytes
+    }
+
     /// The provers of `threads` threads.
     fn provers(&mut self, game: &CubeLines<GRAVITY>, threads: usize) -> &mut [Prover<CubeLines<GRAVITY>>] {
         while self.provers.len() < threads {
@@ -210,7 +218,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         let deadline = max_time.map(|t| Instant::now() + Duration::from_secs_f64(t));
         let mut parts = Vec::new();
         self.strategy_parts(strategy, position, &mut HashSet::new(), &mut parts);
-        let threads = rayon::current_num_threads().clamp(1, parts.len().max(1));
+        let threads = rayon::current_num_threads().min(parts.len()).min(strategy.affordable_provers()).max(1);
         prove_parts(strategy.provers(&self.game, threads), &parts, deadline)
     }
 

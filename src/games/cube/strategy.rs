@@ -50,4 +50,5 @@ pub const QUBIC_WEAK_OPENING: &[&str] = &[
     "b11 a22 a11",
     "b11 d22 a11",
     "b11 a32 d11",
+    "b11 c11 b33",
 ];
