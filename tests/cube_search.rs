@@ -533,6 +533,21 @@ fn a_strategy_restricts_the_attackers_moves() {
     );
 }
 
+/// The replies (keys up to symmetry) that the entries after White's `first` move answer, each
+/// entry checked to be `first`, a reply and a legal move of White's.
+fn answered_replies(game: &CubeLines<false>, first: &str, entries: &[&str]) -> Vec<u128> {
+    assert_eq!(entries[0], first);
+    entries[1..]
+        .iter()
+        .map(|moves| {
+            let words: Vec<&str> = moves.split(' ').collect();
+            assert_eq!((words.len(), words[0]), (3, first), "{moves}");
+            assert!(parse_qubic(moves).is_ok(), "{moves}");
+            game.canonical_key(&parse_qubic(&words[..2].join(" ")).unwrap())
+        })
+        .collect()
+}
+
 /// White's strategy for Qubic opens on a corner and answers every reply of Black's: each of
 /// the 63 cells is, under a symmetry of the cube that keeps White's corner, the reply of
 /// exactly one entry, and each entry is a legal position after a move of White's.
@@ -540,16 +555,7 @@ fn a_strategy_restricts_the_attackers_moves() {
 fn the_qubic_strategy_answers_every_reply() {
     use tablebase::games::cube::strategy::QUBIC_STRATEGY;
     let game = CubeLines::<false>::new();
-    assert_eq!(QUBIC_STRATEGY[0], "a11");
-    let replies: Vec<u128> = QUBIC_STRATEGY[1..]
-        .iter()
-        .map(|moves| {
-            let words: Vec<&str> = moves.split(' ').collect();
-            assert_eq!((words.len(), words[0]), (3, "a11"), "{moves}");
-            assert!(parse_qubic(moves).is_ok(), "{moves}");
-            game.canonical_key(&parse_qubic(&words[..2].join(" ")).unwrap())
-        })
-        .collect();
+    let replies = answered_replies(&game, "a11", &QUBIC_STRATEGY);
     let first = parse_qubic("a11").unwrap();
     for i in 1..64 {
         let reply = first.play(1 << i);
@@ -564,16 +570,7 @@ fn the_qubic_strategy_answers_every_reply() {
 fn the_weak_opening_answers_each_kind_of_reply_once() {
     use tablebase::games::cube::strategy::QUBIC_WEAK_OPENING;
     let game = CubeLines::<false>::new();
-    assert_eq!(QUBIC_WEAK_OPENING[0], "b11");
-    let mut replies: Vec<u128> = QUBIC_WEAK_OPENING[1..]
-        .iter()
-        .map(|moves| {
-            let words: Vec<&str> = moves.split(' ').collect();
-            assert_eq!((words.len(), words[0]), (3, "b11"), "{moves}");
-            assert!(parse_qubic(moves).is_ok(), "{moves}");
-            game.canonical_key(&parse_qubic(&words[..2].join(" ")).unwrap())
-        })
-        .collect();
+    let mut replies = answered_replies(&game, "b11", QUBIC_WEAK_OPENING);
     let answered = replies.len();
     replies.sort_unstable();
     replies.dedup();
