@@ -681,10 +681,15 @@ pub struct CubeProveArgs {
 
 /// Proves whether the side to move (or with `--other` the other side) wins a cube position.
 pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
-    use tablebase::games::cube::board::{parse_qubic, parse_sogo};
+    use tablebase::games::cube::board::{cell_name, column_name, parse_qubic, parse_sogo};
     use tablebase::games::cube::search::{Qubic, Sogo};
     use tablebase::search::{LineGame, ProofTree, Prover};
-    fn prove<G: LineGame>(game: G, position: &G::Position, args: &CubeProveArgs) -> Result<String, Error> {
+    fn prove<G: LineGame>(
+        game: G,
+        position: &G::Position,
+        args: &CubeProveArgs,
+        move_name: impl Fn(u32) -> String,
+    ) -> Result<String, Error> {
         let mut prover = Prover::<G>::new(game, args.table_mb << 20);
         prover.set_time_limit(args.max_time);
         let start = Instant::now();
@@ -705,10 +710,8 @@ pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
                 let proof = prover.prove(position, !args.other).map_err(Error::Search)?;
                 if proof.attacker_wins && !args.other {
                     let moves = prover.proved_moves(position);
-                    let names: Vec<String> = (0..64)
-                        .filter(|i| moves >> i & 1 != 0)
-                        .map(tablebase::games::cube::board::cell_name)
-                        .collect();
+                    let names: Vec<String> =
+                        (0..64).filter(|i| moves >> i & 1 != 0).map(&move_name).collect();
                     eprintln!("winning moves the table holds: {}", names.join(" "));
                 }
                 (
@@ -724,8 +727,13 @@ pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
     }
     let bad = |e: tablebase::games::cube::MovesError| Error::Usage(format!("position: {e}"));
     let line = match args.game {
-        CubeGameName::Qubic => prove(Qubic::new(), &parse_qubic(&args.position).map_err(bad)?, args)?,
-        CubeGameName::Sogo => prove(Sogo::new(), &parse_sogo(&args.position).map_err(bad)?, args)?,
+        CubeGameName::Qubic => {
+            prove(Qubic::new(), &parse_qubic(&args.position).map_err(bad)?, args, cell_name)?
+        }
+        CubeGameName::Sogo => {
+            let column = |cell: u32| column_name(cell % 4, cell / 4 % 4);
+            prove(Sogo::new(), &parse_sogo(&args.position).map_err(bad)?, args, column)?
+        }
     };
     let attacker = if args.other { "the side not to move" } else { "the side to move" };
     let mut out = std::io::stdout().lock();
