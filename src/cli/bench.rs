@@ -712,7 +712,10 @@ pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
                     let moves = prover.proved_moves(position);
                     let names: Vec<String> =
                         (0..64).filter(|i| moves >> i & 1 != 0).map(&move_name).collect();
-                    eprintln!("winning moves the table holds: {}", names.join(" "));
+                    match names.is_empty() {
+                        true => eprintln!("winning moves the table holds: none (won at the position itself)"),
+                        false => eprintln!("winning moves the table holds: {}", names.join(" ")),
+                    }
                 }
                 (
                     proof.attacker_wins,
