@@ -370,8 +370,8 @@ fn run_only<C: Catalogue>(
 
 /// What the unfinished jobs of a run need: the jobs, the bytes of their files, the memory of
 /// the largest with what compressing a table beside it holds, and their CPU time where every
-/// one of them has a measured rate. Disk and memory are upper bounds (a layer's table is counted at its index space until its set says how many
-/// positions it holds).
+/// one of them has a measured rate. Disk and memory are upper bounds (a layer's table is
+/// counted at its index space until its set says how many positions it holds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Estimate {
     /// Jobs to run.

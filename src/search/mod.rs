@@ -21,7 +21,7 @@ mod proof;
 mod tree;
 
 pub use bounds::{Bounds, KeyWord};
-pub use proof::{Proof, Prover};
+pub use proof::{Proof, Prover, StrategyMoves};
 pub use tree::{ProofTree, TreeProof};
 
 use crate::value::Value;

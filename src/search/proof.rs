@@ -78,11 +78,51 @@ pub struct Prover<G: LineGame> {
     deadline: Deadline,
     /// Where [`Prover::numbers_within`] stops: a count of [`Prover::nodes`].
     budget_end: u64,
-    /// Keys of the positions a strategy of the attacker's moves leads to: an attacker's node
-    /// with a move to one of them tries only those moves (see [`Prover::set_strategy`]).
-    strategy: std::collections::HashSet<u128>,
-    /// The ply of the strategy's deepest position: below it no node has a strategy move.
-    strategy_plies: u32,
+    /// The strategy of the attacker's moves: an attacker's node with a move to one of its
+    /// positions tries only those moves (see [`Prover::set_strategy`]).
+    strategy: StrategyMoves,
+}
+
+/// The positions a strategy of the attacker's moves leads to (positions after its moves), by
+/// their keys.
+#[derive(Clone, Debug, Default)]
+pub struct StrategyMoves {
+    keys: std::collections::HashSet<u128>,
+    /// The ply of the deepest position: below it no node has a strategy move.
+    last_ply: u32,
+}
+
+impl StrategyMoves {
+    /// The strategy that leads to `positions`.
+    pub fn new<G: LineGame>(game: &G, positions: &[G::Position]) -> StrategyMoves {
+        let nodes: Vec<G::Node> = positions.iter().map(|p| game.node(p)).collect();
+        StrategyMoves {
+            keys: nodes.iter().map(|n| game.key(n).to_u128()).collect(),
+            last_ply: nodes.iter().map(G::ply).max().unwrap_or(0),
+        }
+    }
+
+    /// The ply of its deepest position.
+    pub fn last_ply(&self) -> u32 {
+        self.last_ply
+    }
+
+    fn contains<G: LineGame>(&self, game: &G, node: &G::Node) -> bool {
+        self.keys.contains(&game.key(node).to_u128())
+    }
+
+    /// Whether it leads to `position` itself (a position after one of its moves).
+    pub fn leads_to<G: LineGame>(&self, game: &G, position: &G::Position) -> bool {
+        self.contains(game, &game.node(position))
+    }
+
+    /// Whether it has a move from `position`, or leads to `position` itself: a position on
+    /// its way.
+    pub fn is_on_way<G: LineGame>(&self, game: &G, position: &G::Position) -> bool {
+        let node = game.node(position);
+        let moves = game.playable(G::occupied(&node));
+        self.contains(game, &node) || children_of(game, &node, moves).any(|c| self.contains(game, &c))
+    }
 }
 
 /// What a position is worth before any search below it.
@@ -107,8 +147,7 @@ impl<G: LineGame> Prover<G> {
             threat_nodes: 0,
             deadline: Deadline::default(),
             budget_end: u64::MAX,
-            strategy: std::collections::HashSet::new(),
-            strategy_plies: 0,
+            strategy: StrategyMoves::default(),
         }
     }
 
@@ -118,24 +157,14 @@ impl<G: LineGame> Prover<G> {
     /// list lifts the strategy. The tables are emptied, since what they hold was found under
     /// other rules.
     pub fn set_strategy(&mut self, positions: &[G::Position]) {
-        self.strategy = positions.iter().map(|p| self.game.key(&self.game.node(p)).to_u128()).collect();
-        self.strategy_plies = positions.iter().map(|p| G::ply(&self.game.node(p))).max().unwrap_or(0);
+        self.strategy = StrategyMoves::new(&self.game, positions);
         self.clear();
-    }
-
-    /// Whether the strategy leads to `position` itself (a position after one of its moves).
-    pub fn in_strategy(&self, position: &G::Position) -> bool {
-        self.strategy.contains(&self.game.key(&self.game.node(position)).to_u128())
     }
 
     /// Whether the strategy has a move from `position`, or leads to `position` itself: a
     /// position on its way.
     pub fn on_strategy(&self, position: &G::Position) -> bool {
-        let node = self.game.node(position);
-        let moves = self.game.playable(G::occupied(&node));
-        self.strategy.contains(&self.game.key(&node).to_u128())
-            || children_of(&self.game, &node, moves)
-                .any(|c| self.strategy.contains(&self.game.key(&c).to_u128()))
+        self.strategy.is_on_way(&self.game, position)
     }
 
     /// Stops every later proof after `seconds` from now; `None` lifts the limit.
@@ -439,10 +468,10 @@ impl<G: LineGame> Prover<G> {
             self.numbers.prefetch(child_key);
             children.push((child, child_key));
         }
-        if G::ply(node) < self.strategy_plies && self.is_attacker(node) {
-            let strategy = &self.strategy;
-            if children.iter().any(|(_, key)| strategy.contains(&key.to_u128())) {
-                children.retain(|(_, key)| strategy.contains(&key.to_u128()));
+        if G::ply(node) < self.strategy.last_ply && self.is_attacker(node) {
+            let keys = &self.strategy.keys;
+            if children.iter().any(|(_, key)| keys.contains(&key.to_u128())) {
+                children.retain(|(_, key)| keys.contains(&key.to_u128()));
             }
         }
         let attacker = mover ^ occupied;

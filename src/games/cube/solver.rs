@@ -9,7 +9,7 @@
 
 use super::board::Position;
 use super::search::CubeLines;
-use crate::search::{LineGame, Prover, SearchError, SearcherPool};
+use crate::search::{Prover, SearchError, SearcherPool, StrategyMoves};
 use crate::value::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -52,13 +52,11 @@ struct Strategy<const GRAVITY: bool> {
     provers: Vec<Prover<CubeLines<GRAVITY>>>,
     /// The strategy's positions, for the provers made later.
     positions: Vec<Position>,
-    /// Their keys ([`LineGame::key`]: up to symmetry where the strategy is).
-    keys: HashSet<u128>,
+    /// The positions it leads to, by key.
+    moves: StrategyMoves,
     /// For the position each of its moves answers, by its key up to symmetry, the strategy's
     /// own position after the move.
     answers: HashMap<u128, Position>,
-    /// The ply of its last positions.
-    last_ply: u32,
     table_bytes: usize,
 }
 
@@ -75,25 +73,8 @@ impl<const GRAVITY: bool> Strategy<GRAVITY> {
             answers.entry(game.canonical_key(&parse(answered))).or_insert(position);
             positions.push(position);
         }
-        let keys = positions.iter().map(|p| game.key(p)).collect();
-        let last_ply = positions.iter().map(|p| p.ply).max().unwrap_or(0);
-        Strategy { provers: Vec::new(), positions, keys, answers, last_ply, table_bytes }
-    }
-
-    /// Whether the strategy leads to `position` itself.
-    fn leads_to(&self, game: &CubeLines<GRAVITY>, position: &Position) -> bool {
-        self.keys.contains(&game.key(position))
-    }
-
-    /// Whether `position` is on the strategy's way: it leads there, or has a move there.
-    fn is_on_way(&self, game: &CubeLines<GRAVITY>, position: &Position) -> bool {
-        let mut moves = super::board::playable(position.mask, GRAVITY);
-        let mut on_way = self.leads_to(game, position);
-        while moves != 0 && !on_way {
-            on_way = self.leads_to(game, &position.play(moves & moves.wrapping_neg()));
-            moves &= moves - 1;
-        }
-        on_way
+        let moves = StrategyMoves::new(game, &positions);
+        Strategy { provers: Vec::new(), positions, moves, answers, table_bytes }
     }
 
     /// How many provers the machine's free memory affords, at most half of it in tables (on a
@@ -212,7 +193,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         let mut held = self.strategy.lock().unwrap_or_else(PoisonError::into_inner);
         let strategy = held
             .get_or_insert_with(|| Strategy::new(&self.game, STRATEGY_TABLE_BYTES.max(self.prover_bytes)));
-        if !strategy.is_on_way(&self.game, position) {
+        if !strategy.moves.is_on_way(&self.game, position) {
             return Ok(false);
         }
         let deadline = max_time.map(|t| Instant::now() + Duration::from_secs_f64(t));
@@ -234,18 +215,19 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         seen: &mut HashSet<u128>,
         parts: &mut Vec<Position>,
     ) {
-        if !seen.insert(self.game.canonical_key(position)) {
+        let key = self.game.canonical_key(position);
+        if !seen.insert(key) {
             return;
         }
-        if position.ply < strategy.last_ply && !position.is_over() {
+        if position.ply < strategy.moves.last_ply() && !position.is_over() {
             if position.ply.is_multiple_of(2) {
                 // The strategy's own position, also where this one is only an image of the
                 // position it answers: images have one value, but a proof of one can cost
                 // several times that of another (`a11 b22 d41` 57 s, an image of it not in 220 s).
-                if let Some(next) = strategy.answers.get(&self.game.canonical_key(position)) {
+                if let Some(next) = strategy.answers.get(&key) {
                     return self.strategy_parts(strategy, next, seen, parts);
                 }
-            } else if strategy.leads_to(&self.game, position) {
+            } else if strategy.moves.leads_to(&self.game, position) {
                 let mut replies = super::board::playable(position.mask, GRAVITY);
                 while replies != 0 {
                     let child = position.play(replies & replies.wrapping_neg());
