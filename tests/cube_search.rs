@@ -155,6 +155,22 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
             Searcher::<false>::new(CubeLines::<false>::new(), 1 << 16).value(&p).unwrap()
         };
         assert_eq!(found, expected, "gravity {gravity}: {p:?}");
+        // Who wins, by the null-window searches alone, agrees with it.
+        for mover_attacks in [true, false] {
+            let wins = if gravity {
+                Searcher::<true>::new(CubeLines::<true>::new(), 1 << 20).wins(&p, mover_attacks).unwrap()
+            } else {
+                Searcher::<false>::new(CubeLines::<false>::new(), 1 << 16).wins(&p, mover_attacks).unwrap()
+            };
+            let expected_wins = match mover_attacks {
+                true => matches!(expected, Value::Win(_)),
+                false => matches!(expected, Value::Loss(_)),
+            };
+            assert_eq!(
+                wins, expected_wins,
+                "alpha-beta, gravity {gravity}, mover attacks {mover_attacks}: {p:?}"
+            );
+        }
         // The proofs of "the side to move wins" and "the other side wins" agree with it.
         for mover_attacks in [true, false] {
             let proof = if gravity {

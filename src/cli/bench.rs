@@ -677,22 +677,38 @@ pub struct CubeProveArgs {
     /// searched by the prover for about this many nodes (PN²), instead of one prover search.
     #[arg(long, value_name = "NODES", value_parser = at_least_one)]
     split: Option<usize>,
+    /// Decide it by one null-window alpha-beta search around a draw (the exact search's
+    /// engine, its transposition table of `--table-mb`) instead of the proof-number search.
+    #[arg(long, conflicts_with = "split")]
+    alpha_beta: bool,
+    /// Keys the least over the game's symmetries up to this ply only (the game's own choice
+    /// if not given).
+    #[arg(long, value_name = "PLY")]
+    symmetric_plies: Option<u32>,
 }
 
 /// Proves whether the side to move (or with `--other` the other side) wins a cube position.
 pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
     use tablebase::games::cube::board::{cell_name, column_name, parse_qubic, parse_sogo};
     use tablebase::games::cube::search::{Qubic, Sogo};
-    use tablebase::search::{LineGame, ProofTree, Prover};
+    use tablebase::search::{LineGame, ProofTree, Prover, Searcher};
     fn prove<G: LineGame>(
         game: G,
         position: &G::Position,
         args: &CubeProveArgs,
         move_name: impl Fn(u32) -> String,
     ) -> Result<String, Error> {
+        let start = Instant::now();
+        if args.alpha_beta {
+            let mut searcher = Searcher::<G>::new(game, args.table_mb << 20);
+            searcher.set_time_limit(args.max_time);
+            let wins = searcher.wins(position, !args.other).map_err(Error::Search)?;
+            let outcome = if wins { "wins" } else { "does not win" };
+            let seconds = start.elapsed().as_secs_f64();
+            return Ok(format!("{outcome}\t{}\t\t\t{seconds:.1}", searcher.nodes()));
+        }
         let mut prover = Prover::<G>::new(game, args.table_mb << 20);
         prover.set_time_limit(args.max_time);
-        let start = Instant::now();
         // The columns: outcome, proof nodes, threat nodes, stored (a tree gives its prover's
         // nodes together, with the tree's size).
         let (wins, nodes, threat_nodes, stored) = match args.split {
@@ -731,11 +747,19 @@ pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
     let bad = |e: tablebase::games::cube::MovesError| Error::Usage(format!("position: {e}"));
     let line = match args.game {
         CubeGameName::Qubic => {
-            prove(Qubic::new(), &parse_qubic(&args.position).map_err(bad)?, args, cell_name)?
+            let game = match args.symmetric_plies {
+                Some(plies) => Qubic::new().with_symmetric_plies(plies),
+                None => Qubic::new(),
+            };
+            prove(game, &parse_qubic(&args.position).map_err(bad)?, args, cell_name)?
         }
         CubeGameName::Sogo => {
+            let game = match args.symmetric_plies {
+                Some(plies) => Sogo::new().with_symmetric_plies(plies),
+                None => Sogo::new(),
+            };
             let column = |cell: u32| column_name(cell % 4, cell / 4 % 4);
-            prove(Sogo::new(), &parse_sogo(&args.position).map_err(bad)?, args, column)?
+            prove(game, &parse_sogo(&args.position).map_err(bad)?, args, column)?
         }
     };
     let attacker = if args.other { "the side not to move" } else { "the side to move" };

@@ -329,6 +329,23 @@ impl<G: LineGame> Searcher<G> {
         Ok(self.negamax(&node, score - 1, score)? >= score && self.negamax(&node, score, score + 1)? <= score)
     }
 
+    /// Whether the side to move (`attacker_to_move`) or the other side wins `position`, by one
+    /// null-window search around a draw: who wins, without the distance, as a proof-number
+    /// search answers it, but by alpha-beta, whose transposition table also keeps what a
+    /// refutation (a draw or the defender's win) found, and which [`crate::search::Prover`] must
+    /// show one move at a time.
+    pub fn wins(&mut self, position: &G::Position, attacker_to_move: bool) -> Result<bool, SearchError> {
+        let node = self.game.node(position);
+        if self.is_lost(&node) || G::ply(&node) == self.cells || self.can_win_at_once(&node) {
+            let value = self.value(position)?;
+            return Ok(matches!((attacker_to_move, value), (true, Value::Win(_)) | (false, Value::Loss(_))));
+        }
+        Ok(match attacker_to_move {
+            true => self.negamax(&node, 0, 1)? > 0,
+            false => self.negamax(&node, -1, 0)? < 0,
+        })
+    }
+
     /// The exact score of a node whose game is not over.
     fn score(&mut self, node: &G::Node) -> Result<i32, SearchError> {
         let ply = G::ply(node);

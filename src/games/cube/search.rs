@@ -1,10 +1,11 @@
 //! The cube games as the search engine sees them ([`crate::search::LineGame`]).
 //!
-//! A key is the position's two words, `mask << 64 | current`: exact (Qubic's 3^64 positions need
-//! more than 64 bits), and at the plies where transpositions under symmetry pay (all of Sogo's, the
-//! first [`QUBIC_SYMMETRIC_PLIES`] of Qubic's), the least such key over the game's symmetries.
-//! Qubic's 192 symmetries cost more than they save deeper down, where few positions meet their
-//! images.
+//! A key is exact: Qubic's is the position's two words, `mask << 64 | current` (its 3^64
+//! positions need more than 64 bits), Sogo's 80 bits, a column's height and colours in 5
+//! ([`CubeLines::exact_key`]). At the plies where transpositions under symmetry pay (the first
+//! [`SOGO_SYMMETRIC_PLIES`] of Sogo's, the first [`QUBIC_SYMMETRIC_PLIES`] of Qubic's) it is the
+//! least such key over the game's symmetries; deeper down few positions meet their images, and
+//! the images cost more than they save.
 
 use super::board::{self, CELLS, Position, Symmetry};
 use crate::search::{self, LineGame};
@@ -16,6 +17,14 @@ pub type Searcher<const GRAVITY: bool> = search::Searcher<CubeLines<GRAVITY>>;
 pub type Qubic = CubeLines<false>;
 /// Sogo: gravity.
 pub type Sogo = CubeLines<true>;
+
+/// Bits of a Sogo key ([`CubeLines::exact_key`]): 5 for each of the 16 columns.
+const SOGO_KEY_BITS: u32 = 80;
+
+/// The plies up to which Sogo's keys are the least over its 8 symmetries. Deeper down the
+/// images of a position are almost never searched: from plies 24 and 26, keys up to every ply
+/// cost 35 to 45% of the time and saved under 0.01% of the nodes (docs/BENCHMARKS.md).
+pub const SOGO_SYMMETRIC_PLIES: u32 = 12;
 
 /// The plies up to which Qubic's keys are the least over its 192 symmetries.
 pub const QUBIC_SYMMETRIC_PLIES: u32 = 4;
@@ -76,8 +85,15 @@ impl<const GRAVITY: bool> CubeLines<GRAVITY> {
             through: Arc::new(through),
             groups,
             images: Arc::new(images),
-            symmetric_plies: if GRAVITY { CELLS } else { QUBIC_SYMMETRIC_PLIES },
+            symmetric_plies: if GRAVITY { SOGO_SYMMETRIC_PLIES } else { QUBIC_SYMMETRIC_PLIES },
         }
+    }
+
+    /// The same game with keys the least over its symmetries up to ply `plies` only (and the
+    /// position's own key beyond): for measuring what the symmetries save against their cost.
+    pub fn with_symmetric_plies(mut self, plies: u32) -> CubeLines<GRAVITY> {
+        self.symmetric_plies = plies;
+        self
     }
 
     /// The least key of the position's images under every symmetry of the game, at any ply:
@@ -87,6 +103,21 @@ impl<const GRAVITY: bool> CubeLines<GRAVITY> {
         self.images.iter().fold(own, |least, images| {
             least.min(Self::image_key(images, position.current, position.mask))
         })
+    }
+
+    /// The search's key of a position, before symmetry. Qubic's is its two words. Sogo's
+    /// stones lie at the bottom of their columns, so a column is its height and the colours of
+    /// its stones: the cell above its top stone marked (a full column's mark a fifth layer
+    /// above the cube) and the mover's stones below it, 5 bits a column, 80 in all. The
+    /// shorter key leaves room in a 64-bit table entry for the rest.
+    #[inline(always)]
+    fn exact_key(current: u64, mask: u64) -> u128 {
+        if GRAVITY {
+            let full = u128::from(mask >> 48) << 64;
+            full | u128::from(board::drop_cells(mask) | current)
+        } else {
+            u128::from(mask) << 64 | u128::from(current)
+        }
     }
 
     /// The key of `current` and `mask` under the symmetry of `images`.
@@ -120,7 +151,7 @@ impl<const GRAVITY: bool> LineGame for CubeLines<GRAVITY> {
     }
 
     fn key_bits(&self) -> u32 {
-        128
+        if GRAVITY { SOGO_KEY_BITS } else { 128 }
     }
 
     fn node(&self, position: &Position) -> Position {
@@ -210,12 +241,62 @@ impl<const GRAVITY: bool> LineGame for CubeLines<GRAVITY> {
 
     #[inline]
     fn key(&self, node: &Position) -> u128 {
-        let own = u128::from(node.mask) << 64 | u128::from(node.current);
+        let own = Self::exact_key(node.current, node.mask);
         if node.ply > self.symmetric_plies {
             return own;
         }
-        self.images
-            .iter()
-            .fold(own, |least, images| least.min(Self::image_key(images, node.current, node.mask)))
+        self.images.iter().fold(own, |least, images| {
+            let map = |cells: u64| {
+                (0..8).fold(0, |out, byte| out | images[byte][(cells >> (8 * byte)) as usize & 0xff])
+            };
+            least.min(Self::exact_key(map(node.current), map(node.mask)))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// Random Sogo positions, a few of each ply, by random drops (the game may have ended on
+    /// the way: keys do not care).
+    fn sogo_positions(count: usize) -> Vec<Position> {
+        let mut rng = crate::rng::SplitMix64::new(29);
+        let mut out = Vec::new();
+        for round in 0..count {
+            let mut p = Position { current: 0, mask: 0, ply: 0 };
+            for _ in 0..round % 65 {
+                let mut playable = board::playable(p.mask, true);
+                for _ in 0..rng.next_u64() % u64::from(playable.count_ones()) {
+                    playable &= playable - 1;
+                }
+                p = p.play(playable & playable.wrapping_neg());
+            }
+            out.push(p);
+        }
+        out
+    }
+
+    /// Sogo's 80-bit key tells every position apart (two different positions never share it),
+    /// and up to [`SOGO_SYMMETRIC_PLIES`] it is the same for a position and its images.
+    #[test]
+    fn sogo_keys_are_exact_and_symmetric_early() {
+        let game = Sogo::new();
+        let mut seen: HashMap<u128, (u64, u64)> = HashMap::new();
+        for p in sogo_positions(20_000) {
+            let key = game.key(&p);
+            assert!(key < 1 << SOGO_KEY_BITS);
+            if p.ply > SOGO_SYMMETRIC_PLIES {
+                assert_eq!(key, CubeLines::<true>::exact_key(p.current, p.mask));
+                let before = seen.insert(key, (p.current, p.mask));
+                assert!(before.is_none_or(|b| b == (p.current, p.mask)), "{p:?} and {before:?}");
+            } else {
+                for symmetry in board::symmetries(true) {
+                    assert_eq!(game.key(&p.map(&symmetry)), key, "{p:?}");
+                }
+            }
+        }
+        assert!(seen.len() > 10_000, "{} distinct positions", seen.len());
     }
 }

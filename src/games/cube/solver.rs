@@ -13,7 +13,7 @@ use crate::search::{Prover, SearchError, SearcherPool, StrategyMoves};
 use crate::value::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 /// Seconds the exact search has before the prover takes over (or the whole limit, if smaller).
@@ -39,6 +39,9 @@ pub struct CubeSolver<const GRAVITY: bool> {
     /// share one and later proofs find what earlier ones stored.
     provers: Mutex<Vec<Prover<CubeLines<GRAVITY>>>>,
     prover_bytes: usize,
+    /// Sogo's searchers of who wins (null-window alpha-beta), with tables of `prover_bytes`,
+    /// made at the first such question.
+    outcome_searchers: OnceLock<SearcherPool<CubeLines<GRAVITY>>>,
     exact_seconds: f64,
     known: Mutex<HashMap<u128, Value>>,
     /// White's strategy ([`super::strategy`]; Qubic only), made at the first proof of a win
@@ -112,6 +115,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
             game,
             provers: Mutex::new(Vec::new()),
             prover_bytes,
+            outcome_searchers: OnceLock::new(),
             exact_seconds,
             known: Mutex::new(HashMap::new()),
             strategy: Mutex::new(None),
@@ -179,6 +183,14 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
             return Ok(true);
         }
         let max_time = max_time.map(|t| (t - start.elapsed().as_secs_f64()).max(0.0));
+        if GRAVITY {
+            // Under gravity alpha-beta settles who wins sooner than the proof-number search:
+            // a threat there is often one that no side wants to fill beneath, which the
+            // threat sequences of the proof-number search cannot use, and its table keeps what
+            // the refutations found (docs/BENCHMARKS.md, "Sogo by alpha-beta").
+            let outcomes = self.outcome_searchers.get_or_init(|| SearcherPool::new(self.game.clone(), self.prover_bytes));
+            return outcomes.with_searcher(max_time, |searcher| searcher.wins(position, attacker_to_move));
+        }
         let idle = || self.provers.lock().unwrap_or_else(PoisonError::into_inner);
         let mut prover = idle().pop().unwrap_or_else(|| Prover::new(self.game.clone(), self.prover_bytes));
         prover.set_time_limit(max_time);
