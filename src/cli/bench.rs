@@ -690,7 +690,7 @@ pub struct CubeProveArgs {
 /// Proves whether the side to move (or with `--other` the other side) wins a cube position.
 pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
     use tablebase::games::cube::board::{cell_name, column_name, parse_qubic, parse_sogo};
-    use tablebase::games::cube::search::{Qubic, Sogo};
+    use tablebase::games::cube::search::{CubeLines, Qubic, Sogo};
     use tablebase::search::{LineGame, ProofTree, Prover, Searcher};
     fn prove<G: LineGame>(
         game: G,
@@ -744,22 +744,21 @@ pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
         let outcome = if wins { "wins" } else { "does not win" };
         Ok(format!("{outcome}\t{nodes}\t{threat_nodes}\t{stored}\t{:.1}", start.elapsed().as_secs_f64()))
     }
+    /// The game with the keys `--symmetric-plies` asks for.
+    fn game<const GRAVITY: bool>(game: CubeLines<GRAVITY>, args: &CubeProveArgs) -> CubeLines<GRAVITY> {
+        match args.symmetric_plies {
+            Some(plies) => game.with_symmetric_plies(plies),
+            None => game,
+        }
+    }
     let bad = |e: tablebase::games::cube::MovesError| Error::Usage(format!("position: {e}"));
     let line = match args.game {
         CubeGameName::Qubic => {
-            let game = match args.symmetric_plies {
-                Some(plies) => Qubic::new().with_symmetric_plies(plies),
-                None => Qubic::new(),
-            };
-            prove(game, &parse_qubic(&args.position).map_err(bad)?, args, cell_name)?
+            prove(game(Qubic::new(), args), &parse_qubic(&args.position).map_err(bad)?, args, cell_name)?
         }
         CubeGameName::Sogo => {
-            let game = match args.symmetric_plies {
-                Some(plies) => Sogo::new().with_symmetric_plies(plies),
-                None => Sogo::new(),
-            };
             let column = |cell: u32| column_name(cell % 4, cell / 4 % 4);
-            prove(game, &parse_sogo(&args.position).map_err(bad)?, args, column)?
+            prove(game(Sogo::new(), args), &parse_sogo(&args.position).map_err(bad)?, args, column)?
         }
     };
     let attacker = if args.other { "the side not to move" } else { "the side to move" };

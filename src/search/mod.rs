@@ -330,10 +330,9 @@ impl<G: LineGame> Searcher<G> {
     }
 
     /// Whether the side to move (`attacker_to_move`) or the other side wins `position`, by one
-    /// null-window search around a draw: who wins, without the distance, as a proof-number
-    /// search answers it, but by alpha-beta, whose transposition table also keeps what a
-    /// refutation (a draw or the defender's win) found, and which [`crate::search::Prover`] must
-    /// show one move at a time.
+    /// null-window search around a draw: the question [`Prover`] answers, without the
+    /// distance, but by alpha-beta, whose table keeps bounds from every refutation (a draw or
+    /// the defender's win) where the prover disproves move by move.
     pub fn wins(&mut self, position: &G::Position, attacker_to_move: bool) -> Result<bool, SearchError> {
         let node = self.game.node(position);
         if self.is_lost(&node) || G::ply(&node) == self.cells || self.can_win_at_once(&node) {

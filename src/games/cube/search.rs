@@ -123,11 +123,14 @@ impl<const GRAVITY: bool> CubeLines<GRAVITY> {
     /// The key of `current` and `mask` under the symmetry of `images`.
     #[inline]
     fn image_key(images: &[[u64; 256]; 8], current: u64, mask: u64) -> u128 {
-        let map = |cells: u64| {
-            (0..8).fold(0, |out, byte| out | images[byte][(cells >> (8 * byte)) as usize & 0xff])
-        };
-        u128::from(map(mask)) << 64 | u128::from(map(current))
+        u128::from(map_cells(images, mask)) << 64 | u128::from(map_cells(images, current))
     }
+}
+
+/// The image of `cells` under the symmetry whose byte images are `images`.
+#[inline(always)]
+fn map_cells(images: &[[u64; 256]; 8], cells: u64) -> u64 {
+    (0..8).fold(0, |out, byte| out | images[byte][(cells >> (8 * byte)) as usize & 0xff])
 }
 
 /// The image of each byte value at each byte of a word under `symmetry`.
@@ -246,10 +249,7 @@ impl<const GRAVITY: bool> LineGame for CubeLines<GRAVITY> {
             return own;
         }
         self.images.iter().fold(own, |least, images| {
-            let map = |cells: u64| {
-                (0..8).fold(0, |out, byte| out | images[byte][(cells >> (8 * byte)) as usize & 0xff])
-            };
-            least.min(Self::exact_key(map(node.current), map(node.mask)))
+            least.min(Self::exact_key(map_cells(images, node.current), map_cells(images, node.mask)))
         })
     }
 }
