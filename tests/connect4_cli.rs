@@ -200,11 +200,22 @@ fn verify_resume_reuses_only_consistent_tables_over_the_same_files() {
     let recorded = entries();
     let compressed = tablebase(&["generate", "connect4", "--size", "4x4", "--dir", d], "");
     assert!(compressed.status.success());
-    let packed = (0..=16)
-        .filter(|ply| std::fs::read(dir.join(format!("connect4-4x4-ply{ply:02}.tbl"))).unwrap()[8] == 4)
-        .count();
-    assert!(packed >= 10, "all but the smallest plies: {packed}");
-    assert_eq!(String::from_utf8(compressed.stderr).unwrap().matches(": compressed, ").count(), packed);
+    let packed_files = |extension: &str| {
+        (0..=16)
+            .filter(|ply| {
+                std::fs::read(dir.join(format!("connect4-4x4-ply{ply:02}.{extension}"))).unwrap()[8] == 4
+            })
+            .count()
+    };
+    let (packed, packed_sets) = (packed_files("tbl"), packed_files("set"));
+    assert!(
+        packed >= 10 && packed_sets >= 5,
+        "all but the smallest plies: {packed} tables, {packed_sets} sets"
+    );
+    assert_eq!(
+        String::from_utf8(compressed.stderr).unwrap().matches(": compressed, ").count(),
+        packed + packed_sets
+    );
     let packed = tablebase(&resume, "");
     assert!(packed.status.success());
     let text = String::from_utf8(packed.stdout).unwrap();

@@ -3,7 +3,7 @@
 use super::{BuildError, Catalogue, job_id};
 use crate::progress::Progress;
 use crate::resources::{cpu_seconds, peak_memory};
-use crate::table::{FileKind, FileSpec, Status, check_file, free_space, pack, set_aside, upgrade};
+use crate::table::{FileKind, FileSpec, Status, check_file, free_space, pack, pack_set, set_aside, upgrade};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
@@ -179,7 +179,6 @@ fn last_reads<C: Catalogue>(catalogue: &C, dir: &Path, jobs: &[C::Job]) -> Vec<(
     jobs.iter()
         .enumerate()
         .flat_map(|(at, &job)| catalogue.outputs(dir, job).into_iter().map(move |spec| (spec, at)))
-        .filter(|(spec, _)| spec.kind == FileKind::Table)
         .map(|(spec, at)| {
             let last = last.get(&spec.path).copied().unwrap_or(at).max(at);
             (spec, last)
@@ -187,19 +186,22 @@ fn last_reads<C: Catalogue>(catalogue: &C, dir: &Path, jobs: &[C::Job]) -> Vec<(
         .collect()
 }
 
-/// Compresses the value table `spec` in place when it is complete and raw, with a message; a
-/// table compressed already, or not complete (a run cut short), is left alone.
+/// Compresses the value table or set `spec` in place when it is complete and raw, with a
+/// message; a file compressed already, or not complete (a run cut short), is left alone.
 fn compress(spec: &FileSpec, progress: &Progress) -> Result<(), BuildError> {
     let Status::Complete(raw) = Status::of(spec) else { return Ok(()) };
     if raw.packing.is_some() {
         return Ok(());
     }
-    let packed = pack(spec, raw.index_size)?;
+    let packed = match spec.kind {
+        FileKind::Table => pack(spec, raw.index_size)?,
+        FileKind::Set => pack_set(spec)?,
+    };
     if packed.packing.is_none() {
         return Ok(()); // no smaller compressed: left raw
     }
-    let before = raw.file_length(FileKind::Table);
-    let after = packed.file_length(FileKind::Table);
+    let before = raw.file_length(spec.kind);
+    let after = packed.file_length(spec.kind);
     progress.message(&format!(
         "{}: compressed, {} to {} ({:.1}%)",
         spec.path.display(),
@@ -223,7 +225,7 @@ fn compress_finished<C: Catalogue>(
     let jobs = catalogue.jobs();
     let complete = |j: C::Job| catalogue.outputs(dir, j).iter().all(|spec| Status::of(spec).is_complete());
     let around = catalogue.inputs(dir, job).into_iter().chain(catalogue.outputs(dir, job));
-    for spec in around.filter(|spec| spec.kind == FileKind::Table) {
+    for spec in around {
         let Some(&writer) =
             jobs.iter().find(|j| catalogue.outputs(dir, **j).iter().any(|o| o.path == spec.path))
         else {

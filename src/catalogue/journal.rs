@@ -127,8 +127,8 @@ impl CheckedParts for TableParts<'_> {
 }
 
 /// CRC-32 of a file's header (without its own checksum) and length, as the file has them raw
-/// (format version 3): a compressed table has the fingerprint it had before it was compressed,
-/// so that compressing tables keeps a journal's entries. 0 for a file that cannot be read.
+/// (format version 3): a compressed table or set has the fingerprint it had before it was
+/// compressed, so that compressing files keeps a journal's entries. 0 for a file that cannot be read.
 fn file_fingerprint(path: &Path) -> u32 {
     let Ok(mut file) = crate::table::open_to_read(path) else { return 0 };
     let Ok(mut len) = file.metadata().map(|m| m.len()) else { return 0 };
@@ -136,10 +136,13 @@ fn file_fingerprint(path: &Path) -> u32 {
     if (&mut file).take(HEADER_BYTES as u64).read_to_end(&mut header).is_err() {
         return 0;
     }
-    if let Ok(packed) = Header::decode(&header, path)
+    let decoded = [FileKind::Table, FileKind::Set]
+        .into_iter()
+        .find_map(|kind| Header::decode_as(&header, path, kind).ok().map(|decoded| (decoded, kind)));
+    if let Some((packed, kind)) = decoded
         && packed.packing.is_some()
     {
-        let (raw, raw_len) = packed.raw_form(FileKind::Table);
+        let (raw, raw_len) = packed.raw_form(kind);
         (header, len) = (raw.to_vec(), raw_len);
     }
     // The header's own checksum (its last 4 bytes) is left out: a message followed by its own

@@ -4,7 +4,9 @@
 use super::{Catalogue, Journal, TableParts};
 use crate::progress::Progress;
 use crate::solve::CheckedParts;
-use crate::table::{Check, Counts, FileSpec, Header, Status, TableError, TableFile, check_file};
+use crate::table::{
+    Check, Counts, FileKind, FileSpec, Header, SetFile, Status, TableError, TableFile, check_file,
+};
 use std::path::{Path, PathBuf};
 
 /// What `verify` found for one table that is on disk (docs/CLI.md, "JSON").
@@ -332,8 +334,8 @@ pub fn verify<C: Catalogue, E>(
 }
 
 /// The checksums of a file that the project publishes, as (found, published, which): the file's
-/// own where its version's list has it, and for a compressed table also the checksum of the same
-/// table raw (its values decoded and checked end to end), against the raw list. Empty where
+/// own where its version's list has it, and for a compressed table or set also the checksum of
+/// the same file raw (its data decoded and checked end to end), against the raw list. Empty where
 /// neither list has the file.
 fn published_checksums(
     spec: &FileSpec,
@@ -348,10 +350,11 @@ fn published_checksums(
     let mut pairs: Vec<_> =
         published_packed_checksum(name).map(|listed| (file_checksum, listed, "")).into_iter().collect();
     if let Some(listed) = published_checksum(name) {
-        let table = TableFile::open(spec, header.index_size, Check::Checksum)?;
-        let raw = table
-            .raw_file_checksum()
-            .ok_or_else(|| TableError::Entry { path: spec.path.clone(), index: 0 })?;
+        let raw = match spec.kind {
+            FileKind::Table => TableFile::open(spec, header.index_size, Check::Checksum)?.raw_file_checksum(),
+            FileKind::Set => SetFile::open(spec, Check::Checksum)?.raw_file_checksum(),
+        };
+        let raw = raw.ok_or_else(|| TableError::Entry { path: spec.path.clone(), index: 0 })?;
         pairs.push((raw, listed, "raw form's "));
     }
     Ok(pairs)

@@ -38,6 +38,9 @@ pub enum Target {
     /// The pair encoding with a Huffman code on the values of table files: the size against the
     /// file's body, the time to learn and encode, and single lookups (one thread).
     PairCode(PairCodeArgs),
+    /// Single ranks in set files (raw or compressed), each timed on its own at random indices
+    /// of the index space, one thread: what a probe of a layered game pays for its set.
+    SetRank(SetRankArgs),
 }
 
 pub fn run(target: Target) -> Result<(), Error> {
@@ -53,12 +56,13 @@ pub fn run(target: Target) -> Result<(), Error> {
         Target::Connect4Book(args) => connect4_book(&args),
         Target::CubeProve(args) => cube_prove(&args),
         Target::PairCode(args) => pair_code(&args),
+        Target::SetRank(args) => set_rank(&args),
     }
 }
 
 #[derive(Args)]
 pub struct PairCodeArgs {
-    /// Value table files (`.tbl`).
+    /// Value table files (`.tbl`), or set files (`.set`), whose words are taken as bytes.
     #[arg(required = true)]
     files: Vec<std::path::PathBuf>,
     /// Megabytes of each body the rules are learnt from: runs of 64 KiB spread over it.
@@ -84,18 +88,28 @@ fn block_entries(text: &str) -> Result<u64, String> {
 /// up to the entry.
 pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
     use tablebase::games::GAMES;
-    use tablebase::table::{Check, FileSpec, TableError, TableFile};
+    use tablebase::table::{Check, FileSpec, SetFile, TableError, TableFile};
     use tablebase::testing::{BlockIndex, GROUP_BLOCKS, Header, PairCode, RECORD_BYTES, sample_of};
     let block_entries = args.block_entries;
     let mut out = std::io::stdout().lock();
     for path in &args.files {
         // Opened as the program opens its own tables: header, length and every block checked.
-        let header = Header::read(path).map_err(Error::Table)?;
+        let (header, is_set) = match Header::read(path) {
+            Err(TableError::WrongKind { .. }) => (Header::read_set(path).map_err(Error::Table)?, true),
+            read => (read.map_err(Error::Table)?, false),
+        };
         let game = GAMES.iter().find(|about| about.key == header.game).map(|about| about.key);
         let game = game.ok_or_else(|| Error::Table(TableError::NotATable { path: path.clone() }))?;
-        let spec = FileSpec::table(path.clone(), game, header.table.clone());
-        let table = TableFile::open(&spec, header.index_size, Check::Checksum).map_err(Error::Table)?;
-        let body = table.checked_codes().expect("a table opened with its checksum checked");
+        let (table, set);
+        let body = if is_set {
+            let spec = FileSpec::set(path.clone(), game, header.table.clone());
+            set = SetFile::open(&spec, Check::Checksum).map_err(Error::Table)?;
+            set.checked_word_bytes().expect("a set opened with its checksum checked")
+        } else {
+            let spec = FileSpec::table(path.clone(), game, header.table.clone());
+            table = TableFile::open(&spec, header.index_size, Check::Checksum).map_err(Error::Table)?;
+            table.checked_codes().expect("a table opened with its checksum checked")
+        };
         let sample = sample_of(body, args.sample_mb << 20);
         let start = Instant::now();
         let code = PairCode::learn(&sample, block_entries);
@@ -131,6 +145,62 @@ pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
             100.0 * stored as f64 / body.len().max(1) as f64,
             8.0 * stored as f64 / body.len().max(1) as f64,
             times.get(times.len() / 2).map_or(0.0, |t| t * 1e6),
+            times.len()
+        )
+        .map_err(Error::Output)?;
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct SetRankArgs {
+    /// Set files (`.set`).
+    #[arg(required = true)]
+    files: Vec<std::path::PathBuf>,
+    /// Ranks timed; the median is reported.
+    #[arg(long, default_value_t = 100_000, value_parser = at_least_one)]
+    lookups: usize,
+}
+
+/// Times single ranks at random indices of each set's index space, after a pass over the same
+/// indices that brings the file into the page cache (so the figure is the lookup, not the disk).
+pub fn set_rank(args: &SetRankArgs) -> Result<(), Error> {
+    use tablebase::games::GAMES;
+    use tablebase::table::{Check, FileSpec, SetFile, TableError};
+    use tablebase::testing::Header;
+    let mut out = std::io::stdout().lock();
+    for path in &args.files {
+        let header = Header::read_set(path).map_err(Error::Table)?;
+        let game = GAMES.iter().find(|about| about.key == header.game).map(|about| about.key);
+        let game = game.ok_or_else(|| Error::Table(TableError::NotATable { path: path.clone() }))?;
+        let set = SetFile::open(&FileSpec::set(path.clone(), game, header.table.clone()), Check::Header)
+            .map_err(Error::Table)?;
+        let mut rng = SplitMix64::new(7);
+        let indices: Vec<u64> = (0..args.lookups).map(|_| rng.below(set.capacity().max(1))).collect();
+        let mut members = 0usize;
+        for &i in &indices {
+            members += usize::from(set.rank(i).map_err(Error::Table)?.is_some());
+        }
+        let mut times: Vec<f64> = indices
+            .iter()
+            .map(|&i| {
+                let start = Instant::now();
+                let rank = set.rank(i);
+                let elapsed = start.elapsed().as_secs_f64();
+                std::hint::black_box(rank).ok();
+                elapsed
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        writeln!(
+            out,
+            "{}: version {}, {} indices, {} members; {:.1}% of the indices timed are members; single rank {:.3} us (median of {})",
+            path.display(),
+            header.version,
+            set.capacity(),
+            set.len(),
+            100.0 * members as f64 / indices.len() as f64,
+            times[times.len() / 2] * 1e6,
             times.len()
         )
         .map_err(Error::Output)?;

@@ -132,8 +132,8 @@ struct GenerateArgs {
     /// not.
     #[arg(long, value_name = "ID")]
     only: Option<String>,
-    /// Leave the value tables raw (format version 3, a byte per position: the fastest to
-    /// probe, about twice the disk) instead of compressing each once no later job reads it.
+    /// Leave the value tables and sets raw (format version 3, a byte per position: the fastest
+    /// to probe, about twice the disk) instead of compressing each once no later job reads it.
     #[arg(long)]
     raw: bool,
 }

@@ -43,6 +43,16 @@ pub(crate) fn checksum_area(blocks: &[u32]) -> Vec<u8> {
     blocks.iter().flat_map(|crc| crc.to_le_bytes()).collect()
 }
 
+/// The CRC-32 of a whole file from its `header` and the CRCs of the blocks of its `data_len`
+/// bytes of data: the header, the data, then the checksum area, without reading the data again.
+pub(crate) fn file_checksum_of(header: &[u8], blocks: &[u32], data_len: u64) -> u32 {
+    let mut file = crc32fast::Hasher::new();
+    file.update(header);
+    file.combine(&crc32fast::Hasher::new_with_initial_len(combined_checksum(blocks, data_len), data_len));
+    file.update(&checksum_area(blocks));
+    file.finalize()
+}
+
 /// A mapped file of format version 3 whose data is handed out only from blocks whose checksum
 /// matched. Blocks checked are remembered (a bit each), so each is hashed at most once per
 /// mapping; a file checked whole at opening skips the bits altogether.
@@ -156,13 +166,6 @@ impl CheckedMap {
         self.check_block(first as usize)?;
         let at = HEADER_SIZE + offset as usize;
         Ok(u64::from_le_bytes(self.map[at..at + 8].try_into().expect("eight bytes")))
-    }
-
-    /// The little-endian u64 at data offset `offset`, from a file checked whole.
-    #[inline]
-    pub(crate) fn u64_at_checked(&self, offset: u64) -> u64 {
-        debug_assert!(self.all_checked.load(Relaxed));
-        u64_at(&self.map, HEADER_SIZE + offset as usize)
     }
 
     /// All the data bytes, once the whole file has been checked: readers that index them

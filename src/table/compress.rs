@@ -1,5 +1,5 @@
-//! Compressing a complete raw value table in place (format version 4, docs/FORMAT.md): what
-//! `generate` does to each table once no later job reads it raw.
+//! Compressing a complete raw value table or set in place (format version 4, docs/FORMAT.md):
+//! what `generate` does to each file once no later job reads it raw.
 
 use super::atomic::Pending;
 use super::blocks::{block_checksums, checksum_area, checksum_area_len, combined_checksum};
@@ -7,8 +7,9 @@ use super::error::TableError;
 use super::format::{HEADER_SIZE, PACKED_VERSION};
 use super::header::{Check, FileKind, FileSpec, Header};
 use super::layout::Packing;
-use super::packed::{BLOCKS_A_TASK, decode_blocks};
-use super::pairs::{BlockIndex, MAX_BLOCK_ENTRIES, PairCode};
+use super::packed::{BLOCKS_A_TASK, decode_blocks, rank_records};
+use super::pairs::{BlockIndex, EncodedBlocks, MAX_BLOCK_ENTRIES, PairCode};
+use super::set::SetFile;
 use super::values::TableFile;
 use memmap2::MmapMut;
 use rayon::prelude::*;
@@ -60,6 +61,53 @@ pub fn pack(spec: &FileSpec, index_size: u64) -> Result<Header, TableError> {
         return Ok(raw);
     }
     let (body, overflow) = table.raw_data().expect("a raw table checked whole");
+    let written = write_packed(spec, FileKind::Table, &raw, body, overflow)?;
+    drop(table);
+    written.commit()
+}
+
+/// Compresses the complete raw set `spec` in place (format version 4): its words, as bytes, in
+/// blocks of the pair code, with rank records; otherwise as [`pack`] does a table.
+pub fn pack_set(spec: &FileSpec) -> Result<Header, TableError> {
+    let set = SetFile::open(spec, Check::Checksum)?;
+    let raw = set.header().clone();
+    if raw.packing.is_some() {
+        return Ok(raw);
+    }
+    let words = set.checked_word_bytes().expect("a raw set checked whole");
+    let written = write_packed(spec, FileKind::Set, &raw, words, &[])?;
+    drop(set);
+    written.commit()
+}
+
+/// A compressed file written under its temporary name, and its header: [`Written::commit`]
+/// renames it over the raw file once that is closed. A file that compressing would not make
+/// smaller is not written, and the raw file's header is kept.
+enum Written {
+    Pending(Pending, Header),
+    LeftRaw(Header),
+}
+
+impl Written {
+    fn commit(self) -> Result<Header, TableError> {
+        match self {
+            Written::Pending(pending, header) => pending.commit().map(|()| header),
+            Written::LeftRaw(header) => Ok(header),
+        }
+    }
+}
+
+/// Learns a code from the body of the raw file `raw` of `kind` (a table's bytes, or a set's
+/// words), encodes it, checks that every block decodes to the body, and writes the compressed
+/// file under the temporary name: the code, the block records, a set's rank records, the
+/// blocks and a table's `overflow` area, then the block checksums and the header.
+fn write_packed(
+    spec: &FileSpec,
+    kind: FileKind,
+    raw: &Header,
+    body: &[u8],
+    overflow: &[u8],
+) -> Result<Written, TableError> {
     let (code, bits_an_entry) = PairCode::learn_estimating(&sample_of(body, SAMPLE_BYTES), MAX_BLOCK_ENTRIES);
     let block_entries = block_entries_for(bits_an_entry);
     let encoded = code.encode(body, block_entries);
@@ -74,23 +122,14 @@ pub fn pack(spec: &FileSpec, index_size: u64) -> Result<Header, TableError> {
         }),
         ..raw.clone()
     };
-    let layout = super::packed::layout_of(&header).expect("the layout of a table just encoded");
+    let layout = super::packed::layout_of(&header, kind).expect("the layout of a file just encoded");
     let packed_len = HEADER_SIZE as u64 + layout.data_len + checksum_area_len(layout.data_len);
-    if packed_len >= raw.file_length(FileKind::Table) {
-        // A tiny table: the code and the index would outweigh what they save.
-        return Ok(raw);
+    if packed_len >= raw.file_length(kind) {
+        // A tiny file: the code and the index would outweigh what they save.
+        return Ok(Written::LeftRaw(raw.clone()));
     }
-    // Every block decodes to the raw body, before a byte is written.
-    let task_entries = BLOCKS_A_TASK << layout.block_shift;
-    let faithful = encoded.ends.len() as u64 == layout.blocks
-        && body.par_chunks(task_entries).enumerate().all(|(task, expected)| {
-            let mut out = vec![0u8; expected.len()];
-            let first = task * BLOCKS_A_TASK;
-            decode_blocks(&code, &encoded.bytes, &encoded.ends, first, layout.block_shift, &mut out).is_ok()
-                && out == expected
-        });
-    if !faithful {
-        return Err(TableError::Code { path: spec.path.clone(), why: "compressing did not keep the values" });
+    if !decodes_to(&code, &encoded, layout.block_shift, body) || layout.blocks != encoded.ends.len() as u64 {
+        return Err(TableError::Code { path: spec.path.clone(), why: "compressing did not keep the data" });
     }
     let pending = Pending::create(&spec.path)?;
     let data_len = layout.data_len;
@@ -103,6 +142,9 @@ pub fn pack(spec: &FileSpec, index_size: u64) -> Result<Header, TableError> {
             |at: u64, bytes: &[u8]| data[at as usize..at as usize + bytes.len()].copy_from_slice(bytes);
         put(0, &code_bytes);
         put(layout.records_at, &BlockIndex::records(&encoded.ends));
+        if kind == FileKind::Set {
+            put(layout.ranks_at, &rank_records(body, layout.block_shift));
+        }
         put(layout.blocks_at, &encoded.bytes);
         put(layout.overflow_at, overflow);
     }
@@ -110,12 +152,22 @@ pub fn pack(spec: &FileSpec, index_size: u64) -> Result<Header, TableError> {
     let blocks = block_checksums(&map[HEADER_SIZE..data_end]);
     map[data_end..].copy_from_slice(&checksum_area(&blocks));
     header.checksum = combined_checksum(&blocks, data_len);
-    map[..HEADER_SIZE].copy_from_slice(&header.encode_as(FileKind::Table));
+    map[..HEADER_SIZE].copy_from_slice(&header.encode_as(kind));
     map.flush().map_err(pending.error())?;
     drop(map);
-    drop(table);
-    pending.commit()?;
-    Ok(header)
+    Ok(Written::Pending(pending, header))
+}
+
+/// Whether every block of `encoded` decodes to its part of `body`: checked before a byte is
+/// written.
+fn decodes_to(code: &PairCode, encoded: &EncodedBlocks, block_shift: u32, body: &[u8]) -> bool {
+    let task_entries = BLOCKS_A_TASK << block_shift;
+    body.par_chunks(task_entries).enumerate().all(|(task, expected)| {
+        let mut out = vec![0u8; expected.len()];
+        let first = task * BLOCKS_A_TASK;
+        decode_blocks(code, &encoded.bytes, &encoded.ends, first, block_shift, &mut out).is_ok()
+            && out == expected
+    })
 }
 
 /// The entries of a block for a code of `bits_an_entry` bits an entry: the power of two that
@@ -133,6 +185,7 @@ mod tests {
     use crate::progress::Progress;
     use crate::table::format::HEADER_SIZE;
     use crate::table::header::check_file;
+    use crate::table::set::Words;
     use crate::table::values::write_table;
     use crate::value::Value;
     use std::path::Path;
@@ -202,7 +255,7 @@ mod tests {
         let size = 400_000;
         let (spec, _, _) = raw_table(scratch.path(), size);
         let header = pack(&spec, size).unwrap();
-        let layout = super::super::packed::layout_of(&header).unwrap();
+        let layout = super::super::packed::layout_of(&header, FileKind::Table).unwrap();
         let clean = std::fs::read(&spec.path).unwrap();
         let data_len = layout.data_len as usize;
         // A byte of a block, of a record's block end, of a record's offset, of the code: each
@@ -268,6 +321,106 @@ mod tests {
                 assert_eq!(table.value(i).unwrap(), value(i), "entry {i} of {size}");
             }
         }
+    }
+
+    /// A set with stretches empty, full, dense and sparse, and its members in order.
+    fn raw_set(dir: &Path, capacity: u64) -> (FileSpec, Vec<u64>) {
+        let spec = FileSpec::set(dir.join("s.set"), "test", "s".into());
+        let members = crate::layered::BitSet::new(capacity);
+        let mut list = Vec::new();
+        for i in 0..capacity {
+            let member = match (i / 50_000) % 7 {
+                0 => false,
+                1 => true,
+                2 => (i * 2_654_435_761) % 13 < 3,
+                3 => (i % 700) < 9 || (i / 64) % 5 == 1,
+                4 => (i * 40_503) % 1_000 == 0,
+                _ => (i % 3 == 0) != ((i / 333) % 2 == 0),
+            };
+            if member {
+                members.insert(i);
+                list.push(i);
+            }
+        }
+        crate::table::set::write_set(&spec, capacity, &members).unwrap();
+        (spec, list)
+    }
+
+    #[test]
+    fn a_compressed_set_ranks_as_the_raw_one() {
+        let scratch = tempfile::tempdir().unwrap();
+        let capacity = 1_234_567;
+        let (spec, members) = raw_set(scratch.path(), capacity);
+        let raw_len = std::fs::metadata(&spec.path).unwrap().len();
+        let (raw, raw_file) = check_file(&spec).unwrap();
+        let packed = pack_set(&spec).unwrap();
+        assert_eq!(packed.version, PACKED_VERSION);
+        assert_eq!((packed.counts, packed.index_size), (raw.counts, raw.index_size));
+        assert_eq!(packed.packing.unwrap().raw_checksum, raw.checksum);
+        let len = std::fs::metadata(&spec.path).unwrap().len();
+        assert!(len * 2 < raw_len, "{len} bytes compressed, {raw_len} raw");
+        assert_eq!(pack_set(&spec).unwrap(), packed, "compressing again changes nothing");
+        assert_eq!(packed.raw_form(FileKind::Set), (raw.encode_as(FileKind::Set), raw_len));
+
+        // Index by index, as a probe reads: rank from the rank records and one block.
+        let set = SetFile::open(&spec, Check::Header).unwrap();
+        assert!(set.is_packed() && set.checked_ranks().is_none());
+        let mut next = 0usize;
+        for i in 0..capacity + 70 {
+            let expected = (members.get(next) == Some(&i)).then_some(next as u64);
+            assert_eq!(set.rank(i).unwrap(), expected, "index {i}");
+            next += usize::from(expected.is_some());
+        }
+        assert_eq!(next, members.len());
+        assert_eq!(set.len(), members.len() as u64);
+        // Select and the walk to the next member decode the set whole on first use.
+        for &rank in &[0u64, 1, 77_777, members.len() as u64 - 1] {
+            assert_eq!(set.select(rank).unwrap(), Some(members[rank as usize]));
+        }
+        assert_eq!(set.select(members.len() as u64).unwrap(), None);
+        assert_eq!(set.next_member(members[500] + 1).unwrap(), Some(members[501]));
+        // Whole, as a solver or verify reads: the raw data and the raw file's checksum.
+        let set = SetFile::open(&spec, Check::Checksum).unwrap();
+        assert_eq!(set.raw_file_checksum(), Some(raw_file));
+        let ranks = set.checked_ranks().unwrap();
+        let words = set.words().unwrap();
+        for &m in members.iter().step_by(101) {
+            assert_eq!(words.word((m / 64) as usize) >> (m % 64) & 1, 1);
+            assert_eq!(ranks.rank(m), set.rank(m).unwrap());
+        }
+    }
+
+    #[test]
+    fn damage_to_a_compressed_set_is_an_error_never_a_rank() {
+        let scratch = tempfile::tempdir().unwrap();
+        let capacity = 700_001;
+        let (spec, members) = raw_set(scratch.path(), capacity);
+        let header = pack_set(&spec).unwrap();
+        let layout = super::super::packed::layout_of(&header, FileKind::Set).unwrap();
+        let clean = std::fs::read(&spec.path).unwrap();
+        let rank_of = |i: u64| members.binary_search(&i).ok().map(|r| r as u64);
+        // A byte of a block, of a block record, of a rank record, of the code: each caught by
+        // its checksum block; indices in other checksum blocks still answer right.
+        for at in [layout.blocks_at + 9 * 64 + 5, layout.records_at + 64 + 9, layout.ranks_at + 64 + 3, 4] {
+            let mut bytes = clean.clone();
+            bytes[HEADER_SIZE + at as usize] ^= 0x10;
+            std::fs::write(&spec.path, &bytes).unwrap();
+            assert!(SetFile::open(&spec, Check::Checksum).is_err(), "byte {at}");
+            if let Ok(set) = SetFile::open(&spec, Check::Header) {
+                for i in (0..capacity).step_by(7) {
+                    match set.rank(i) {
+                        Ok(rank) => assert_eq!(rank, rank_of(i), "index {i}, byte {at} damaged"),
+                        Err(e) => assert!(e.is_damage(), "{e}"),
+                    }
+                }
+            }
+        }
+        // Rank records that miscount, under checksums made to match: decoding whole finds it.
+        let mut bytes = clean.clone();
+        bytes[HEADER_SIZE + layout.ranks_at as usize + 64 + 10] ^= 1;
+        crate::table::blocks::reseal(&mut bytes, layout.data_len as usize);
+        std::fs::write(&spec.path, &bytes).unwrap();
+        assert!(SetFile::open(&spec, Check::Checksum).is_err());
     }
 
     #[test]

@@ -218,10 +218,7 @@ impl Header {
         if u32_at(bytes, 72) == other as u32 {
             return Err(TableError::WrongKind { path: path.to_path_buf(), expected: encoding });
         }
-        if u32_at(bytes, 12) != HEADER_SIZE as u32
-            || u32_at(bytes, 72) != encoding as u32
-            || (version == PACKED_VERSION && encoding != FileKind::Table)
-        {
+        if u32_at(bytes, 12) != HEADER_SIZE as u32 || u32_at(bytes, 72) != encoding as u32 {
             return Err(TableError::Header { path: path.to_path_buf() });
         }
         let packing = (version == PACKED_VERSION).then(|| Packing {
@@ -253,7 +250,7 @@ impl Header {
     /// words and directory. `None` for sizes no file can have (a damaged header).
     pub fn data_len(&self, kind: FileKind) -> Option<u64> {
         if self.packing.is_some() {
-            return super::layout::Layout::new(self.index_size, self.overflow_count, self.packing?)
+            return super::layout::Layout::of(kind, self.index_size, self.overflow_count, self.packing?)
                 .map(|layout| layout.data_len);
         }
         match kind {
@@ -290,6 +287,11 @@ impl Header {
     /// Reads only the header of a value table, for `info`.
     pub fn read(path: &Path) -> Result<Header, TableError> {
         Header::read_as(path, FileKind::Table)
+    }
+
+    /// Reads only the header of a set file.
+    pub fn read_set(path: &Path) -> Result<Header, TableError> {
+        Header::read_as(path, FileKind::Set)
     }
 
     pub(crate) fn read_as(path: &Path, encoding: FileKind) -> Result<Header, TableError> {

@@ -15,7 +15,7 @@ pub(crate) mod compress;
 mod error;
 pub(crate) mod format;
 pub(crate) mod header;
-pub(crate) use compress::pack;
+pub(crate) use compress::{pack, pack_set};
 mod layout;
 mod packed;
 pub(crate) mod pairs;

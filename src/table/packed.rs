@@ -1,12 +1,14 @@
-//! Reading compressed value tables (format version 4, docs/FORMAT.md): the body of a raw table
-//! (one code byte per index) in blocks of a fixed number of entries in a pair code
-//! ([`super::pairs`]), a record per group of blocks that says where they lie, the raw table's
+//! Reading compressed value tables and sets (format version 4, docs/FORMAT.md): the body of a
+//! raw table (one code byte per index), or a set's words as bytes, in blocks of a fixed number
+//! of entries in a pair code ([`super::pairs`]), a record per group of blocks that says where
+//! they lie, for a set a second record per group that counts its members, the raw table's
 //! overflow area unchanged, and the same block checksums over all of it. A probe reads one
-//! record and decodes the one block it needs; a solver or verify, reading all of the table,
-//! decodes it whole, checked end to end against the raw checksum in its header.
+//! record (two for a set's rank) and decodes the one block it needs; a solver or verify, reading
+//! all of the file, decodes it whole, checked end to end against the raw checksum in its header.
 
 use super::blocks::CheckedMap;
 use super::error::TableError;
+use super::format::{FileKind, SET_BLOCK_WORDS};
 use super::header::{Header, checksum};
 use super::layout::Layout;
 use super::pairs::{BlockIndex, GROUP_BLOCKS, MAX_BLOCK_ENTRIES, PairCode, RECORD_BYTES, block_span};
@@ -17,16 +19,23 @@ use std::path::Path;
 /// writer's check.
 pub(crate) const BLOCKS_A_TASK: usize = 256 * GROUP_BLOCKS;
 
-/// The reading side of a compressed table: its code and layout.
+/// The reading side of a compressed table or set: its code and layout.
 pub(crate) struct Packed {
     code: PairCode,
     layout: Layout,
 }
 
 impl Packed {
-    /// Reads the code of the compressed table whose header is `header` (its block checked).
-    pub fn open(path: &Path, header: &Header, data: &CheckedMap) -> Result<Packed, TableError> {
-        let layout = layout_of(header).ok_or_else(|| TableError::Header { path: path.to_path_buf() })?;
+    /// Reads the code of the compressed file of `kind` whose header is `header` (its block
+    /// checked).
+    pub fn open(
+        path: &Path,
+        header: &Header,
+        data: &CheckedMap,
+        kind: FileKind,
+    ) -> Result<Packed, TableError> {
+        let layout =
+            layout_of(header, kind).ok_or_else(|| TableError::Header { path: path.to_path_buf() })?;
         let code_len = header.packing.map_or(0, |p| p.code_len) as usize;
         let code = PairCode::from_bytes(data.bytes(0, code_len)?, MAX_BLOCK_ENTRIES)
             .map_err(|bad| TableError::Code { path: path.to_path_buf(), why: bad.0 })?;
@@ -53,6 +62,37 @@ impl Packed {
         }
         let offset = index & ((1 << layout.block_shift) - 1);
         self.code.entry_in_block(bytes, offset).ok_or_else(damaged)
+    }
+
+    /// A compressed set's rank of `index` (below its capacity): the member number of `index`
+    /// if it is a member. Reads the rank record and the block record of the byte holding the
+    /// index's bit, then decodes the block up to that byte, counting the bits before it.
+    #[inline]
+    pub fn rank(&self, path: &Path, data: &CheckedMap, index: u64) -> Result<Option<u64>, TableError> {
+        let layout = &self.layout;
+        let damaged = || TableError::Entry { path: path.to_path_buf(), index };
+        let byte = index / 8;
+        let (start, end) = self.block_of(data, byte)?.ok_or_else(damaged)?;
+        let block = byte >> layout.block_shift;
+        let group = block / GROUP_BLOCKS as u64;
+        let ranks = data.bytes(layout.ranks_at + group * RECORD_BYTES as u64, RECORD_BYTES)?;
+        let bytes = data.bytes(start, (end - start) as usize)?;
+        if let Some(last) = bytes.last() {
+            crate::prefetch::prefetch(last);
+        }
+        let offset = byte & ((1 << layout.block_shift) - 1);
+        let (ones, entry) = self.code.ones_before_in_block(bytes, offset).ok_or_else(damaged)?;
+        let bit = index % 8;
+        if entry >> bit & 1 == 0 {
+            return Ok(None);
+        }
+        let in_group = (block % GROUP_BLOCKS as u64) as usize;
+        let before_group = u64::from_le_bytes(ranks[..8].try_into().expect("eight bytes"));
+        let before_block: u64 = ranks[8..8 + 2 * in_group]
+            .chunks_exact(2)
+            .map(|count| u64::from(u16::from_le_bytes([count[0], count[1]])))
+            .sum();
+        Ok(Some(before_group + before_block + ones + u64::from((entry & ((1 << bit) - 1)).count_ones())))
     }
 
     /// Where the block holding entry `index` lies in the data, from its record (checked):
@@ -96,9 +136,8 @@ impl Packed {
         }
     }
 
-    /// Decodes the whole body of a table of `entries` entries whose data has been checked, and
-    /// checks it end to end: records whose blocks follow each other without gaps to the end of
-    /// the blocks, blocks that decode to exactly their entries, and the raw checksum of the
+    /// Decodes the whole body of a compressed table whose data has been checked, and checks it
+    /// end to end: the blocks (see [`Packed::decode_body`]), then the raw checksum of the
     /// header over the decoded body and the overflow area.
     pub fn decode_all(
         &self,
@@ -106,8 +145,62 @@ impl Packed {
         header: &Header,
         data: &CheckedMap,
     ) -> Result<Box<[u8]>, TableError> {
+        let body = self.decode_body(path, header.index_size, data)?;
+        let overflow = match header.overflow_count {
+            0 => &[][..],
+            n => data.bytes(self.layout.overflow_at, 12 * n as usize)?,
+        };
+        let raw = raw_checksum(&body, overflow);
+        let expected = header.packing.map_or(0, |p| p.raw_checksum);
+        if raw != expected {
+            return Err(TableError::Checksum { path: path.to_path_buf(), expected, found: raw });
+        }
+        Ok(body)
+    }
+
+    /// Decodes a compressed set whose data has been checked into the data the set has raw (its
+    /// words, then its rank directory), and checks it end to end: the blocks (see
+    /// [`Packed::decode_body`]), rank records that count the decoded words' members, and the
+    /// raw checksum of the header over the raw data.
+    pub fn decode_set(
+        &self,
+        path: &Path,
+        header: &Header,
+        data: &CheckedMap,
+    ) -> Result<Box<[u8]>, TableError> {
         let layout = &self.layout;
-        let entries = header.index_size;
+        let words = header.index_size.div_ceil(64) as usize;
+        let mut raw = self.decode_body(path, 8 * words as u64, data)?.into_vec();
+        let damaged = |index| TableError::Entry { path: path.to_path_buf(), index };
+        let ranks = match layout.blocks {
+            0 => &[][..],
+            blocks => {
+                data.bytes(layout.ranks_at, RECORD_BYTES * blocks.div_ceil(GROUP_BLOCKS as u64) as usize)?
+            }
+        };
+        let expected_ranks = rank_records(&raw, layout.block_shift);
+        if let Some(at) = expected_ranks.iter().zip(ranks).position(|(a, b)| a != b) {
+            let group = (at / RECORD_BYTES) as u64;
+            return Err(damaged((group * GROUP_BLOCKS as u64) << (layout.block_shift + 3)));
+        }
+        let directory = set_directory(&raw);
+        raw.reserve_exact(8 * directory.len());
+        for before in directory {
+            raw.extend_from_slice(&before.to_le_bytes());
+        }
+        let found = checksum(&raw);
+        let expected = header.packing.map_or(0, |p| p.raw_checksum);
+        if found != expected {
+            return Err(TableError::Checksum { path: path.to_path_buf(), expected, found });
+        }
+        Ok(raw.into_boxed_slice())
+    }
+
+    /// Decodes the `entries` bytes of a compressed body whose data has been checked: records
+    /// whose blocks follow each other without gaps to the end of the blocks, and blocks that
+    /// decode to exactly their entries.
+    fn decode_body(&self, path: &Path, entries: u64, data: &CheckedMap) -> Result<Box<[u8]>, TableError> {
+        let layout = &self.layout;
         let damaged = |index| TableError::Entry { path: path.to_path_buf(), index };
         let records = match layout.blocks {
             0 => &[][..],
@@ -132,17 +225,43 @@ impl Packed {
                     .map_err(|block| damaged((block as u64) << layout.block_shift))
             },
         )?;
-        let overflow = match header.overflow_count {
-            0 => &[][..],
-            n => data.bytes(layout.overflow_at, 12 * n as usize)?,
-        };
-        let raw = raw_checksum(&body, overflow);
-        let expected = header.packing.map_or(0, |p| p.raw_checksum);
-        if raw != expected {
-            return Err(TableError::Checksum { path: path.to_path_buf(), expected, found: raw });
-        }
         Ok(body)
     }
+}
+
+/// The rank records of a set whose words are `words` (as bytes), in blocks of `1 <<
+/// block_shift` bytes: per group of [`GROUP_BLOCKS`] blocks, the members before it (a
+/// little-endian u64), then the members in each of its blocks (a little-endian u16 each: at
+/// most 4,096; zero past the last block).
+pub(crate) fn rank_records(words: &[u8], block_shift: u32) -> Vec<u8> {
+    let group_bytes = GROUP_BLOCKS << block_shift;
+    let mut out = Vec::with_capacity(words.len().div_ceil(group_bytes) * RECORD_BYTES);
+    let mut before = 0u64;
+    for group in words.chunks(group_bytes) {
+        let mut record = [0u8; RECORD_BYTES];
+        record[..8].copy_from_slice(&before.to_le_bytes());
+        for (k, block) in group.chunks(1 << block_shift).enumerate() {
+            let members: u32 = block.iter().map(|byte| byte.count_ones()).sum();
+            let members = u16::try_from(members).expect("a block's members fit two bytes");
+            record[8 + 2 * k..10 + 2 * k].copy_from_slice(&members.to_le_bytes());
+            before += u64::from(members);
+        }
+        out.extend_from_slice(&record);
+    }
+    out
+}
+
+/// The rank directory a raw set stores after its words (`words`, as bytes): the members before
+/// each block of [`SET_BLOCK_WORDS`] words, then the total.
+pub(crate) fn set_directory(words: &[u8]) -> Vec<u64> {
+    let mut directory = Vec::with_capacity(words.len().div_ceil(8 * SET_BLOCK_WORDS) + 1);
+    let mut before = 0u64;
+    for block in words.chunks(8 * SET_BLOCK_WORDS) {
+        directory.push(before);
+        before += block.iter().map(|byte| u64::from(byte.count_ones())).sum::<u64>();
+    }
+    directory.push(before);
+    directory
 }
 
 /// Where each of `blocks` blocks ends (from the first block's start), read from their records:
@@ -199,7 +318,8 @@ fn raw_checksum(body: &[u8], overflow: &[u8]) -> u32 {
     all.finalize()
 }
 
-/// The layout a version-4 header describes; `None` for a raw table or a damaged header.
-pub(crate) fn layout_of(header: &Header) -> Option<Layout> {
-    Layout::new(header.index_size, header.overflow_count, header.packing?)
+/// The layout a version-4 header of a file of `kind` describes; `None` for a raw file or a
+/// damaged header.
+pub(crate) fn layout_of(header: &Header, kind: FileKind) -> Option<Layout> {
+    Layout::of(kind, header.index_size, header.overflow_count, header.packing?)
 }

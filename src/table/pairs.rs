@@ -56,6 +56,9 @@ pub struct PairCode {
     lengths: Vec<u8>,
     /// Entries each symbol stands for.
     runs: Vec<u64>,
+    /// Set bits in the entries each symbol stands for: a set's rank adds them up over a block
+    /// instead of expanding its symbols.
+    ones: Vec<u64>,
     /// Canonical decoding, per length `l`: the first code of that length, how many codes have
     /// it, and where its symbols start in `sorted`.
     first_code: [u32; MAX_CODE_LEN as usize + 1],
@@ -127,11 +130,15 @@ impl PairCode {
 
     fn with_rules(rules: Vec<(u16, u16)>, rounds: Vec<u16>) -> PairCode {
         let mut runs = vec![1u64; 256 + rules.len()];
+        let mut ones: Vec<u64> = (0..256u32).map(|byte| u64::from(byte.count_ones())).collect();
+        ones.resize(runs.len(), 0);
         for (r, &(a, b)) in rules.iter().enumerate() {
             // Saturating: rules read from a damaged file may nest deeper than any data could.
             runs[256 + r] = runs[a as usize].saturating_add(runs[b as usize]);
+            ones[256 + r] = ones[a as usize].saturating_add(ones[b as usize]);
         }
         PairCode {
+            ones,
             lengths: vec![0; runs.len()],
             codes: vec![0; runs.len()],
             rules,
@@ -302,7 +309,29 @@ impl PairCode {
     /// `None` where the decoding runs past the block's bits or meets bits that are no code
     /// (damaged bytes). `block` is the block's bytes.
     #[inline]
-    pub fn entry_in_block(&self, block: &[u8], mut offset: u64) -> Option<u8> {
+    pub fn entry_in_block(&self, block: &[u8], offset: u64) -> Option<u8> {
+        let (symbol, within) = self.walk_to(block, offset, |_| ())?;
+        Some(self.expand(symbol, within))
+    }
+
+    /// For a set's block (its words as bytes): the set bits of the entries before the entry
+    /// `offset` entries into the block, and that entry, with the same `None` as
+    /// [`PairCode::entry_in_block`]. Whole symbols before the entry count their bits without
+    /// being expanded.
+    #[inline]
+    pub fn ones_before_in_block(&self, block: &[u8], offset: u64) -> Option<(u64, u8)> {
+        let mut ones = 0u64;
+        let (symbol, within) = self.walk_to(block, offset, |passed| ones += self.ones[passed as usize])?;
+        let (before, entry) = self.expand_counting(symbol, within);
+        Some((ones + before, entry))
+    }
+
+    /// Walks a block's symbols from its start to the one holding the entry `offset` entries in,
+    /// telling `passed` each symbol passed over whole: that symbol, and the entry's offset in
+    /// its run. `None` where the decoding runs past the block's bits or meets bits that are no
+    /// code.
+    #[inline]
+    fn walk_to(&self, block: &[u8], mut offset: u64, mut passed: impl FnMut(u16)) -> Option<(u16, u64)> {
         let bits = 8 * block.len() as u64;
         let mut at = 0u64;
         loop {
@@ -314,8 +343,9 @@ impl PairCode {
                 return None;
             }
             if offset < run {
-                return Some(self.expand(symbol, offset));
+                return Some((symbol, offset));
             }
+            passed(symbol);
             offset -= run;
             at += u64::from(len);
         }
@@ -400,9 +430,25 @@ impl PairCode {
         }
     }
 
+    /// The entry `offset` entries into the run of `symbol`, and the set bits of the entries
+    /// before it in the run: the left halves passed over on the way down count whole.
+    #[inline]
+    fn expand_counting(&self, symbol: u16, offset: u64) -> (u64, u8) {
+        let mut ones = 0u64;
+        let entry = self.descend(symbol, offset, |left| ones += self.ones[left as usize]);
+        (ones, entry)
+    }
+
     /// The entry `offset` entries into the run of `symbol`.
     #[inline]
-    fn expand(&self, mut symbol: u16, mut offset: u64) -> u8 {
+    fn expand(&self, symbol: u16, offset: u64) -> u8 {
+        self.descend(symbol, offset, |_| ())
+    }
+
+    /// The entry `offset` entries into the run of `symbol`, down its rules, telling `passed`
+    /// each left half passed over whole.
+    #[inline]
+    fn descend(&self, mut symbol: u16, mut offset: u64, mut passed: impl FnMut(u16)) -> u8 {
         while symbol >= 256 {
             let (a, b) = self.rules[symbol as usize - 256];
             let left = self.runs[a as usize];
@@ -410,6 +456,7 @@ impl PairCode {
                 symbol = a;
             } else {
                 offset -= left;
+                passed(a);
                 symbol = b;
             }
         }

@@ -1,13 +1,18 @@
 //! Set files: the reachable indices of a layer, one bit each, with a rank directory (value
-//! encoding 2 of docs/FORMAT.md), memory-mapped for reading.
+//! encoding 2 of docs/FORMAT.md), memory-mapped for reading; raw (version 3) or compressed
+//! (version 4, whose rank reads a rank record and decodes one block).
 
 use super::atomic::Pending;
-use super::blocks::{BLOCK_SIZE, CheckedMap, checksum_area, combined_checksum};
+use super::blocks::{
+    BLOCK_SIZE, CheckedMap, block_checksums, checksum_area, combined_checksum, file_checksum_of,
+};
 use super::error::TableError;
 use super::format::{FORMAT_VERSION, HEADER_SIZE, SET_BLOCK_WORDS, set_data_len, u64_at};
 use super::header::{Check, Counts, FileKind, FileSpec, Header, map_file};
+use super::packed::Packed;
 use std::io::{BufWriter, Seek, Write};
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 /// The rank of a set file checked whole, read straight from its mapping: the layered solvers
 /// rank every child of every position, and a check and an error path per read cost as much as
@@ -150,12 +155,17 @@ impl BlockHasher {
 /// A complete set file, memory-mapped read-only, with rank (index to member number) and select
 /// (member number to index) through its directory: opening it reads nothing but the header.
 /// Every word read is in a block whose checksum was checked first; reads that a damaged file
-/// cannot answer are errors, never a panic or a wrong member.
+/// cannot answer are errors, never a panic or a wrong member. A compressed set answers rank from
+/// its blocks; checked whole, it is decoded into the data it has raw and read from there.
 pub struct SetFile {
     path: PathBuf,
     header: Header,
     data: CheckedMap,
     words: usize,
+    /// A compressed set's code (format version 4); `None` for a raw one.
+    packed: Option<Packed>,
+    /// A compressed set's raw data (words, then directory), once it has been checked whole.
+    decoded: OnceLock<Box<[u8]>>,
 }
 
 impl SetFile {
@@ -164,28 +174,63 @@ impl SetFile {
     pub fn open(spec: &FileSpec, check: Check) -> Result<SetFile, TableError> {
         let (header, map, data_len) = map_file(spec)?;
         let words = header.index_size.div_ceil(64) as usize;
-        let set = SetFile {
-            path: spec.path.clone(),
-            data: CheckedMap::new(&spec.path, map, data_len),
-            header,
-            words,
+        let data = CheckedMap::new(&spec.path, map, data_len);
+        let packed = match header.packing {
+            Some(_) => Some(Packed::open(&spec.path, &header, &data, FileKind::Set)?),
+            None => None,
         };
+        let set = SetFile { path: spec.path.clone(), data, header, words, packed, decoded: OnceLock::new() };
         if check == Check::Checksum {
             set.check_checksum()?;
         }
         Ok(set)
     }
 
-    /// Checks every block and the checksum of all the data (reads the whole file once).
+    /// Checks every block and the checksum of all the data (reads the whole file once); a
+    /// compressed set is also decoded whole, checked against its raw checksum, and read from the
+    /// decoded data from then on.
     pub fn check_checksum(&self) -> Result<(), TableError> {
-        self.data.check_all(self.header.checksum)
+        self.data.check_all(self.header.checksum)?;
+        if let Some(packed) = &self.packed
+            && self.decoded.get().is_none()
+        {
+            let raw = packed.decode_set(&self.path, &self.header, &self.data)?;
+            let _ = self.decoded.set(raw);
+        }
+        Ok(())
+    }
+
+    /// The checksum the project publishes for the file this set is raw (format version 3): the
+    /// CRC-32 of the raw file with its header checksum field read as zeros, from the decoded
+    /// data of a compressed set (opened with [`Check::Checksum`]); `None` before, or for a raw
+    /// set (whose file checksum is this already).
+    pub fn raw_file_checksum(&self) -> Option<u32> {
+        let raw = self.decoded.get()?;
+        let (mut header, _) = self.header.raw_form(FileKind::Set);
+        header[HEADER_SIZE - 4..].fill(0);
+        Some(file_checksum_of(&header, &block_checksums(raw), raw.len() as u64))
+    }
+
+    /// Whether the set is stored compressed (format version 4).
+    pub fn is_packed(&self) -> bool {
+        self.packed.is_some()
+    }
+
+    /// The data the set has raw (words, then directory), checked whole: `None` before it was
+    /// checked.
+    fn checked_raw(&self) -> Option<&[u8]> {
+        match &self.packed {
+            None => self.data.checked_data(),
+            Some(_) => self.decoded.get().map(|raw| &raw[..]),
+        }
     }
 
     /// The words of the set for a walk over all of it, after checking the whole file (at once
     /// when it was opened with [`Check::Checksum`]).
     pub fn words(&self) -> Result<CheckedWords<'_>, TableError> {
         self.check_checksum()?;
-        Ok(CheckedWords(self))
+        let raw = self.checked_raw().expect("a set checked whole");
+        Ok(CheckedWords { raw, words: self.words })
     }
 
     /// The decoded header.
@@ -217,14 +262,31 @@ impl SetFile {
     /// Rank without a check per read, once the whole file has been checked (opened with
     /// [`Check::Checksum`]); `None` before.
     pub fn checked_ranks(&self) -> Option<CheckedRanks<'_>> {
-        let data = self.data.checked_data()?;
+        let data = self.checked_raw()?;
         Some(CheckedRanks { data, words: self.words, capacity: self.capacity() })
     }
 
-    /// Word `i` of the set, or entry `i - words` of the directory.
+    /// The words of the set as bytes (word `i` at `8 * i`, little-endian), once the whole file
+    /// has been checked (opened with [`Check::Checksum`]); `None` before.
+    pub fn checked_word_bytes(&self) -> Option<&[u8]> {
+        Some(&self.checked_raw()?[..8 * self.words])
+    }
+
+    /// Word `i` of the set, or entry `i - words` of the directory. A compressed set is decoded
+    /// whole for it (on the first read; walks and `select`, not single probes, read this way).
     #[inline]
     fn entry(&self, entry: usize) -> Result<u64, TableError> {
-        self.data.u64_at(8 * entry as u64)
+        if self.packed.is_none() {
+            return self.data.u64_at(8 * entry as u64);
+        }
+        if self.decoded.get().is_none() {
+            self.check_checksum()?;
+        }
+        let raw = self.checked_raw().expect("a set checked whole");
+        match raw.get(8 * entry..8 * entry + 8) {
+            Some(bytes) => Ok(u64::from_le_bytes(bytes.try_into().expect("eight bytes"))),
+            None => Err(self.damaged(entry as u64)),
+        }
     }
 
     #[inline]
@@ -243,6 +305,12 @@ impl SetFile {
     pub fn rank(&self, index: u64) -> Result<Option<u64>, TableError> {
         if index >= self.capacity() {
             return Ok(None);
+        }
+        if let Some(packed) = &self.packed {
+            return match self.checked_ranks() {
+                Some(ranks) => Ok(ranks.rank(index)),
+                None => packed.rank(&self.path, &self.data, index),
+            };
         }
         let word = (index / 64) as usize;
         let bit = 1u64 << (index % 64);
@@ -319,16 +387,20 @@ impl SetFile {
 }
 
 /// The words of a set file checked whole, for walks over every member.
-pub struct CheckedWords<'a>(&'a SetFile);
+pub struct CheckedWords<'a> {
+    /// The set's raw data: words, then directory.
+    raw: &'a [u8],
+    words: usize,
+}
 
 impl Words for CheckedWords<'_> {
     fn word_count(&self) -> usize {
-        self.0.words
+        self.words
     }
 
     #[inline]
     fn word(&self, i: usize) -> u64 {
-        self.0.data.u64_at_checked(8 * i as u64)
+        u64_at(self.raw, 8 * i)
     }
 }
 

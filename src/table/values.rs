@@ -4,6 +4,7 @@
 use super::atomic::Pending;
 use super::blocks::{
     BLOCK_SIZE, CheckedMap, block_checksums, checksum_area, checksum_area_len, combined_checksum,
+    file_checksum_of,
 };
 use super::checkpoint::{Checkpoints, ChunkResult};
 use super::error::TableError;
@@ -74,7 +75,7 @@ impl TableFile {
         }
         let data = CheckedMap::new(path, map, data_len);
         let packed = match header.packing {
-            Some(_) => Some(Packed::open(path, &header, &data)?),
+            Some(_) => Some(Packed::open(path, &header, &data, FileKind::Table)?),
             None => None,
         };
         let overflow_at = packed.as_ref().map_or(header.index_size, Packed::overflow_at);
@@ -119,14 +120,7 @@ impl TableFile {
         tail.extend_from_slice(overflow);
         blocks.extend(block_checksums(&tail));
         let data_len = (body.len() + overflow.len()) as u64;
-        let mut file = crc32fast::Hasher::new();
-        file.update(&header);
-        file.combine(&crc32fast::Hasher::new_with_initial_len(
-            combined_checksum(&blocks, data_len),
-            data_len,
-        ));
-        file.update(&checksum_area(&blocks));
-        Some(file.finalize())
+        Some(file_checksum_of(&header, &blocks, data_len))
     }
 
     /// Whether the table is stored compressed (format version 4).

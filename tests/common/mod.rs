@@ -71,10 +71,11 @@ pub fn tablebase_with_input(binary: &str, args: &[&str], stdin: &str) -> std::pr
     output
 }
 
-/// The file a compressed table (format version 4) is raw (version 3), decoded by a reader
-/// written here from docs/FORMAT.md alone: the header with version 3, the raw checksum at 120
-/// and offsets 128..252 zero; the body decoded block by block, then the overflow area; a CRC-32
-/// per 1024 bytes of that data. Any other file as it is.
+/// The file a compressed table or set (format version 4) is raw (version 3), decoded by a
+/// reader written here from docs/FORMAT.md alone: the header with version 3, the raw checksum
+/// at 120 and offsets 128..252 zero; the body decoded block by block, then a table's overflow
+/// area or a set's rank directory (its rank records checked against the words); a CRC-32 per
+/// 1024 bytes of that data. Any other file as it is.
 pub fn raw_of(bytes: &[u8]) -> Vec<u8> {
     use std::collections::HashMap;
     let u16_at = |b: &[u8], at: usize| u16::from_le_bytes(b[at..at + 2].try_into().unwrap());
@@ -83,7 +84,10 @@ pub fn raw_of(bytes: &[u8]) -> Vec<u8> {
     if u32_at(8) != 4 {
         return bytes.to_vec();
     }
-    let (entries, overflow) = (u64_at(64) as usize, u64_at(80) as usize);
+    let is_set = u32_at(72) == 2;
+    // A set's body is its words as bytes.
+    let entries = if is_set { 8 * u64_at(64).div_ceil(64) as usize } else { u64_at(64) as usize };
+    let overflow = u64_at(80) as usize;
     let (block_entries, code_len, blocks_len) =
         (u32_at(128) as usize, u32_at(132) as usize, u64_at(136) as usize);
     let data = &bytes[256..];
@@ -117,7 +121,8 @@ pub fn raw_of(bytes: &[u8]) -> Vec<u8> {
     }
     let blocks = entries.div_ceil(block_entries);
     let records_at = code_len.next_multiple_of(64);
-    let blocks_at = records_at + 64 * blocks.div_ceil(28);
+    let ranks_at = records_at + 64 * blocks.div_ceil(28);
+    let blocks_at = if is_set { ranks_at + 64 * blocks.div_ceil(28) } else { ranks_at };
     let mut body = Vec::with_capacity(entries);
     let mut next_start = 0;
     for b in 0..blocks {
@@ -147,7 +152,32 @@ pub fn raw_of(bytes: &[u8]) -> Vec<u8> {
     assert_eq!(body.len(), entries);
     assert_eq!(next_start, blocks_len, "the blocks end at the overflow area");
     let overflow_at = blocks_at + blocks_len;
-    body.extend_from_slice(&data[overflow_at..overflow_at + 12 * overflow]);
+    if is_set {
+        // Rank records: members before each group of 28 blocks, then in each of its blocks.
+        let mut before = 0u64;
+        for (g, group) in body.chunks(28 * block_entries).enumerate() {
+            let record = ranks_at + 64 * g;
+            assert_eq!(u64::from_le_bytes(data[record..record + 8].try_into().unwrap()), before, "group {g}");
+            for (k, block) in group.chunks(block_entries).enumerate() {
+                let members: u32 = block.iter().map(|b| b.count_ones()).sum();
+                assert_eq!(u32::from(u16_at(data, record + 8 + 2 * k)), members, "group {g} block {k}");
+                before += u64::from(members);
+            }
+        }
+        assert_eq!(before, u64_at(88), "the members counted in the header");
+        assert_eq!(data.len(), overflow_at + 4 * overflow_at.div_ceil(1024), "no data after the blocks");
+        // The rank directory of a raw set: members before each 8 words, then the total.
+        let mut directory = Vec::new();
+        let mut before = 0u64;
+        for words in body.chunks(64) {
+            directory.extend_from_slice(&before.to_le_bytes());
+            before += words.iter().map(|b| u64::from(b.count_ones())).sum::<u64>();
+        }
+        directory.extend_from_slice(&before.to_le_bytes());
+        body.extend_from_slice(&directory);
+    } else {
+        body.extend_from_slice(&data[overflow_at..overflow_at + 12 * overflow]);
+    }
     assert_eq!(crc32fast::hash(&body), u32_at(144), "the decoded data has the raw checksum");
     let mut raw = bytes[..256].to_vec();
     raw[8..12].copy_from_slice(&3u32.to_le_bytes());
@@ -189,8 +219,13 @@ pub fn data_len(bytes: &[u8]) -> usize {
     let u32_at = |at: usize| u64::from(u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()));
     let index_size = u64_at(64);
     if u32_at(8) == 4 {
-        // A compressed table: code, records, blocks, overflow area.
+        // A compressed table: code, records, blocks, overflow area; a compressed set: code,
+        // block records, rank records, blocks (of its words as bytes).
         let (block_entries, code, blocks_len) = (u32_at(128), u32_at(132), u64_at(136));
+        if bytes[72] == 2 {
+            let records = (8 * index_size.div_ceil(64)).div_ceil(block_entries).div_ceil(28);
+            return (code.next_multiple_of(64) + 128 * records + blocks_len) as usize;
+        }
         let records = index_size.div_ceil(block_entries).div_ceil(28);
         return (code.next_multiple_of(64) + 64 * records + blocks_len + 12 * u64_at(80)) as usize;
     }
