@@ -8,10 +8,11 @@
 
 use super::blocks::CheckedMap;
 use super::error::TableError;
-use super::format::{FileKind, SET_BLOCK_WORDS};
+use super::format::FileKind;
 use super::header::{Header, checksum};
 use super::layout::Layout;
 use super::pairs::{BlockIndex, GROUP_BLOCKS, MAX_BLOCK_ENTRIES, PairCode, RECORD_BYTES, block_span};
+use super::set::Directory;
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -183,7 +184,11 @@ impl Packed {
             let group = (at / RECORD_BYTES) as u64;
             return Err(damaged((group * GROUP_BLOCKS as u64) << (layout.block_shift + 3)));
         }
-        let directory = set_directory(&raw);
+        let mut directory = Directory::default();
+        for word in raw.chunks_exact(8) {
+            directory.add(u64::from_le_bytes(word.try_into().expect("eight bytes")));
+        }
+        let directory = directory.finish();
         raw.reserve_exact(8 * directory.len());
         for before in directory {
             raw.extend_from_slice(&before.to_le_bytes());
@@ -249,19 +254,6 @@ pub(crate) fn rank_records(words: &[u8], block_shift: u32) -> Vec<u8> {
         out.extend_from_slice(&record);
     }
     out
-}
-
-/// The rank directory a raw set stores after its words (`words`, as bytes): the members before
-/// each block of [`SET_BLOCK_WORDS`] words, then the total.
-pub(crate) fn set_directory(words: &[u8]) -> Vec<u64> {
-    let mut directory = Vec::with_capacity(words.len().div_ceil(8 * SET_BLOCK_WORDS) + 1);
-    let mut before = 0u64;
-    for block in words.chunks(8 * SET_BLOCK_WORDS) {
-        directory.push(before);
-        before += block.iter().map(|byte| u64::from(byte.count_ones())).sum::<u64>();
-    }
-    directory.push(before);
-    directory
 }
 
 /// Where each of `blocks` blocks ends (from the first block's start), read from their records:

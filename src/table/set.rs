@@ -74,7 +74,8 @@ pub fn write_set(spec: &FileSpec, capacity: u64, words: &impl Words) -> Result<(
     let count = words.word_count();
     let data_len = set_data_len(capacity);
     pending.reserve(HEADER_SIZE as u64 + data_len + super::blocks::checksum_area_len(data_len))?;
-    let mut members = 0u64;
+    let mut directory = Directory::default();
+    let members;
     let mut blocks = BlockHasher::default();
     {
         let error = |source| TableError::Io { path: pending.temporary.clone(), source };
@@ -86,18 +87,13 @@ pub fn write_set(spec: &FileSpec, capacity: u64, words: &impl Words) -> Result<(
         };
         for i in 0..count {
             let word = words.word(i);
-            members += u64::from(word.count_ones());
+            directory.add(word);
             put(word).map_err(error)?;
         }
-        // The directory: members before each block of words, then the total.
-        let mut before = 0u64;
-        for block in 0..count.div_ceil(SET_BLOCK_WORDS) {
-            put(before).map_err(error)?;
-            let end = ((block + 1) * SET_BLOCK_WORDS).min(count);
-            before +=
-                (block * SET_BLOCK_WORDS..end).map(|i| u64::from(words.word(i).count_ones())).sum::<u64>();
+        members = directory.members();
+        for entry in directory.finish() {
+            put(entry).map_err(error)?;
         }
-        put(before).map_err(error)?;
         let (checksums, data_len) = blocks.finish();
         out.write_all(&checksum_area(&checksums)).map_err(error)?;
         out.flush().map_err(error)?;
@@ -117,6 +113,38 @@ pub fn write_set(spec: &FileSpec, capacity: u64, words: &impl Words) -> Result<(
     pending.file.rewind().map_err(pending.error())?;
     pending.file.write_all(&header.encode_as(FileKind::Set)).map_err(pending.error())?;
     pending.commit()
+}
+
+/// A set's rank directory, made as its words go by: the members before each block of
+/// [`SET_BLOCK_WORDS`] words, then the total.
+#[derive(Default)]
+pub(crate) struct Directory {
+    entries: Vec<u64>,
+    members: u64,
+    words: usize,
+}
+
+impl Directory {
+    /// Counts the next word.
+    #[inline]
+    pub fn add(&mut self, word: u64) {
+        if self.words.is_multiple_of(SET_BLOCK_WORDS) {
+            self.entries.push(self.members);
+        }
+        self.members += u64::from(word.count_ones());
+        self.words += 1;
+    }
+
+    /// The members of all the words counted.
+    pub fn members(&self) -> u64 {
+        self.members
+    }
+
+    /// The directory's entries, the total last.
+    pub fn finish(mut self) -> Vec<u64> {
+        self.entries.push(self.members);
+        self.entries
+    }
 }
 
 /// The CRC-32 of each block of a stream of data, as it is written.
