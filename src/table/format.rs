@@ -1,6 +1,7 @@
 //! The numbers of the file format (docs/FORMAT.md) that every part of `table/` reads: the
 //! versions, the header's size, the kinds of file, the byte order of numbers in a file and the
-//! length of a set's data. The lowest file of `table/`: it uses none of the others.
+//! length of a set's data with the counter that builds its rank directory. The lowest file of
+//! `table/`: it uses none of the others.
 
 /// The version written: 3 adds block checksums and a header checksum (docs/FORMAT.md). Files of
 /// versions 1 and 2 are not read for answers (nothing guards their bytes block by block);
@@ -50,4 +51,36 @@ pub(crate) const SET_BLOCK_WORDS: usize = 8;
 pub(crate) fn set_data_len(capacity: u64) -> u64 {
     let words = capacity.div_ceil(64);
     8 * (words + words.div_ceil(SET_BLOCK_WORDS as u64) + 1)
+}
+
+/// A set's rank directory, made as its words go by: the members before each block of
+/// [`SET_BLOCK_WORDS`] words, then the total.
+#[derive(Default)]
+pub(crate) struct Directory {
+    entries: Vec<u64>,
+    members: u64,
+    words: usize,
+}
+
+impl Directory {
+    /// Counts the next word.
+    #[inline]
+    pub fn add(&mut self, word: u64) {
+        if self.words.is_multiple_of(SET_BLOCK_WORDS) {
+            self.entries.push(self.members);
+        }
+        self.members += u64::from(word.count_ones());
+        self.words += 1;
+    }
+
+    /// The members of all the words counted.
+    pub fn members(&self) -> u64 {
+        self.members
+    }
+
+    /// The directory's entries, the total last.
+    pub fn finish(mut self) -> Vec<u64> {
+        self.entries.push(self.members);
+        self.entries
+    }
 }

@@ -8,11 +8,10 @@
 
 use super::blocks::CheckedMap;
 use super::error::TableError;
-use super::format::FileKind;
+use super::format::{Directory, FileKind};
 use super::header::{Header, checksum};
 use super::layout::Layout;
 use super::pairs::{BlockIndex, GROUP_BLOCKS, MAX_BLOCK_ENTRIES, PairCode, RECORD_BYTES, block_span};
-use super::set::Directory;
 use rayon::prelude::*;
 use std::path::Path;
 

@@ -7,7 +7,7 @@ use super::blocks::{
     BLOCK_SIZE, CheckedMap, block_checksums, checksum_area, combined_checksum, file_checksum_of,
 };
 use super::error::TableError;
-use super::format::{FORMAT_VERSION, HEADER_SIZE, SET_BLOCK_WORDS, set_data_len, u64_at};
+use super::format::{Directory, FORMAT_VERSION, HEADER_SIZE, SET_BLOCK_WORDS, set_data_len, u64_at};
 use super::header::{Check, Counts, FileKind, FileSpec, Header, map_file};
 use super::packed::Packed;
 use std::io::{BufWriter, Seek, Write};
@@ -113,38 +113,6 @@ pub fn write_set(spec: &FileSpec, capacity: u64, words: &impl Words) -> Result<(
     pending.file.rewind().map_err(pending.error())?;
     pending.file.write_all(&header.encode_as(FileKind::Set)).map_err(pending.error())?;
     pending.commit()
-}
-
-/// A set's rank directory, made as its words go by: the members before each block of
-/// [`SET_BLOCK_WORDS`] words, then the total.
-#[derive(Default)]
-pub(crate) struct Directory {
-    entries: Vec<u64>,
-    members: u64,
-    words: usize,
-}
-
-impl Directory {
-    /// Counts the next word.
-    #[inline]
-    pub fn add(&mut self, word: u64) {
-        if self.words.is_multiple_of(SET_BLOCK_WORDS) {
-            self.entries.push(self.members);
-        }
-        self.members += u64::from(word.count_ones());
-        self.words += 1;
-    }
-
-    /// The members of all the words counted.
-    pub fn members(&self) -> u64 {
-        self.members
-    }
-
-    /// The directory's entries, the total last.
-    pub fn finish(mut self) -> Vec<u64> {
-        self.entries.push(self.members);
-        self.entries
-    }
 }
 
 /// The CRC-32 of each block of a stream of data, as it is written.
