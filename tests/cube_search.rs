@@ -436,6 +436,36 @@ fn a_bound_on_the_work_stops_every_search_in_it() {
     assert_eq!(tables.value(&tables.parse(late).unwrap()).unwrap(), Value::Loss(14));
 }
 
+/// The checked-in Qubic book of the empty cube: its files are the published ones, `probe`
+/// answers the start from it at once (a search would take minutes), and neither `verify` nor
+/// `info` gives its win a distance: the longest win is unknown (`null`, `?`), not 0.
+#[test]
+fn the_checked_in_qubic_book_answers_the_start() {
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/tables");
+    let tablebase = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tablebase")).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // A tenth of a second could not prove the start by search.
+    let answer = tablebase(&["probe", "qubic", "--dir", book, "--brief", "--max-time", "0.1", ""]);
+    assert_eq!(answer, "win\t?\n");
+    let verified = tablebase(&["verify", "qubic", "--dir", book, "--quick", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(verified.lines().next().unwrap()).unwrap();
+    assert_eq!(json["table"], "ply 0");
+    assert_eq!(
+        (json["win"].as_u64(), json["loss"].as_u64(), json["draw"].as_u64()),
+        (Some(1), Some(0), Some(0))
+    );
+    assert_eq!((&json["max_win"], &json["max_loss"]), (&serde_json::Value::Null, &serde_json::Value::Null));
+    assert_eq!((json["checksum"].as_str(), json["published"].as_str()), (Some("ok"), Some("match")));
+    let text = tablebase(&["verify", "qubic", "--dir", book, "--quick"]);
+    assert!(text.contains("longest win   ? loss   0"), "{text}");
+    let info = tablebase(&["info", "qubic", "--dir", book, "--json"]);
+    let json: serde_json::Value = serde_json::from_str(info.lines().next().unwrap()).unwrap();
+    assert_eq!((json["status"].as_str(), &json["max_win"]), (Some("complete"), &serde_json::Value::Null));
+}
+
 /// The opening books' forward pass (positions stored up to the symmetries, each weighted by
 /// its number of images) counts every reachable position once: Qubic's plies 0 to 4 are every
 /// placement of the stones (no line is possible before ply 7), Sogo's plies 0 to 5 the distinct

@@ -67,7 +67,8 @@ impl InfoRow {
         let detail = match &self.status {
             Status::Complete(h) => {
                 let c = &h.counts;
-                format!("{:>13} {:>13} {:>13} {:>5} {:>5}", c.win, c.loss, c.draw, c.max_win, c.max_loss)
+                let (max_win, max_loss) = super::verify::longest_text(c);
+                format!("{:>13} {:>13} {:>13} {max_win:>5} {max_loss:>5}", c.win, c.loss, c.draw)
             }
             Status::Damaged(why) => why.to_string(),
             Status::Partial => {

@@ -47,10 +47,34 @@ fn match_word(matched: Option<bool>) -> &'static str {
     }
 }
 
-/// The longest distances of docs/CLI.md, "JSON": `null` where the table has no wins (losses).
+/// The longest win and loss of a header's counts, `None` where there is none or none is known.
+/// A win takes at least a ply, so wins counted with a longest win of 0 are wins whose distances
+/// are all unknown (an opening book's proved outcomes); a loss can take 0 plies (the game is
+/// over), so only a table without losses has no longest loss.
+fn longest(counts: &Counts) -> (Option<u32>, Option<u32>) {
+    let win = (counts.win > 0 && counts.max_win > 0).then_some(counts.max_win);
+    let loss = (counts.loss > 0).then_some(counts.max_loss);
+    (win, loss)
+}
+
+/// The longest distances of docs/CLI.md, "JSON": `null` where the table has no wins (losses)
+/// or none of known distance.
 pub(crate) fn longest_json(counts: &Counts) -> (String, String) {
-    let longest = |count: u64, plies: u32| if count == 0 { "null".to_string() } else { plies.to_string() };
-    (longest(counts.win, counts.max_win), longest(counts.loss, counts.max_loss))
+    let word = |plies: Option<u32>| plies.map_or("null".to_string(), |p| p.to_string());
+    let (win, loss) = longest(counts);
+    (word(win), word(loss))
+}
+
+/// The longest distances for people: `?` for wins counted whose distances are all unknown, 0
+/// where there are none.
+pub(crate) fn longest_text(counts: &Counts) -> (String, String) {
+    let (win, loss) = longest(counts);
+    let win = match win {
+        Some(plies) => plies.to_string(),
+        None if counts.win > 0 => "?".to_string(),
+        None => "0".to_string(),
+    };
+    (win, loss.unwrap_or(0).to_string())
 }
 
 impl TableReport {
@@ -99,15 +123,14 @@ impl TableReport {
             Some(false) => "INCONSISTENT",
             None => "not recomputed",
         };
+        let (max_win, max_loss) = longest_text(c);
         format!(
-            "{:<16} {:>11} positions  win {:>11} loss {:>11} draw {:>11}  longest win {:>3} loss {:>3}  checksum {}  {consistent}  reference {}  published {}",
+            "{:<16} {:>11} positions  win {:>11} loss {:>11} draw {:>11}  longest win {max_win:>3} loss {max_loss:>3}  checksum {}  {consistent}  reference {}  published {}",
             self.table,
             c.positions(),
             c.win,
             c.loss,
             c.draw,
-            c.max_win,
-            c.max_loss,
             self.checksum_word(),
             self.reference_word(),
             match_word(self.published)

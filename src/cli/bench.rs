@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 use std::hint::black_box;
 use std::io::Write;
 use std::time::Instant;
-use tablebase::games::connect4::{Connect4, Geometry};
+use tablebase::games::connect4::{Connect4, Connect4Tablebase, Geometry};
 use tablebase::games::morris::{
     MIN_STONES, Morabaraba, MorrisVariant, Opening, Position, Standard, for_each_move,
 };
@@ -21,6 +21,9 @@ pub enum Target {
     Morris(MorrisBenchArgs),
     /// Probing speed on the Morris tables in a directory.
     ProbeMorris(ProbeBenchArgs),
+    /// Probing speed on a Connect Four board's tables in a directory, positions from random
+    /// games.
+    ProbeConnect4(ProbeConnect4Args),
     /// The Morris opening's forward pass alone, reachable positions per placement ply against
     /// the reference.
     MorrisForward(MorrisForwardArgs),
@@ -47,6 +50,7 @@ pub fn run(target: Target) -> Result<(), Error> {
     match target {
         Target::Morris(args) => morris(&args),
         Target::ProbeMorris(args) => probe_morris(&args),
+        Target::ProbeConnect4(args) => probe_connect4(&args),
         Target::MorrisForward(args) => match args.game {
             MorrisGameName::Morris => morris_forward::<Standard>(&args),
             MorrisGameName::Morabaraba => morris_forward::<Morabaraba>(&args),
@@ -369,10 +373,7 @@ pub struct ProbeBenchArgs {
 
 /// Throughput of `probe --brief` batches (all threads) and of full move lists (one thread).
 pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
-    use super::batch::answer_lines;
-    use super::output::Format;
     use tablebase::games::morris::{Class, MorrisTablebase, PositionText};
-    use tablebase::probe::{Probe, probe};
     use tablebase::table::Status;
 
     let classes: Vec<Class> = Class::all(MAX_STONES)
@@ -404,26 +405,77 @@ pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
         std::fs::write(path, &text).map_err(|source| Error::File { path: path.clone(), source })?;
     }
     let tb = MorrisTablebase::<Standard>::open(&args.dir, MAX_STONES as u8);
+    let figures = probe_figures(&tb, &positions, &text, &args.dir, args.runs)?;
+    figures.print(&format!("classes: {}; positions: {}", classes.len(), positions.len()))
+}
+
+/// What a probe costs on a game's tables: the `probe --brief` batch, the full move list and a
+/// single value lookup.
+struct ProbeFigures {
+    /// Positions a second of `probe --brief` batches, on every thread.
+    brief_rate: f64,
+    /// Positions a second of full move lists, one thread.
+    list_rate: f64,
+    /// Moves a position of the move lists.
+    moves: f64,
+    /// The median single value lookup, in seconds.
+    single_lookup: f64,
+    /// How many single lookups were timed.
+    lookups: usize,
+}
+
+impl ProbeFigures {
+    fn print(&self, heading: &str) -> Result<(), Error> {
+        let mut out = std::io::stdout().lock();
+        writeln!(
+            out,
+            "{heading}\nprobe --brief batch ({} threads): {:.2} M positions/s\nfull move list (1 thread): {:.2} us per position, {:.1} moves each\nsingle value lookup (1 thread): {:.2} us, median of {}",
+            rayon::current_num_threads(),
+            self.brief_rate / 1e6,
+            1e6 / self.list_rate,
+            self.moves,
+            self.single_lookup * 1e6,
+            self.lookups
+        )
+        .map_err(Error::Output)
+    }
+}
+
+/// Times probes of `positions` (whose lines are `text`) on `tablebase`, each figure the median
+/// of `runs`; the single lookups and move lists on the first 100,000 positions.
+fn probe_figures<T: tablebase::Probe + Sync>(
+    tablebase: &T,
+    positions: &[T::Position],
+    text: &str,
+    dir: &std::path::Path,
+    runs: usize,
+) -> Result<ProbeFigures, Error>
+where
+    T::Position: Sync,
+{
+    use super::batch::answer_lines;
+    use super::output::Format;
+    use tablebase::probe::probe;
     // Warm up: map the tables and bring them into the page cache. Every position must be
     // answerable, or the figures would time errors: a class whose moves lead to a class that
     // is not there (a directory of some classes only) is refused here, before any timing.
     let sample = &positions[..positions.len().min(100_000)];
     for pos in sample {
-        probe(&tb, pos).map_err(|source| Error::Unanswerable { dir: args.dir.clone(), source })?;
+        probe(tablebase, pos).map_err(|source| Error::Unanswerable { dir: dir.to_path_buf(), source })?;
     }
-    match answer_lines(&tb, text.as_bytes(), &mut std::io::sink(), Format::Brief, false) {
+    match answer_lines(tablebase, text.as_bytes(), &mut std::io::sink(), Format::Brief, false) {
         Ok(0) => {}
         Ok(code) => return Err(Error::Reported(code)),
-        Err(_) => return Err(Error::NoCompleteTable { dir: args.dir.clone() }),
+        Err(_) => return Err(Error::NoCompleteTable { dir: dir.to_path_buf() }),
     }
-    let brief_rate = median_rate(args.runs, positions.len(), || {
-        let _ = answer_lines(&tb, text.as_bytes(), &mut std::io::sink(), Format::Brief, false);
+    let brief_rate = median_rate(runs, positions.len(), || {
+        let _ = answer_lines(tablebase, text.as_bytes(), &mut std::io::sink(), Format::Brief, false);
     });
     let mut moves = 0usize;
-    let list_rate = median_rate(args.runs, sample.len(), || {
+    let list_rate = median_rate(runs, sample.len(), || {
         moves = 0;
         for pos in sample {
-            moves += probe(&tb, pos).map_or(0, |probed| probed.moves.len());
+            moves += probe(tablebase, pos).map_or(0, |probed| probed.moves.len());
         }
     });
     // One lookup at a time, each timed on its own: what a program that asks for a single
@@ -432,27 +484,76 @@ pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
         .iter()
         .map(|pos| {
             let start = Instant::now();
-            let _ = black_box(tb.value(pos));
+            let _ = black_box(tablebase.value(pos));
             start.elapsed().as_secs_f64()
         })
         .collect();
     lookups.sort_by(f64::total_cmp);
-    let single_lookup = lookups[lookups.len() / 2];
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "classes: {}; positions: {}\nprobe --brief batch ({} threads): {:.2} M positions/s\nfull move list (1 thread): {:.2} us per position, {:.1} moves each\nsingle value lookup (1 thread): {:.2} us, median of {}",
-        classes.len(),
-        positions.len(),
-        rayon::current_num_threads(),
-        brief_rate / 1e6,
-        1e6 / list_rate,
-        moves as f64 / sample.len() as f64,
-        single_lookup * 1e6,
-        lookups.len()
-    )
-    .map_err(Error::Output)?;
-    Ok(())
+    Ok(ProbeFigures {
+        brief_rate,
+        list_rate,
+        moves: moves as f64 / sample.len() as f64,
+        single_lookup: lookups[lookups.len() / 2],
+        lookups: lookups.len(),
+    })
+}
+
+#[derive(Args)]
+pub struct ProbeConnect4Args {
+    /// Board size, columns x rows.
+    #[arg(long, value_parser = |text: &str| Geometry::parse(text).map_err(|e| e.to_string()))]
+    size: Geometry,
+    /// Directory of the board's tables (every ply).
+    #[arg(long, default_value = "tables")]
+    dir: std::path::PathBuf,
+    /// Positions per run.
+    #[arg(long, default_value_t = 1_000_000, value_parser = at_least_one)]
+    count: usize,
+    /// Runs per figure; the median is reported.
+    #[arg(long, default_value_t = 5, value_parser = at_least_one)]
+    runs: usize,
+    /// Also write the positions, one per line, to this file (for timing `probe --brief -`).
+    #[arg(long)]
+    write_positions: Option<std::path::PathBuf>,
+}
+
+/// The figures of `probe-morris` on a Connect Four board's tables: positions from random games
+/// (a random number of random legal moves from the empty board), so each ply is probed as
+/// often as games reach it, each position through its ply's set and table.
+pub fn probe_connect4(args: &ProbeConnect4Args) -> Result<(), Error> {
+    use tablebase::Probe;
+    let g = args.size;
+    let tb = Connect4Tablebase::open(&args.dir, g);
+    let cells = u64::from(g.width * g.height);
+    let mut rng = SplitMix64::new(4);
+    let mut lines = Vec::with_capacity(args.count);
+    while lines.len() < args.count {
+        let plies = rng.below(cells);
+        let mut line = String::new();
+        let mut heights = vec![0u32; g.width as usize];
+        for _ in 0..plies {
+            let open: Vec<usize> = (0..heights.len()).filter(|&c| heights[c] < g.height).collect();
+            let column = open[rng.below(open.len() as u64) as usize];
+            let longer = format!("{line}{}", column + 1);
+            if tb.parse(&longer).is_err() {
+                break; // the game ended with the move before
+            }
+            heights[column] += 1;
+            line = longer;
+        }
+        lines.push(line);
+    }
+    let positions: Vec<_> = lines
+        .iter()
+        .map(|l| tb.parse(l))
+        .collect::<Result<_, _>>()
+        .map_err(|source| Error::Unanswerable { dir: args.dir.clone(), source })?;
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    if let Some(path) = &args.write_positions {
+        std::fs::write(path, &text).map_err(|source| Error::File { path: path.clone(), source })?;
+    }
+    let figures = probe_figures(&tb, &positions, &text, &args.dir, args.runs)?;
+    figures.print(&format!("connect4 {}x{}; positions: {}", g.width, g.height, positions.len()))
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
