@@ -21,8 +21,8 @@ pub enum Target {
     Morris(MorrisBenchArgs),
     /// Probing speed on the Morris tables in a directory.
     ProbeMorris(ProbeBenchArgs),
-    /// Probing speed on a Connect Four board's tables in a directory, positions from random
-    /// games.
+    /// Probing speed on a Connect Four board's tables in a directory, positions in play from
+    /// random games.
     ProbeConnect4(ProbeConnect4Args),
     /// The Morris opening's forward pass alone, reachable positions per placement ply against
     /// the reference.
@@ -518,8 +518,9 @@ pub struct ProbeConnect4Args {
 }
 
 /// The figures of `probe-morris` on a Connect Four board's tables: positions from random games
-/// (a random number of random legal moves from the empty board), so each ply is probed as
-/// often as games reach it, each position through its ply's set and table.
+/// (a random number of random legal moves from the empty board) that are still in play, so
+/// each ply is probed as often as games reach it, each position through its ply's set and
+/// table.
 pub fn probe_connect4(args: &ProbeConnect4Args) -> Result<(), Error> {
     use tablebase::Probe;
     let g = args.size;
@@ -541,7 +542,12 @@ pub fn probe_connect4(args: &ProbeConnect4Args) -> Result<(), Error> {
             heights[column] += 1;
             line = longer;
         }
-        lines.push(line);
+        // Only positions still in play: a finished game is answered without its tables.
+        let in_play = (0..heights.len())
+            .any(|c| heights[c] < g.height && tb.parse(&format!("{line}{}", c + 1)).is_ok());
+        if in_play {
+            lines.push(line);
+        }
     }
     let positions: Vec<_> = lines
         .iter()
