@@ -266,6 +266,28 @@ fn bench_on_tables_that_cannot_answer_every_position_says_so() {
     assert!(text.contains("cannot probe every position drawn") && text.contains("morris-3-4.tbl"), "{text}");
 }
 
+/// `bench probe-connect4` times probes of a whole board, and refuses a board with a ply
+/// missing (its positions cannot be answered) before timing anything.
+#[test]
+fn bench_probe_connect4_times_a_whole_board_only() {
+    let dir = common::scratch("bench-probe-connect4");
+    let d = dir.to_str().unwrap();
+    let out = tablebase(&["generate", "connect4", "--size", "4x4", "--dir", d], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bench = ["bench", "probe-connect4", "--size", "4x4", "--dir", d, "--count", "2000", "--runs", "1"];
+    let out = tablebase(&bench, "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("connect4 4x4; positions: 2000\n"), "{text}");
+    assert!(text.contains("single value lookup (1 thread)") && text.contains("median of 2000"), "{text}");
+    std::fs::remove_file(dir.join("connect4-4x4-ply09.tbl")).unwrap();
+    let text = refused(&tablebase(&bench, ""), 1);
+    assert!(
+        text.contains("cannot probe every position drawn") && text.contains("connect4-4x4-ply09.tbl"),
+        "{text}"
+    );
+}
+
 #[test]
 fn bench_pair_code_reads_checked_tables_only() {
     let dir = common::scratch("bench-pair-code");

@@ -357,7 +357,8 @@ fn scramble(rng: &mut SplitMix64, mover: u32, other: u32) -> (u32, u32) {
 
 #[derive(Args)]
 pub struct ProbeBenchArgs {
-    /// Directory of the tables; positions are drawn from the complete classes there.
+    /// Directory of the tables (Morris: positions are drawn from the complete classes there;
+    /// Connect Four: every ply of the board).
     #[arg(long, default_value = "tables")]
     dir: std::path::PathBuf,
     /// Positions per run.
@@ -503,18 +504,8 @@ pub struct ProbeConnect4Args {
     /// Board size, columns x rows.
     #[arg(long, value_parser = |text: &str| Geometry::parse(text).map_err(|e| e.to_string()))]
     size: Geometry,
-    /// Directory of the board's tables (every ply).
-    #[arg(long, default_value = "tables")]
-    dir: std::path::PathBuf,
-    /// Positions per run.
-    #[arg(long, default_value_t = 1_000_000, value_parser = at_least_one)]
-    count: usize,
-    /// Runs per figure; the median is reported.
-    #[arg(long, default_value_t = 5, value_parser = at_least_one)]
-    runs: usize,
-    /// Also write the positions, one per line, to this file (for timing `probe --brief -`).
-    #[arg(long)]
-    write_positions: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    probe: ProbeBenchArgs,
 }
 
 /// The figures of `probe-morris` on a Connect Four board's tables: positions from random games
@@ -524,11 +515,11 @@ pub struct ProbeConnect4Args {
 pub fn probe_connect4(args: &ProbeConnect4Args) -> Result<(), Error> {
     use tablebase::Probe;
     let g = args.size;
-    let tb = Connect4Tablebase::open(&args.dir, g);
+    let tb = Connect4Tablebase::open(&args.probe.dir, g);
     let cells = u64::from(g.width * g.height);
     let mut rng = SplitMix64::new(4);
-    let mut lines = Vec::with_capacity(args.count);
-    while lines.len() < args.count {
+    let mut lines = Vec::with_capacity(args.probe.count);
+    while lines.len() < args.probe.count {
         let plies = rng.below(cells);
         let mut line = String::new();
         let mut heights = vec![0u32; g.width as usize];
@@ -553,12 +544,12 @@ pub fn probe_connect4(args: &ProbeConnect4Args) -> Result<(), Error> {
         .iter()
         .map(|l| tb.parse(l))
         .collect::<Result<_, _>>()
-        .map_err(|source| Error::Unanswerable { dir: args.dir.clone(), source })?;
+        .map_err(|source| Error::Unanswerable { dir: args.probe.dir.clone(), source })?;
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    if let Some(path) = &args.write_positions {
+    if let Some(path) = &args.probe.write_positions {
         std::fs::write(path, &text).map_err(|source| Error::File { path: path.clone(), source })?;
     }
-    let figures = probe_figures(&tb, &positions, &text, &args.dir, args.runs)?;
+    let figures = probe_figures(&tb, &positions, &text, &args.probe.dir, args.probe.runs)?;
     figures.print(&format!("connect4 {}x{}; positions: {}", g.width, g.height, positions.len()))
 }
 
