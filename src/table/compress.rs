@@ -128,7 +128,8 @@ fn write_packed(
         // A tiny file: the code and the index would outweigh what they save.
         return Ok(Written::LeftRaw(raw.clone()));
     }
-    if !decodes_to(&code, &encoded, layout.block_shift, body) || layout.blocks != encoded.ends.len() as u64 {
+    // The count of blocks first: it is free, and decoding every block is not.
+    if layout.blocks != encoded.ends.len() as u64 || !decodes_to(&code, &encoded, layout.block_shift, body) {
         return Err(TableError::Code { path: spec.path.clone(), why: "compressing did not keep the data" });
     }
     let pending = Pending::create(&spec.path)?;
