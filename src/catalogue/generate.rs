@@ -167,23 +167,45 @@ impl<'scope, 'progress: 'scope> Compressor<'scope, 'progress> {
     }
 }
 
-/// Every value table the jobs write, with the position in `jobs` of the last job that reads it
-/// (its writer's, when none does): once that job is done, nothing reads the table raw again.
+/// Every file the jobs write, with the position in `jobs` of the job after which it is
+/// compressed: a value table once the last job that reads it is done (its writer's, when none
+/// does), since nothing reads it raw again; a set as soon as no reader follows the job just
+/// done, since a set is read in a walk that decodes it whole. A layered game's sets are read by
+/// the next forward pass and then only when the backward pass comes back to them: raw all
+/// together, Connect Four 6x6's would take 75 GB.
 fn last_reads<C: Catalogue>(catalogue: &C, dir: &Path, jobs: &[C::Job]) -> Vec<(FileSpec, usize)> {
-    let mut last: HashMap<std::path::PathBuf, usize> = HashMap::new();
+    let mut readers: HashMap<std::path::PathBuf, Vec<usize>> = HashMap::new();
     for (at, &job) in jobs.iter().enumerate() {
         for input in catalogue.inputs(dir, job) {
-            last.insert(input.path, at);
+            readers.entry(input.path).or_default().push(at);
         }
     }
     jobs.iter()
         .enumerate()
         .flat_map(|(at, &job)| catalogue.outputs(dir, job).into_iter().map(move |spec| (spec, at)))
-        .map(|(spec, at)| {
-            let last = last.get(&spec.path).copied().unwrap_or(at).max(at);
-            (spec, last)
+        .map(|(spec, written)| {
+            let reads = readers.get(&spec.path).map_or(&[][..], |r| &r[..]);
+            let last = reads.last().copied().unwrap_or(written).max(written);
+            let at = match spec.kind {
+                FileKind::Table => last,
+                FileKind::Set => idle_after(written, reads).unwrap_or(last),
+            };
+            (spec, at)
         })
         .collect()
+}
+
+/// The first job from `written` on after which the next of `reads` (ascending job positions) is
+/// not the job that follows, if any is.
+fn idle_after(written: usize, reads: &[usize]) -> Option<usize> {
+    let mut at = written;
+    for &read in reads.iter().filter(|&&read| read > written) {
+        if read > at + 1 {
+            return Some(at);
+        }
+        at = read;
+    }
+    None
 }
 
 /// Compresses the value table or set `spec` in place when it is complete and raw, with a
@@ -647,4 +669,21 @@ fn lock_directory(dir: &Path) -> Result<std::fs::File, BuildError> {
         dir: dir.to_path_buf(),
         holder,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::idle_after;
+
+    /// A set written by job 3, read by the next forward pass (job 4) and by two solves much
+    /// later (jobs 40 and 41), is compressed after job 4; one read only by the jobs that follow
+    /// its writer, or by none, is left to the last read.
+    #[test]
+    fn a_set_is_compressed_when_its_readers_pause() {
+        assert_eq!(idle_after(3, &[4, 40, 41]), Some(4));
+        assert_eq!(idle_after(3, &[10]), Some(3));
+        assert_eq!(idle_after(3, &[4, 5, 6]), None);
+        assert_eq!(idle_after(3, &[]), None);
+        assert_eq!(idle_after(3, &[1, 4, 4, 9]), Some(4));
+    }
 }

@@ -248,6 +248,13 @@ mod tests {
         }
         let distances = table.distances().unwrap();
         assert_eq!(distances.draws, (0..size).filter(|&i| value_of(i) == Value::Draw).count() as u64);
+        // Decoded into a scratch file, as a large table is: the same values.
+        let in_scratch =
+            crate::table::scratch::with_scratch_above(0, || TableFile::open(&spec, size, Check::Checksum))
+                .unwrap();
+        assert!(in_scratch.is_decoded_in_scratch() && !table.is_decoded_in_scratch());
+        assert_eq!(in_scratch.raw_file_checksum(), Some(raw_file));
+        assert_eq!(in_scratch.checked_codes(), Some(codes));
     }
 
     #[test]
@@ -388,6 +395,15 @@ mod tests {
         for &m in members.iter().step_by(101) {
             assert_eq!(words.word((m / 64) as usize) >> (m % 64) & 1, 1);
             assert_eq!(ranks.rank(m), set.rank(m).unwrap());
+        }
+        // Decoded into a scratch file, as a large set is: the same data.
+        let in_scratch =
+            crate::table::scratch::with_scratch_above(0, || SetFile::open(&spec, Check::Checksum)).unwrap();
+        assert!(in_scratch.is_decoded_in_scratch() && !set.is_decoded_in_scratch());
+        assert_eq!(in_scratch.raw_file_checksum(), Some(raw_file));
+        assert_eq!(in_scratch.checked_word_bytes(), set.checked_word_bytes());
+        for &m in members.iter().step_by(97) {
+            assert_eq!(in_scratch.rank(m).unwrap(), set.rank(m).unwrap());
         }
     }
 

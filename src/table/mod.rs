@@ -20,6 +20,7 @@ mod layout;
 mod packed;
 pub(crate) mod pairs;
 mod regular;
+pub(crate) mod scratch;
 pub(crate) use regular::{open_regular, open_to_read};
 pub(crate) mod set;
 mod status;

@@ -8,10 +8,11 @@
 
 use super::blocks::CheckedMap;
 use super::error::TableError;
-use super::format::{Directory, FileKind};
+use super::format::{Directory, FileKind, set_data_len};
 use super::header::{Header, checksum};
 use super::layout::Layout;
 use super::pairs::{BlockIndex, GROUP_BLOCKS, MAX_BLOCK_ENTRIES, PairCode, RECORD_BYTES, block_span};
+use super::scratch::{Decoded, scratch_above};
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -139,13 +140,9 @@ impl Packed {
     /// Decodes the whole body of a compressed table whose data has been checked, and checks it
     /// end to end: the blocks (see [`Packed::decode_body`]), then the raw checksum of the
     /// header over the decoded body and the overflow area.
-    pub fn decode_all(
-        &self,
-        path: &Path,
-        header: &Header,
-        data: &CheckedMap,
-    ) -> Result<Box<[u8]>, TableError> {
-        let body = self.decode_body(path, header.index_size, data)?;
+    pub fn decode_all(&self, path: &Path, header: &Header, data: &CheckedMap) -> Result<Decoded, TableError> {
+        let mut body = Decoded::zeroed(header.index_size as usize, path, scratch_above())?;
+        self.decode_body(path, data, &mut body)?;
         let overflow = match header.overflow_count {
             0 => &[][..],
             n => data.bytes(self.layout.overflow_at, 12 * n as usize)?,
@@ -162,15 +159,12 @@ impl Packed {
     /// words, then its rank directory), and checks it end to end: the blocks (see
     /// [`Packed::decode_body`]), rank records that count the decoded words' members, and the
     /// raw checksum of the header over the raw data.
-    pub fn decode_set(
-        &self,
-        path: &Path,
-        header: &Header,
-        data: &CheckedMap,
-    ) -> Result<Box<[u8]>, TableError> {
+    pub fn decode_set(&self, path: &Path, header: &Header, data: &CheckedMap) -> Result<Decoded, TableError> {
         let layout = &self.layout;
         let words = header.index_size.div_ceil(64) as usize;
-        let mut raw = self.decode_body(path, 8 * words as u64, data)?.into_vec();
+        let mut raw = Decoded::zeroed(set_data_len(header.index_size) as usize, path, scratch_above())?;
+        let (word_bytes, directory_bytes) = raw.split_at_mut(8 * words);
+        self.decode_body(path, data, word_bytes)?;
         let damaged = |index| TableError::Entry { path: path.to_path_buf(), index };
         let ranks = match layout.blocks {
             0 => &[][..],
@@ -178,32 +172,35 @@ impl Packed {
                 data.bytes(layout.ranks_at, RECORD_BYTES * blocks.div_ceil(GROUP_BLOCKS as u64) as usize)?
             }
         };
-        let expected_ranks = rank_records(&raw, layout.block_shift);
+        let expected_ranks = rank_records(word_bytes, layout.block_shift);
         if let Some(at) = expected_ranks.iter().zip(ranks).position(|(a, b)| a != b) {
             let group = (at / RECORD_BYTES) as u64;
             return Err(damaged((group * GROUP_BLOCKS as u64) << (layout.block_shift + 3)));
         }
         let mut directory = Directory::default();
-        for word in raw.chunks_exact(8) {
+        for word in word_bytes.chunks_exact(8) {
             directory.add(u64::from_le_bytes(word.try_into().expect("eight bytes")));
         }
         let directory = directory.finish();
-        raw.reserve_exact(8 * directory.len());
-        for before in directory {
-            raw.extend_from_slice(&before.to_le_bytes());
+        if directory.len() * 8 != directory_bytes.len() {
+            return Err(damaged(header.index_size));
+        }
+        for (out, before) in directory_bytes.chunks_exact_mut(8).zip(directory) {
+            out.copy_from_slice(&before.to_le_bytes());
         }
         let found = checksum(&raw);
         let expected = header.packing.map_or(0, |p| p.raw_checksum);
         if found != expected {
             return Err(TableError::Checksum { path: path.to_path_buf(), expected, found });
         }
-        Ok(raw.into_boxed_slice())
+        Ok(raw)
     }
 
-    /// Decodes the `entries` bytes of a compressed body whose data has been checked: records
+    /// Decodes a compressed body whose data has been checked into `body`, its entries: records
     /// whose blocks follow each other without gaps to the end of the blocks, and blocks that
     /// decode to exactly their entries.
-    fn decode_body(&self, path: &Path, entries: u64, data: &CheckedMap) -> Result<Box<[u8]>, TableError> {
+    fn decode_body(&self, path: &Path, data: &CheckedMap, body: &mut [u8]) -> Result<(), TableError> {
+        let entries = body.len() as u64;
         let layout = &self.layout;
         let damaged = |index| TableError::Entry { path: path.to_path_buf(), index };
         let records = match layout.blocks {
@@ -221,15 +218,11 @@ impl Packed {
             0 => &[][..],
             len => data.bytes(layout.blocks_at, len as usize)?,
         };
-        let mut body = vec![0u8; entries as usize].into_boxed_slice();
-        body.par_chunks_mut(BLOCKS_A_TASK << layout.block_shift).enumerate().try_for_each(
-            |(task, out)| {
-                let first = task * BLOCKS_A_TASK;
-                decode_blocks(&self.code, blocks, &ends, first, layout.block_shift, out)
-                    .map_err(|block| damaged((block as u64) << layout.block_shift))
-            },
-        )?;
-        Ok(body)
+        body.par_chunks_mut(BLOCKS_A_TASK << layout.block_shift).enumerate().try_for_each(|(task, out)| {
+            let first = task * BLOCKS_A_TASK;
+            decode_blocks(&self.code, blocks, &ends, first, layout.block_shift, out)
+                .map_err(|block| damaged((block as u64) << layout.block_shift))
+        })
     }
 }
 

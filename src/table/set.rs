@@ -10,6 +10,7 @@ use super::error::TableError;
 use super::format::{Directory, FORMAT_VERSION, HEADER_SIZE, SET_BLOCK_WORDS, set_data_len, u64_at};
 use super::header::{Check, Counts, FileKind, FileSpec, Header, map_file};
 use super::packed::Packed;
+use super::scratch::Decoded;
 use std::io::{BufWriter, Seek, Write};
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -161,7 +162,7 @@ pub struct SetFile {
     /// A compressed set's code (format version 4); `None` for a raw one.
     packed: Option<Packed>,
     /// A compressed set's raw data (words, then directory), once it has been checked whole.
-    decoded: OnceLock<Box<[u8]>>,
+    decoded: OnceLock<Decoded>,
 }
 
 impl SetFile {
@@ -205,6 +206,12 @@ impl SetFile {
         let (mut header, _) = self.header.raw_form(FileKind::Set);
         header[HEADER_SIZE - 4..].fill(0);
         Some(file_checksum_of(&header, &block_checksums(raw), raw.len() as u64))
+    }
+
+    /// Whether the set was decoded whole into a scratch file.
+    #[cfg(test)]
+    pub(crate) fn is_decoded_in_scratch(&self) -> bool {
+        self.decoded.get().is_some_and(|d| d.is_scratch())
     }
 
     /// Whether the set is stored compressed (format version 4).

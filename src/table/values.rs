@@ -11,6 +11,7 @@ use super::error::TableError;
 use super::format::{FORMAT_VERSION, HEADER_SIZE, u32_at, u64_at};
 use super::header::{Check, Counts, FileKind, FileSpec, Header, map_file};
 use super::packed::Packed;
+use super::scratch::Decoded;
 use crate::progress::Progress;
 use crate::value::Value;
 use memmap2::MmapMut;
@@ -55,7 +56,7 @@ pub struct TableFile {
     /// A compressed table's code (format version 4); `None` for a raw one.
     packed: Option<Packed>,
     /// A compressed table's body decoded whole, once it has been checked whole.
-    decoded: OnceLock<Box<[u8]>>,
+    decoded: OnceLock<Decoded>,
     /// Where the overflow area starts in the data.
     overflow_at: u64,
 }
@@ -121,6 +122,12 @@ impl TableFile {
         blocks.extend(block_checksums(&tail));
         let data_len = (body.len() + overflow.len()) as u64;
         Some(file_checksum_of(&header, &blocks, data_len))
+    }
+
+    /// Whether the table was decoded whole into a scratch file.
+    #[cfg(test)]
+    pub(crate) fn is_decoded_in_scratch(&self) -> bool {
+        self.decoded.get().is_some_and(|d| d.is_scratch())
     }
 
     /// Whether the table is stored compressed (format version 4).

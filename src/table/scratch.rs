@@ -1,0 +1,183 @@
+//! Room for a compressed file's data decoded whole.
+//!
+//! A small file decodes into memory. A large one decodes into an unnamed file beside it, mapped:
+//! the kernel can write those pages out and read them back, where anonymous memory would have to
+//! stay. Solving a layer of Connect Four 6x6 reads two decoded sets of up to 9.5 GB each; in
+//! memory they alone would exceed this machine's 24 GB, in the page cache they take turns with
+//! the tables.
+
+use super::error::TableError;
+use memmap2::MmapMut;
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::ops::{Deref, DerefMut};
+use std::path::{Path, PathBuf};
+
+/// Decoded data above this many bytes goes into a scratch file rather than memory.
+const SCRATCH_ABOVE: usize = 1 << 30;
+
+#[cfg(test)]
+thread_local! {
+    static TEST_ABOVE: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// The bound above which decoded data goes into a scratch file: [`SCRATCH_ABOVE`], or in a
+/// test what [`with_scratch_above`] set on this thread.
+pub(crate) fn scratch_above() -> usize {
+    #[cfg(test)]
+    if let Some(above) = TEST_ABOVE.with(|a| a.get()) {
+        return above;
+    }
+    SCRATCH_ABOVE
+}
+
+/// Runs `f` with decoded data above `above` bytes going into scratch files on this thread, so
+/// that tests reach the scratch files with small tables.
+#[cfg(test)]
+pub(crate) fn with_scratch_above<T>(above: usize, f: impl FnOnce() -> T) -> T {
+    let before = TEST_ABOVE.with(|a| a.replace(Some(above)));
+    let result = f();
+    TEST_ABOVE.with(|a| a.set(before));
+    result
+}
+
+/// Decoded data: in memory, or in an unnamed scratch file that disappears with it.
+pub(crate) enum Decoded {
+    Memory(Box<[u8]>),
+    /// The map keeps the file's pages; the file has no name, so closing it frees its blocks.
+    Scratch(MmapMut),
+}
+
+impl Decoded {
+    /// `len` zero bytes for decoding the file at `path`: in memory up to `above` bytes, past
+    /// that in a scratch file in the same directory with all its blocks allocated, so that a
+    /// full disk is an error here rather than a fault while decoding.
+    pub(crate) fn zeroed(len: usize, path: &Path, above: usize) -> Result<Decoded, TableError> {
+        if len <= above {
+            return Ok(Decoded::Memory(vec![0u8; len].into_boxed_slice()));
+        }
+        let name = scratch_name(path);
+        let file = unnamed_file(path).map_err(|source| TableError::Io { path: name.clone(), source })?;
+        reserve(&file, len as u64, &name)?;
+        // SAFETY: the file has no name, so no other process can open it and change it under
+        // the map; it is as long as the map.
+        let map =
+            unsafe { MmapMut::map_mut(&file) }.map_err(|source| TableError::Io { path: name, source })?;
+        Ok(Decoded::Scratch(map))
+    }
+
+    /// Whether the data lives in a scratch file.
+    #[cfg(test)]
+    pub(crate) fn is_scratch(&self) -> bool {
+        matches!(self, Decoded::Scratch(_))
+    }
+}
+
+impl Deref for Decoded {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Decoded::Memory(bytes) => bytes,
+            Decoded::Scratch(map) => map,
+        }
+    }
+}
+
+impl DerefMut for Decoded {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        match self {
+            Decoded::Memory(bytes) => bytes,
+            Decoded::Scratch(map) => map,
+        }
+    }
+}
+
+/// How messages name the scratch file of `path`: it has no name of its own.
+fn scratch_name(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(" (decoded)");
+    PathBuf::from(name)
+}
+
+/// A file without a name in the directory of `path`: `O_TMPFILE` where the file system has it,
+/// otherwise a new file removed at once.
+fn unnamed_file(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let unnamed =
+        OpenOptions::new().read(true).write(true).mode(0o600).custom_flags(libc::O_TMPFILE).open(dir);
+    match unnamed {
+        Ok(file) => Ok(file),
+        Err(e) if matches!(e.raw_os_error(), Some(libc::EOPNOTSUPP | libc::EISDIR | libc::EINVAL)) => {
+            let stem = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            for attempt in 0u32.. {
+                let named = dir.join(format!(".{stem}.decoded-{}-{attempt}", std::process::id()));
+                match OpenOptions::new().read(true).write(true).create_new(true).mode(0o600).open(&named) {
+                    Ok(file) => {
+                        std::fs::remove_file(&named)?;
+                        return Ok(file);
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                    Err(e) => return Err(e),
+                }
+            }
+            unreachable!("the attempts run out only after u32::MAX names")
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Makes `file` `len` bytes long with its blocks allocated.
+fn reserve(file: &File, len: u64, name: &Path) -> Result<(), TableError> {
+    use std::os::fd::AsRawFd;
+    let no_space =
+        || TableError::NoSpace { path: name.to_path_buf(), needed: len, free: super::free_space(name) };
+    let Ok(signed) = libc::off_t::try_from(len) else { return Err(no_space()) };
+    // SAFETY: a plain system call on a file descriptor we own.
+    match unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, signed) } {
+        0 => Ok(()),
+        libc::ENOSPC | libc::EFBIG => Err(no_space()),
+        libc::EOPNOTSUPP | libc::EINVAL => {
+            file.set_len(len).map_err(|source| TableError::Io { path: name.to_path_buf(), source })
+        }
+        code => Err(TableError::Io { path: name.to_path_buf(), source: io::Error::from_raw_os_error(code) }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Small data stays in memory; past the bound it goes to a scratch file that leaves no name
+    /// behind, reads back what was written, and is gone with the data.
+    #[test]
+    fn large_data_goes_to_an_unnamed_file() {
+        let scratch = tempfile::tempdir().unwrap();
+        let path = scratch.path().join("t.tbl");
+        let small = Decoded::zeroed(100, &path, 1000).unwrap();
+        assert!(!small.is_scratch());
+        assert_eq!(&small[..], &[0u8; 100][..]);
+        let mut large = Decoded::zeroed(1 << 20, &path, 1000).unwrap();
+        assert!(large.is_scratch());
+        assert!(large.iter().all(|&b| b == 0));
+        for (i, b) in large.iter_mut().enumerate() {
+            *b = (i % 251) as u8;
+        }
+        assert!(large.iter().enumerate().all(|(i, &b)| b == (i % 251) as u8));
+        assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 0, "no file under a name");
+        drop(large);
+    }
+
+    /// A directory that cannot hold the scratch file is an error naming the file decoded.
+    #[test]
+    fn a_missing_directory_is_an_error() {
+        let scratch = tempfile::tempdir().unwrap();
+        let path = scratch.path().join("gone").join("t.tbl");
+        match Decoded::zeroed(1 << 20, &path, 1000) {
+            Err(TableError::Io { path: named, .. }) => assert!(named.to_string_lossy().contains("t.tbl")),
+            Err(other) => panic!("unexpected error {other}"),
+            Ok(_) => panic!("a scratch file in a missing directory"),
+        }
+    }
+}
