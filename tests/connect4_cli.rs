@@ -400,10 +400,7 @@ fn boards_too_large_for_the_machine_are_refused_before_any_work() {
         let out = tablebase(&["generate", "connect4", "--size", size, "--dir", d], "");
         assert_eq!(out.status.code(), Some(1), "{size}");
         let stderr = String::from_utf8(out.stderr).unwrap();
-        assert!(
-            stderr.contains(&format!("connect4 {size} does not fit this machine: it needs up to")),
-            "{stderr}"
-        );
+        assert!(stderr.contains(&format!("connect4 {size} does not fit this machine: it needs")), "{stderr}");
         assert!(stderr.contains("GB free") && stderr.contains("GB available"), "{stderr}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }

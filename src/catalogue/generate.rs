@@ -62,7 +62,7 @@ pub fn generate_stored<C: Catalogue>(
     std::fs::create_dir_all(dir)
         .map_err(|source| BuildError::Directory { path: dir.to_path_buf(), source })?;
     let _lock = lock_directory(dir)?;
-    let plan = estimate(catalogue, dir);
+    let plan = estimate_stored(catalogue, dir, storage);
     check_fits(catalogue, &plan, dir)?;
     let name = catalogue.name();
     if plan.jobs > 0 {
@@ -88,7 +88,7 @@ pub fn generate_stored<C: Catalogue>(
                 reports.push(skipped);
             } else {
                 if recheck {
-                    check_fits(catalogue, &estimate(catalogue, dir), dir)?;
+                    check_fits(catalogue, &estimate_stored(catalogue, dir, storage), dir)?;
                 }
                 reports.push(run_job(catalogue, dir, job, progress)?);
             }
@@ -404,8 +404,9 @@ pub struct Estimate {
     pub of: usize,
     /// Bytes of the files they write.
     pub disk: u64,
-    /// Of those, the bytes known before the run: without the bounds that its forward passes
-    /// make exact.
+    /// Of those, the most known before the run to be on disk raw at once: without the bounds
+    /// that its forward passes make exact, and, where files are compressed, without what
+    /// their compressed forms take.
     pub disk_known: u64,
     /// Bytes of memory the largest holds.
     pub memory: u64,
@@ -414,24 +415,56 @@ pub struct Estimate {
     pub cpu_seconds: Option<u64>,
 }
 
-/// What generating `catalogue` into `dir` still needs, without building anything.
+/// What generating `catalogue` into `dir` still needs, without building anything, with the
+/// tables compressed as `generate` leaves them by default.
 pub fn estimate<C: Catalogue>(catalogue: &C, dir: &Path) -> Estimate {
+    estimate_stored(catalogue, dir, Storage::Compressed)
+}
+
+/// [`estimate`] for a run that leaves its files as `storage` says. Compressed, a file is raw
+/// only from its job until it has been compressed (beside the job after the one that ends its
+/// raw reads), so the disk known to be needed is the most that is raw at once; what the
+/// compressed files take comes on top, and each job is checked again against the disk then
+/// free.
+pub fn estimate_stored<C: Catalogue>(catalogue: &C, dir: &Path, storage: Storage) -> Estimate {
     let jobs = catalogue.jobs();
     let mut plan =
         Estimate { jobs: 0, of: jobs.len(), disk: 0, disk_known: 0, memory: 0, cpu_seconds: Some(0) };
-    for job in jobs {
-        if catalogue.outputs(dir, job).iter().all(|spec| Status::of(spec).is_complete()) {
+    // The job after which each job's files are all compressed.
+    let mut released: HashMap<std::path::PathBuf, usize> = HashMap::new();
+    if storage == Storage::Compressed {
+        released.extend(last_reads(catalogue, dir, &jobs).into_iter().map(|(spec, at)| (spec.path, at)));
+    }
+    // Bytes known to be written raw by each unfinished job, with the job after which they are
+    // compressed (the last of its files; none for a raw run).
+    let mut raw_spans: Vec<(usize, u64, usize)> = Vec::new();
+    for (at, &job) in jobs.iter().enumerate() {
+        let outputs = catalogue.outputs(dir, job);
+        if outputs.iter().all(|spec| Status::of(spec).is_complete()) {
             continue;
         }
         let needs = catalogue.needs(dir, job);
         plan.jobs += 1;
         plan.disk = plan.disk.saturating_add(needs.disk);
         if !needs.disk_bounded {
-            plan.disk_known = plan.disk_known.saturating_add(needs.disk);
+            let release =
+                outputs.iter().map(|spec| released.get(&spec.path).map_or(usize::MAX, |&r| r)).max();
+            // Compressing runs beside the next job, so the raw file stays through that one.
+            raw_spans.push((at, needs.disk, release.unwrap_or(usize::MAX).saturating_add(1)));
         }
         plan.memory = plan.memory.max(needs.memory);
         plan.cpu_seconds = plan.cpu_seconds.zip(needs.cpu_seconds).map(|(sum, cpu)| sum.saturating_add(cpu));
     }
+    plan.disk_known = raw_spans
+        .iter()
+        .map(|&(at, _, _)| {
+            raw_spans
+                .iter()
+                .filter(|&&(from, _, until)| from <= at && at <= until)
+                .fold(0u64, |sum, &(_, disk, _)| sum.saturating_add(disk))
+        })
+        .max()
+        .unwrap_or(0);
     if plan.jobs > 0 {
         plan.memory += crate::table::compress::PACKING_MEMORY;
     }
@@ -445,22 +478,23 @@ impl Estimate {
         let (disk_free, memory_available) = room(dir);
         let bytes = |n: Option<u64>| n.map_or("unknown".to_string(), crate::resources::bytes);
         let short: Vec<&str> = [
-            (disk_free.is_some_and(|free| self.disk > free), "disk"),
+            (disk_free.is_some_and(|free| self.disk_known > free), "disk"),
             (memory_available.is_some_and(|available| self.memory > available), "memory"),
         ]
         .iter()
         .filter_map(|&(short, what)| short.then_some(what))
         .collect();
-        let bound_only = disk_free.is_some_and(|free| self.disk > free && self.disk_known <= free);
-        let verdict = if short.is_empty() {
-            "it fits".to_string()
-        } else if bound_only && short == ["disk"] {
+        let bound_only = disk_free.is_some_and(|free| self.disk > free);
+        let verdict = if !short.is_empty() {
+            format!("it does not fit ({})", short.join(", "))
+        } else if bound_only {
             format!(
-                "it fits if the forward passes find at most {} of tables (the bound counts each layer at its index space)",
-                bytes(disk_free)
+                "it fits if what the run counts as it goes fits too: {} is known to be raw on disk at once, \
+                 and tables not yet counted are bounded by their index space, compressed ones by their raw size",
+                bytes(Some(self.disk_known))
             )
         } else {
-            format!("it does not fit ({})", short.join(", "))
+            "it fits".to_string()
         };
         format!(
             "this machine: {} free in {}, {} of memory available: {verdict}",
@@ -513,13 +547,13 @@ pub(crate) fn duration(seconds: f64) -> String {
 /// holding `dir` (bounds that the run's forward passes make exact are left to them), or the
 /// largest job in memory.
 fn check_fits<C: Catalogue>(catalogue: &C, plan: &Estimate, dir: &Path) -> Result<(), BuildError> {
-    let Estimate { disk, disk_known, memory, cpu_seconds, .. } = *plan;
+    let Estimate { disk_known, memory, cpu_seconds, .. } = *plan;
     let (disk_free, memory_available) = room(dir);
     let (disk_free, memory_available) = (disk_free.unwrap_or(u64::MAX), memory_available.unwrap_or(u64::MAX));
     if disk_known > disk_free || memory > memory_available {
         return Err(BuildError::TooLarge {
             name: catalogue.name(),
-            disk,
+            disk: disk_known,
             disk_free,
             memory,
             memory_available,

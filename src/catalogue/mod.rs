@@ -18,8 +18,8 @@ mod verify;
 
 pub use chain::{Chain, Link};
 pub use generate::{
-    Build, Estimate, JOB_LOCKS, JobReport, Storage, estimate, generate, generate_only, generate_only_stored,
-    generate_stored, room,
+    Build, Estimate, JOB_LOCKS, JobReport, Storage, estimate, estimate_stored, generate, generate_only,
+    generate_only_stored, generate_stored, room,
 };
 pub use info::{InfoRow, info};
 pub use journal::{JOURNAL_NAME, Journal, TableParts};
@@ -166,7 +166,7 @@ pub enum BuildError {
     TooLarge {
         /// The game and variant, `connect4 7x6`.
         name: String,
-        /// Bytes of disk the unfinished tables need at most.
+        /// Bytes of disk the unfinished tables are known to need at once.
         disk: u64,
         /// Bytes free where they go.
         disk_free: u64,
@@ -252,7 +252,7 @@ impl fmt::Display for BuildError {
                 let gb = |n: &u64| crate::resources::bytes(*n);
                 write!(
                     f,
-                    "{name} does not fit this machine: it needs up to {} of disk ({} free) and {} of memory ({} available)",
+                    "{name} does not fit this machine: it needs {} of disk at once ({} free) and {} of memory ({} available)",
                     gb(disk),
                     gb(disk_free),
                     gb(memory),
