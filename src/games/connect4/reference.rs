@@ -5,16 +5,22 @@ use crate::reference::{number, rows};
 
 const CONNECT4_PER_PLY: &str = include_str!("../../../tables/reference/connect4-7x6-per-ply.tsv");
 const CONNECT4_BOARDS: &str = include_str!("../../../tables/reference/connect4-boards.tsv");
+const CONNECT4_COUNTED: &str = include_str!("../../../tables/reference/connect4-per-ply-counted.tsv");
 
 /// Reachable 7x6 Connect Four positions with `ply` stones (mirror images counted separately).
 pub fn connect4_7x6_positions(ply: u32) -> Option<u64> {
     rows(CONNECT4_PER_PLY).find(|r| number(r[0]) == u64::from(ply)).map(|r| number(r[1]))
 }
 
-/// Reachable Connect Four positions with `ply` stones on a `width` x `height` board, where the
-/// reference lists them per ply (only 7x6).
+/// Reachable Connect Four positions with `ply` stones on a `width` x `height` board, where a
+/// reference lists them per ply: published for 7x6, counted apart from the tables for the boards
+/// of `connect4-per-ply-counted.tsv` (6x6 and 7x5, whose only published figure is the total).
 pub fn connect4_ply_positions(width: u32, height: u32, ply: u32) -> Option<u64> {
-    if (width, height) == (7, 6) { connect4_7x6_positions(ply) } else { None }
+    if (width, height) == (7, 6) {
+        return connect4_7x6_positions(ply);
+    }
+    let key = [width, height, ply].map(u64::from);
+    rows(CONNECT4_COUNTED).find(|r| [r[0], r[1], r[2]].map(number) == key).map(|r| number(r[3]))
 }
 
 /// A Connect Four board's published figures: total reachable positions (when known), the value
