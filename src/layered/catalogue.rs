@@ -7,20 +7,27 @@ use crate::progress::Progress;
 use crate::solve::{CheckedParts, Consistency, Unrecorded, check_layered, solve_layered};
 use crate::table::{Check, Counts, FileSpec, SetFile, Status, TableError, TableFile, Words, write_set};
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// The tables of a layered game: the game's layers as a [`Catalogue`].
-pub struct Layered<G>(G);
+pub struct Layered<G> {
+    game: G,
+    /// The set of the layer solved last, checked (and, compressed, decoded) whole, with its
+    /// path: the solve of the layer before reads it as the next layer's set, so that a large
+    /// compressed set is decoded once rather than twice.
+    solved_set: Mutex<Option<(PathBuf, SetFile)>>,
+}
 
 impl<G> Layered<G> {
     /// The tables of `game`.
     pub fn new(game: G) -> Layered<G> {
-        Layered(game)
+        Layered { game, solved_set: Mutex::new(None) }
     }
 
     /// The game whose tables these are.
     pub fn game(&self) -> &G {
-        &self.0
+        &self.game
     }
 }
 
@@ -59,19 +66,19 @@ impl fmt::Display for LayerJob {
 
 impl<G: LayeredGame> Layered<G> {
     fn layer(&self, layer: u32) -> Layer {
-        Layer { layer, word: self.0.layer_word() }
+        Layer { layer, word: self.game.layer_word() }
     }
 
     /// The set file of `layer`.
     pub fn set_spec(&self, dir: &Path, layer: u32) -> FileSpec {
-        let g = &self.0;
+        let g = &self.game;
         FileSpec::set(dir.join(format!("{}.set", g.file_stem(layer))), g.game(), g.table_name(layer))
             .since(g.since_version())
     }
 
     /// The value table of `layer`.
     pub fn table_spec(&self, dir: &Path, layer: u32) -> FileSpec {
-        let g = &self.0;
+        let g = &self.game;
         FileSpec::table(dir.join(format!("{}.tbl", g.file_stem(layer))), g.game(), g.table_name(layer))
             .since(g.since_version())
     }
@@ -91,7 +98,7 @@ impl<G: LayeredGame> Layered<G> {
     }
 
     fn forward(&self, dir: &Path, layer: u32, build: &Build) -> Result<String, BuildError> {
-        let g = &self.0;
+        let g = &self.game;
         let next = if layer == 0 {
             start_set(g)
         } else {
@@ -107,16 +114,30 @@ impl<G: LayeredGame> Layered<G> {
 
     fn solve(&self, dir: &Path, layer: u32, build: &Build) -> Result<String, BuildError> {
         let set_spec = self.set_spec(dir, layer);
+        let next_spec = self.set_spec(dir, layer + 1);
+        // Another layer's set is dropped before this one is decoded.
+        let kept = self.solved_set.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let kept = kept.filter(|(path, _)| *path == next_spec.path);
         let set = SetFile::open(&set_spec, Check::Checksum)?;
-        let next = match layer + 1 < self.0.layers() {
-            true => Some(self.open_layer(dir, layer + 1, |_| Check::Checksum)?),
+        let next = match layer + 1 < self.game.layers() {
+            true => {
+                let next_set = match kept {
+                    Some((_, set)) => set,
+                    None => SetFile::open(&next_spec, Check::Checksum)?,
+                };
+                let table =
+                    TableFile::open(&self.table_spec(dir, layer + 1), next_set.len(), Check::Checksum)?;
+                Some(SolvedLayer { set: next_set, table })
+            }
             false => None,
         };
-        self.0.prepare(dir, layer, &|_| Check::Checksum)?;
-        let layer_set = LayerSet { game: &self.0, layer, set: &set, next: next.as_ref() };
-        let checkpoints = self.0.checkpointed(layer);
+        self.game.prepare(dir, layer, &|_| Check::Checksum)?;
+        let layer_set = LayerSet { game: &self.game, layer, set: &set, next: next.as_ref() };
+        let checkpoints = self.game.checkpointed(layer);
         let header = solve_layered(&layer_set, &self.table_spec(dir, layer), build.progress, checkpoints)
-            .map_err(BuildError::solve(format!("{} {}", self.0.name(), self.layer(layer))))?;
+            .map_err(BuildError::solve(format!("{} {}", self.game.name(), self.layer(layer))))?;
+        drop(next);
+        *self.solved_set.lock().unwrap_or_else(|e| e.into_inner()) = Some((set_spec.path, set));
         let c = header.counts;
         Ok(format!("solved, {} positions: win {} loss {} draw {}", c.positions(), c.win, c.loss, c.draw))
     }
@@ -127,18 +148,18 @@ impl<G: LayeredGame> Layered<G> {
     /// layer before (the start for layer 0).
     fn reachable(&self, dir: &Path, layer: u32, progress: &Progress) -> Result<BitSet, TableError> {
         if layer == 0 {
-            return Ok(start_set(&self.0));
+            return Ok(start_set(&self.game));
         }
         let before = SetFile::open(&self.set_spec(dir, layer - 1), Check::Header)?;
-        let expected = BitSet::new(self.0.index_size(layer));
-        expand(&self.0, layer - 1, &before.words()?, Some(&expected), progress);
+        let expected = BitSet::new(self.game.index_size(layer));
+        expand(&self.game, layer - 1, &before.words()?, Some(&expected), progress);
         Ok(expected)
     }
 
     /// Counts the indices where `set` differs from `expected`, with a few examples.
     fn compare_sets(&self, layer: u32, expected: &BitSet, set: &impl Words, found: &mut Consistency) {
         const EXAMPLES: usize = 8;
-        let g = &self.0;
+        let g = &self.game;
         for word in 0..expected.word_count().min(set.word_count()) {
             let mut differ = expected.word(word) ^ set.word(word);
             found.set_mismatches += u64::from(differ.count_ones());
@@ -162,19 +183,19 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
     type Job = LayerJob;
 
     fn game(&self) -> &'static str {
-        self.0.game()
+        self.game.game()
     }
 
     fn name(&self) -> String {
-        self.0.name()
+        self.game.name()
     }
 
     fn title(&self) -> String {
-        self.0.title()
+        self.game.title()
     }
 
     fn keys(&self) -> Vec<Layer> {
-        (0..self.0.layers()).map(|layer| self.layer(layer)).collect()
+        (0..self.game.layers()).map(|layer| self.layer(layer)).collect()
     }
 
     fn table(&self, dir: &Path, key: Layer) -> FileSpec {
@@ -186,19 +207,19 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
     }
 
     fn index_size(&self, key: Layer) -> u64 {
-        self.0.index_size(key.layer)
+        self.game.index_size(key.layer)
     }
 
     fn reference(&self, key: Layer) -> Reference {
-        Reference { positions: self.0.reference_positions(key.layer), wdl: None }
+        Reference { positions: self.game.reference_positions(key.layer), wdl: None }
     }
 
     fn reference_match(&self, dir: &Path, key: Layer, counts: &Counts) -> Option<bool> {
-        self.0.reference_match(dir, key.layer, counts)
+        self.game.reference_match(dir, key.layer, counts)
     }
 
     fn jobs(&self) -> Vec<LayerJob> {
-        let layers = self.0.layers();
+        let layers = self.game.layers();
         let forward = (0..layers).map(|l| LayerJob::Forward(self.layer(l)));
         forward.chain((0..layers).rev().map(|l| LayerJob::Solve(self.layer(l)))).collect()
     }
@@ -219,10 +240,10 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
             LayerJob::Solve(layer) => {
                 let l = layer.layer;
                 let mut reads = vec![self.set_spec(dir, l)];
-                if l + 1 < self.0.layers() {
+                if l + 1 < self.game.layers() {
                     reads.extend([self.set_spec(dir, l + 1), self.table_spec(dir, l + 1)]);
                 }
-                reads.extend(self.0.reads(dir, l));
+                reads.extend(self.game.reads(dir, l));
                 reads
             }
         }
@@ -232,17 +253,17 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
         let layer = match job {
             LayerJob::Forward(layer) | LayerJob::Solve(layer) => layer.layer,
         };
-        let (forward_nanos, solve_nanos) = self.0.nanos_per_member(layer);
+        let (forward_nanos, solve_nanos) = self.game.nanos_per_member(layer);
         // The set's members once it is counted; before, the published count (images counted
         // apart, so at least the members) or the index space.
         let (members, counted) = match Status::of(&self.set_spec(dir, layer)) {
             Status::Complete(header) => (header.counts.win, true),
-            _ => (self.0.reference_positions(layer).unwrap_or_else(|| self.0.index_size(layer)), false),
+            _ => (self.game.reference_positions(layer).unwrap_or_else(|| self.game.index_size(layer)), false),
         };
         match job {
             // The layer's set in memory while the set before is mapped.
             LayerJob::Forward(_) => {
-                let capacity = self.0.index_size(layer);
+                let capacity = self.game.index_size(layer);
                 Needs {
                     disk: crate::table::set_file_len(capacity),
                     memory: capacity.div_ceil(8),
@@ -253,10 +274,10 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
             // A byte per member of the set (at most the index space while it is not built);
             // values go straight into the mapped table.
             LayerJob::Solve(_) => {
-                let bound = if counted { members } else { self.0.index_size(layer) };
+                let bound = if counted { members } else { self.game.index_size(layer) };
                 Needs {
                     disk: crate::table::table_file_len(bound),
-                    memory: self.0.search_memory(layer) * rayon::current_num_threads() as u64,
+                    memory: self.game.search_memory(layer) * rayon::current_num_threads() as u64,
                     cpu_seconds: solve_nanos.and_then(|nanos| Needs::cpu_at(members, nanos)),
                     disk_bounded: !counted,
                 }
@@ -283,7 +304,7 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
         // Checked and decoded whole, as solving reads them: the check reads every entry and its
         // successors', and one read at a time from a compressed block is most of its time.
         let solved = self.open_layer(dir, key.layer, |_| Check::Checksum)?;
-        let next = if key.layer + 1 < self.0.layers() {
+        let next = if key.layer + 1 < self.game.layers() {
             match self.open_layer(dir, key.layer + 1, |_| Check::Checksum) {
                 Ok(next) => Some(next),
                 Err(_) => return Ok(None), // reported with that layer
@@ -291,11 +312,12 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
         } else {
             None
         };
-        match self.0.prepare(dir, key.layer, &|_| Check::Checksum) {
+        match self.game.prepare(dir, key.layer, &|_| Check::Checksum) {
             Err(TableError::Missing { .. } | TableError::Incomplete { .. }) => return Ok(None),
             result => result?,
         }
-        let layer_set = LayerSet { game: &self.0, layer: key.layer, set: &solved.set, next: next.as_ref() };
+        let layer_set =
+            LayerSet { game: &self.game, layer: key.layer, set: &solved.set, next: next.as_ref() };
         let mut found = Consistency::default();
         match self.reachable(dir, key.layer, progress) {
             Ok(expected) => self.compare_sets(key.layer, &expected, &solved.set.words()?, &mut found),
@@ -305,17 +327,17 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
             return Ok(Some(found)); // values over the wrong positions say nothing more
         }
         let stored = |dense: u64| solved.table.value(dense).map_err(crate::solve::SolveError::from);
-        let parts = match self.0.checkpointed(key.layer) {
+        let parts = match self.game.checkpointed(key.layer) {
             true => Some(parts.unwrap_or(&Unrecorded)),
             false => None,
         };
         check_layered(&layer_set, parts, stored, progress)
             .map(Some)
-            .map_err(BuildError::solve(format!("{} {key}", self.0.name())))
+            .map_err(BuildError::solve(format!("{} {key}", self.game.name())))
     }
 
     fn describe(&self, dir: &Path, key: Layer, dense: u64) -> String {
-        let g = &self.0;
+        let g = &self.game;
         match SetFile::open(&self.set_spec(dir, key.layer), Check::Header).and_then(|set| set.select(dense)) {
             Ok(Some(index)) => {
                 g.notation(key.layer, &g.position(key.layer, &mut G::Walker::default(), index))
@@ -325,6 +347,6 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
     }
 
     fn variant(&self) -> crate::catalogue::Variant {
-        self.0.variant()
+        self.game.variant()
     }
 }
