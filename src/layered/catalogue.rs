@@ -17,12 +17,22 @@ pub struct Layered<G> {
     /// path: the solve of the layer before reads it as the next layer's set, so that a large
     /// compressed set is decoded once rather than twice.
     solved_set: Mutex<Option<(PathBuf, SetFile)>>,
+    /// Files a check of one layer opened and the check of the next reads too (its set, and the
+    /// next layer's set and table), checked and decoded whole: verify walks the layers in
+    /// order, so that each large compressed file is decoded once rather than two or three times.
+    checked_files: Mutex<Vec<(PathBuf, Opened)>>,
+}
+
+/// A file checked whole, kept for the next check.
+enum Opened {
+    Set(SetFile),
+    Table(TableFile),
 }
 
 impl<G> Layered<G> {
     /// The tables of `game`.
     pub fn new(game: G) -> Layered<G> {
-        Layered { game, solved_set: Mutex::new(None) }
+        Layered { game, solved_set: Mutex::new(None), checked_files: Mutex::new(Vec::new()) }
     }
 
     /// The game whose tables these are.
@@ -144,16 +154,55 @@ impl<G: LayeredGame> Layered<G> {
 }
 
 impl<G: LayeredGame> Layered<G> {
-    /// The reachable set of `layer` as the forward pass computes it from the set on disk of the
-    /// layer before (the start for layer 0).
-    fn reachable(&self, dir: &Path, layer: u32, progress: &Progress) -> Result<BitSet, TableError> {
-        if layer == 0 {
-            return Ok(start_set(&self.game));
-        }
-        let before = SetFile::open(&self.set_spec(dir, layer - 1), Check::Header)?;
+    /// The reachable set of `layer` as the forward pass computes it from `before`, the set of the
+    /// layer before (from the start for layer 0).
+    fn reachable(
+        &self,
+        layer: u32,
+        before: Option<&SetFile>,
+        progress: &Progress,
+    ) -> Result<BitSet, TableError> {
+        let Some(before) = before.filter(|_| layer > 0) else { return Ok(start_set(&self.game)) };
         let expected = BitSet::new(self.game.index_size(layer));
         expand(&self.game, layer - 1, &before.words()?, Some(&expected), progress);
         Ok(expected)
+    }
+
+    /// The set `spec`, checked whole: kept from the check before, or opened now.
+    fn checked_set(&self, spec: &FileSpec) -> Result<SetFile, TableError> {
+        let mut kept = self.checked_files.lock().unwrap_or_else(|e| e.into_inner());
+        match kept.iter().position(|(path, file)| *path == spec.path && matches!(file, Opened::Set(_))) {
+            Some(at) => match kept.swap_remove(at).1 {
+                Opened::Set(set) => Ok(set),
+                Opened::Table(_) => unreachable!("matched a set"),
+            },
+            None => SetFile::open(spec, Check::Checksum),
+        }
+    }
+
+    /// The layer `layer`, both files checked whole: kept from the check before, or opened now.
+    fn checked_layer(&self, dir: &Path, layer: u32) -> Result<SolvedLayer, TableError> {
+        let set = self.checked_set(&self.set_spec(dir, layer))?;
+        let spec = self.table_spec(dir, layer);
+        let mut kept = self.checked_files.lock().unwrap_or_else(|e| e.into_inner());
+        let table =
+            match kept.iter().position(|(path, file)| *path == spec.path && matches!(file, Opened::Table(_)))
+            {
+                Some(at) => match kept.swap_remove(at).1 {
+                    Opened::Table(table) => table,
+                    Opened::Set(_) => unreachable!("matched a table"),
+                },
+                None => {
+                    drop(kept);
+                    TableFile::open(&spec, set.len(), Check::Checksum)?
+                }
+            };
+        Ok(SolvedLayer { set, table })
+    }
+
+    /// Keeps `files` for the next check, dropping whatever was kept before.
+    fn keep_checked(&self, files: Vec<(PathBuf, Opened)>) {
+        *self.checked_files.lock().unwrap_or_else(|e| e.into_inner()) = files;
     }
 
     /// Counts the indices where `set` differs from `expected`, with a few examples.
@@ -303,37 +352,67 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
     ) -> Result<Option<Consistency>, BuildError> {
         // Checked and decoded whole, as solving reads them: the check reads every entry and its
         // successors', and one read at a time from a compressed block is most of its time.
-        let solved = self.open_layer(dir, key.layer, |_| Check::Checksum)?;
-        let next = if key.layer + 1 < self.game.layers() {
-            match self.open_layer(dir, key.layer + 1, |_| Check::Checksum) {
+        let layer = key.layer;
+        let wanted = [
+            layer.checked_sub(1).map(|l| self.set_spec(dir, l).path),
+            Some(self.set_spec(dir, layer).path),
+            Some(self.table_spec(dir, layer).path),
+            Some(self.set_spec(dir, layer + 1).path),
+            Some(self.table_spec(dir, layer + 1).path),
+        ];
+        // Files kept from a check this one does not follow (a layer skipped) go at once.
+        self.checked_files
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|(path, _)| wanted.iter().flatten().any(|w| w == path));
+        let before = match layer {
+            0 => None,
+            _ => match self.checked_set(&self.set_spec(dir, layer - 1)) {
+                Ok(before) => Some(before),
+                Err(_) => return Ok(None), // the layer before is missing or damaged: reported on its own
+            },
+        };
+        let solved = self.checked_layer(dir, layer)?;
+        let next = if layer + 1 < self.game.layers() {
+            match self.checked_layer(dir, layer + 1) {
                 Ok(next) => Some(next),
                 Err(_) => return Ok(None), // reported with that layer
             }
         } else {
             None
         };
-        match self.game.prepare(dir, key.layer, &|_| Check::Checksum) {
+        match self.game.prepare(dir, layer, &|_| Check::Checksum) {
             Err(TableError::Missing { .. } | TableError::Incomplete { .. }) => return Ok(None),
             result => result?,
         }
-        let layer_set =
-            LayerSet { game: &self.game, layer: key.layer, set: &solved.set, next: next.as_ref() };
+        let layer_set = LayerSet { game: &self.game, layer, set: &solved.set, next: next.as_ref() };
         let mut found = Consistency::default();
-        match self.reachable(dir, key.layer, progress) {
-            Ok(expected) => self.compare_sets(key.layer, &expected, &solved.set.words()?, &mut found),
-            Err(_) => return Ok(None), // the layer before is missing or damaged: reported on its own
+        match self.reachable(layer, before.as_ref(), progress) {
+            Ok(expected) => self.compare_sets(layer, &expected, &solved.set.words()?, &mut found),
+            Err(_) => return Ok(None), // the layer before is damaged: reported on its own
         }
+        drop(before);
         if found.set_mismatches > 0 {
             return Ok(Some(found)); // values over the wrong positions say nothing more
         }
         let stored = |dense: u64| solved.table.value(dense).map_err(crate::solve::SolveError::from);
-        let parts = match self.game.checkpointed(key.layer) {
+        let parts = match self.game.checkpointed(layer) {
             true => Some(parts.unwrap_or(&Unrecorded)),
             false => None,
         };
-        check_layered(&layer_set, parts, stored, progress)
+        let found = check_layered(&layer_set, parts, stored, progress)
             .map(Some)
-            .map_err(BuildError::solve(format!("{} {key}", self.game.name())))
+            .map_err(BuildError::solve(format!("{} {key}", self.game.name())))?;
+        // What the check of the next layer reads again: this layer's set (the layer before it)
+        // and the next layer's files (the layer it checks).
+        let SolvedLayer { set, .. } = solved;
+        let mut keep = vec![(self.set_spec(dir, layer).path, Opened::Set(set))];
+        if let Some(SolvedLayer { set, table }) = next {
+            keep.push((self.set_spec(dir, layer + 1).path, Opened::Set(set)));
+            keep.push((self.table_spec(dir, layer + 1).path, Opened::Table(table)));
+        }
+        self.keep_checked(keep);
+        Ok(found)
     }
 
     fn describe(&self, dir: &Path, key: Layer, dense: u64) -> String {
