@@ -13,10 +13,10 @@ use std::sync::Mutex;
 /// The tables of a layered game: the game's layers as a [`Catalogue`].
 pub struct Layered<G> {
     game: G,
-    /// The set of the layer solved last, checked (and, compressed, decoded) whole, with its
-    /// path: the solve of the layer before reads it as the next layer's set, so that a large
+    /// The set of the layer solved last (one at most), checked (and, compressed, decoded)
+    /// whole, with its path: the solve of the layer before reads it as the next layer's set, so that a large
     /// compressed set is decoded once rather than twice.
-    solved_set: Mutex<Option<(PathBuf, SetFile)>>,
+    solved_set: Mutex<Vec<(PathBuf, SetFile)>>,
     /// Files a check of one layer opened and the check of the next reads too (its set, and the
     /// next layer's set and table), checked and decoded whole: verify walks the layers in
     /// order, so that each large compressed file is decoded once rather than two or three times.
@@ -32,7 +32,7 @@ enum Opened {
 impl<G> Layered<G> {
     /// The tables of `game`.
     pub fn new(game: G) -> Layered<G> {
-        Layered { game, solved_set: Mutex::new(None), checked_files: Mutex::new(Vec::new()) }
+        Layered { game, solved_set: Mutex::new(Vec::new()), checked_files: Mutex::new(Vec::new()) }
     }
 
     /// The game whose tables these are.
@@ -126,7 +126,7 @@ impl<G: LayeredGame> Layered<G> {
         let set_spec = self.set_spec(dir, layer);
         let next_spec = self.set_spec(dir, layer + 1);
         // Another layer's set is dropped before this one is decoded.
-        let kept = self.solved_set.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let kept = self.solved_set.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let kept = kept.filter(|(path, _)| *path == next_spec.path);
         let set = SetFile::open(&set_spec, Check::Checksum)?;
         let next = match layer + 1 < self.game.layers() {
@@ -147,7 +147,7 @@ impl<G: LayeredGame> Layered<G> {
         let header = solve_layered(&layer_set, &self.table_spec(dir, layer), build.progress, checkpoints)
             .map_err(BuildError::solve(format!("{} {}", self.game.name(), self.layer(layer))))?;
         drop(next);
-        *self.solved_set.lock().unwrap_or_else(|e| e.into_inner()) = Some((set_spec.path, set));
+        *self.solved_set.lock().unwrap_or_else(|e| e.into_inner()) = vec![(set_spec.path, set)];
         let c = header.counts;
         Ok(format!("solved, {} positions: win {} loss {} draw {}", c.positions(), c.win, c.loss, c.draw))
     }
