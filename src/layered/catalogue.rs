@@ -13,17 +13,15 @@ use std::sync::Mutex;
 /// The tables of a layered game: the game's layers as a [`Catalogue`].
 pub struct Layered<G> {
     game: G,
-    /// The set of the layer solved last (one at most), checked (and, compressed, decoded)
-    /// whole, with its path: the solve of the layer before reads it as the next layer's set, so that a large
-    /// compressed set is decoded once rather than twice.
-    solved_set: Mutex<Vec<(PathBuf, SetFile)>>,
-    /// Files a check of one layer opened and the check of the next reads too (its set, and the
-    /// next layer's set and table), checked and decoded whole: verify walks the layers in
-    /// order, so that each large compressed file is decoded once rather than two or three times.
-    checked_files: Mutex<Vec<(PathBuf, Opened)>>,
+    /// Files checked (and, compressed, decoded) whole that the next job or check reads again,
+    /// by path: the solve of a layer keeps its set for the solve of the layer before (its next
+    /// layer's set), and the check of a layer keeps its set and the next layer's files for the
+    /// check of the next layer, which walks the layers the other way. A large compressed file is
+    /// decoded once rather than two or three times.
+    kept: Mutex<Vec<(PathBuf, Opened)>>,
 }
 
-/// A file checked whole, kept for the next check.
+/// A file checked whole, kept for the next job or check.
 enum Opened {
     Set(SetFile),
     Table(TableFile),
@@ -32,7 +30,7 @@ enum Opened {
 impl<G> Layered<G> {
     /// The tables of `game`.
     pub fn new(game: G) -> Layered<G> {
-        Layered { game, solved_set: Mutex::new(Vec::new()), checked_files: Mutex::new(Vec::new()) }
+        Layered { game, kept: Mutex::new(Vec::new()) }
     }
 
     /// The game whose tables these are.
@@ -124,21 +122,11 @@ impl<G: LayeredGame> Layered<G> {
 
     fn solve(&self, dir: &Path, layer: u32, build: &Build) -> Result<String, BuildError> {
         let set_spec = self.set_spec(dir, layer);
-        let next_spec = self.set_spec(dir, layer + 1);
         // Another layer's set is dropped before this one is decoded.
-        let kept = self.solved_set.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let kept = kept.filter(|(path, _)| *path == next_spec.path);
-        let set = SetFile::open(&set_spec, Check::Checksum)?;
+        self.keep_only(&[self.set_spec(dir, layer + 1).path]);
+        let set = self.checked_set(&set_spec)?;
         let next = match layer + 1 < self.game.layers() {
-            true => {
-                let next_set = match kept {
-                    Some((_, set)) => set,
-                    None => SetFile::open(&next_spec, Check::Checksum)?,
-                };
-                let table =
-                    TableFile::open(&self.table_spec(dir, layer + 1), next_set.len(), Check::Checksum)?;
-                Some(SolvedLayer { set: next_set, table })
-            }
+            true => Some(self.checked_layer(dir, layer + 1)?),
             false => None,
         };
         self.game.prepare(dir, layer, &|_| Check::Checksum)?;
@@ -147,7 +135,7 @@ impl<G: LayeredGame> Layered<G> {
         let header = solve_layered(&layer_set, &self.table_spec(dir, layer), build.progress, checkpoints)
             .map_err(BuildError::solve(format!("{} {}", self.game.name(), self.layer(layer))))?;
         drop(next);
-        *self.solved_set.lock().unwrap_or_else(|e| e.into_inner()) = vec![(set_spec.path, set)];
+        self.keep(vec![(set_spec.path, Opened::Set(set))]);
         let c = header.counts;
         Ok(format!("solved, {} positions: win {} loss {} draw {}", c.positions(), c.win, c.loss, c.draw))
     }
@@ -155,54 +143,52 @@ impl<G: LayeredGame> Layered<G> {
 
 impl<G: LayeredGame> Layered<G> {
     /// The reachable set of `layer` as the forward pass computes it from `before`, the set of the
-    /// layer before (from the start for layer 0).
+    /// layer before (`None` for layer 0: from the start).
     fn reachable(
         &self,
         layer: u32,
         before: Option<&SetFile>,
         progress: &Progress,
     ) -> Result<BitSet, TableError> {
-        let Some(before) = before.filter(|_| layer > 0) else { return Ok(start_set(&self.game)) };
+        let Some(before) = before else { return Ok(start_set(&self.game)) };
         let expected = BitSet::new(self.game.index_size(layer));
         expand(&self.game, layer - 1, &before.words()?, Some(&expected), progress);
         Ok(expected)
     }
 
-    /// The set `spec`, checked whole: kept from the check before, or opened now.
+    /// The file kept under `path`, taken out, if there is one.
+    fn take_kept(&self, path: &Path) -> Option<Opened> {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        kept.iter().position(|(p, _)| p == path).map(|at| kept.swap_remove(at).1)
+    }
+
+    /// Drops the kept files other than those under `paths`.
+    fn keep_only(&self, paths: &[PathBuf]) {
+        self.kept.lock().unwrap_or_else(|e| e.into_inner()).retain(|(path, _)| paths.contains(path));
+    }
+
+    /// Keeps `files` for the next job or check, dropping whatever was kept before.
+    fn keep(&self, files: Vec<(PathBuf, Opened)>) {
+        *self.kept.lock().unwrap_or_else(|e| e.into_inner()) = files;
+    }
+
+    /// The set `spec`, checked whole: kept from before, or opened now.
     fn checked_set(&self, spec: &FileSpec) -> Result<SetFile, TableError> {
-        let mut kept = self.checked_files.lock().unwrap_or_else(|e| e.into_inner());
-        match kept.iter().position(|(path, file)| *path == spec.path && matches!(file, Opened::Set(_))) {
-            Some(at) => match kept.swap_remove(at).1 {
-                Opened::Set(set) => Ok(set),
-                Opened::Table(_) => unreachable!("matched a set"),
-            },
-            None => SetFile::open(spec, Check::Checksum),
+        match self.take_kept(&spec.path) {
+            Some(Opened::Set(set)) => Ok(set),
+            _ => SetFile::open(spec, Check::Checksum),
         }
     }
 
-    /// The layer `layer`, both files checked whole: kept from the check before, or opened now.
+    /// The layer `layer`, both files checked whole: kept from before, or opened now.
     fn checked_layer(&self, dir: &Path, layer: u32) -> Result<SolvedLayer, TableError> {
         let set = self.checked_set(&self.set_spec(dir, layer))?;
         let spec = self.table_spec(dir, layer);
-        let mut kept = self.checked_files.lock().unwrap_or_else(|e| e.into_inner());
-        let table =
-            match kept.iter().position(|(path, file)| *path == spec.path && matches!(file, Opened::Table(_)))
-            {
-                Some(at) => match kept.swap_remove(at).1 {
-                    Opened::Table(table) => table,
-                    Opened::Set(_) => unreachable!("matched a table"),
-                },
-                None => {
-                    drop(kept);
-                    TableFile::open(&spec, set.len(), Check::Checksum)?
-                }
-            };
+        let table = match self.take_kept(&spec.path) {
+            Some(Opened::Table(table)) => table,
+            _ => TableFile::open(&spec, set.len(), Check::Checksum)?,
+        };
         Ok(SolvedLayer { set, table })
-    }
-
-    /// Keeps `files` for the next check, dropping whatever was kept before.
-    fn keep_checked(&self, files: Vec<(PathBuf, Opened)>) {
-        *self.checked_files.lock().unwrap_or_else(|e| e.into_inner()) = files;
     }
 
     /// Counts the indices where `set` differs from `expected`, with a few examples.
@@ -353,18 +339,15 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
         // Checked and decoded whole, as solving reads them: the check reads every entry and its
         // successors', and one read at a time from a compressed block is most of its time.
         let layer = key.layer;
-        let wanted = [
-            layer.checked_sub(1).map(|l| self.set_spec(dir, l).path),
-            Some(self.set_spec(dir, layer).path),
-            Some(self.table_spec(dir, layer).path),
-            Some(self.set_spec(dir, layer + 1).path),
-            Some(self.table_spec(dir, layer + 1).path),
-        ];
         // Files kept from a check this one does not follow (a layer skipped) go at once.
-        self.checked_files
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .retain(|(path, _)| wanted.iter().flatten().any(|w| w == path));
+        let mut wanted = vec![
+            self.set_spec(dir, layer).path,
+            self.table_spec(dir, layer).path,
+            self.set_spec(dir, layer + 1).path,
+            self.table_spec(dir, layer + 1).path,
+        ];
+        wanted.extend(layer.checked_sub(1).map(|l| self.set_spec(dir, l).path));
+        self.keep_only(&wanted);
         let before = match layer {
             0 => None,
             _ => match self.checked_set(&self.set_spec(dir, layer - 1)) {
@@ -411,7 +394,7 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
             keep.push((self.set_spec(dir, layer + 1).path, Opened::Set(set)));
             keep.push((self.table_spec(dir, layer + 1).path, Opened::Table(table)));
         }
-        self.keep_checked(keep);
+        self.keep(keep);
         Ok(found)
     }
 
