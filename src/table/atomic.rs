@@ -50,24 +50,7 @@ impl Pending {
     /// through a memory map cannot fail half-way (a full disk would be a SIGBUS there): a
     /// clear error now instead.
     pub(crate) fn reserve(&self, length: u64) -> Result<(), TableError> {
-        use std::os::fd::AsRawFd;
-        let Ok(signed) = libc::off_t::try_from(length) else {
-            return Err(self.no_space(length));
-        };
-        // SAFETY: a plain system call on a file descriptor we own.
-        let result = unsafe { libc::posix_fallocate(self.file.as_raw_fd(), 0, signed) };
-        match result {
-            0 => Ok(()),
-            libc::ENOSPC | libc::EFBIG => Err(self.no_space(length)),
-            // A file system without fallocate: the length alone, as before.
-            libc::EOPNOTSUPP | libc::EINVAL => self.file.set_len(length).map_err(self.error()),
-            code => Err(self.error()(io::Error::from_raw_os_error(code))),
-        }
-    }
-
-    #[cold]
-    fn no_space(&self, needed: u64) -> TableError {
-        TableError::NoSpace { path: self.temporary.clone(), needed, free: free_space(&self.temporary) }
+        reserve_blocks(&self.file, length, &self.temporary)
     }
 
     /// An I/O error on the temporary file.
@@ -91,6 +74,25 @@ impl Drop for Pending {
         if !self.committed {
             let _ = fs::remove_file(&self.temporary);
         }
+    }
+}
+
+/// Makes `file` (named `path` in messages) `length` bytes long with its blocks allocated on
+/// disk: a full disk is [`TableError::NoSpace`] here rather than a SIGBUS when a memory map of
+/// the file is written.
+pub(crate) fn reserve_blocks(file: &File, length: u64, path: &Path) -> Result<(), TableError> {
+    use std::os::fd::AsRawFd;
+    let no_space =
+        || TableError::NoSpace { path: path.to_path_buf(), needed: length, free: free_space(path) };
+    let failed = |source| TableError::Io { path: path.to_path_buf(), source };
+    let Ok(signed) = libc::off_t::try_from(length) else { return Err(no_space()) };
+    // SAFETY: a plain system call on a file descriptor the caller owns.
+    match unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, signed) } {
+        0 => Ok(()),
+        libc::ENOSPC | libc::EFBIG => Err(no_space()),
+        // A file system without fallocate: the length alone, as before.
+        libc::EOPNOTSUPP | libc::EINVAL => file.set_len(length).map_err(failed),
+        code => Err(failed(io::Error::from_raw_os_error(code))),
     }
 }
 

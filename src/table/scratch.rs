@@ -58,7 +58,7 @@ impl Decoded {
         }
         let name = scratch_name(path);
         let file = unnamed_file(path).map_err(|source| TableError::Io { path: name.clone(), source })?;
-        reserve(&file, len as u64, &name)?;
+        super::atomic::reserve_blocks(&file, len as u64, &name)?;
         // SAFETY: the file has no name, so no other process can open it and change it under
         // the map; it is as long as the map.
         let map =
@@ -125,23 +125,6 @@ fn unnamed_file(path: &Path) -> io::Result<File> {
             unreachable!("the attempts run out only after u32::MAX names")
         }
         Err(e) => Err(e),
-    }
-}
-
-/// Makes `file` `len` bytes long with its blocks allocated.
-fn reserve(file: &File, len: u64, name: &Path) -> Result<(), TableError> {
-    use std::os::fd::AsRawFd;
-    let no_space =
-        || TableError::NoSpace { path: name.to_path_buf(), needed: len, free: super::free_space(name) };
-    let Ok(signed) = libc::off_t::try_from(len) else { return Err(no_space()) };
-    // SAFETY: a plain system call on a file descriptor we own.
-    match unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, signed) } {
-        0 => Ok(()),
-        libc::ENOSPC | libc::EFBIG => Err(no_space()),
-        libc::EOPNOTSUPP | libc::EINVAL => {
-            file.set_len(len).map_err(|source| TableError::Io { path: name.to_path_buf(), source })
-        }
-        code => Err(TableError::Io { path: name.to_path_buf(), source: io::Error::from_raw_os_error(code) }),
     }
 }
 
