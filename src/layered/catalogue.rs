@@ -289,11 +289,11 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
             LayerJob::Forward(layer) | LayerJob::Solve(layer) => layer.layer,
         };
         let (forward_nanos, solve_nanos) = self.game.nanos_per_member(layer);
-        // The set's members once it is counted; before, the published count (images counted
-        // apart, so at least the members) or the index space.
+        // The set's members once it is counted; before, the game's expectation (a published
+        // count, images counted apart, so at least the members) or the index space.
         let (members, counted) = match Status::of(&self.set_spec(dir, layer)) {
             Status::Complete(header) => (header.counts.win, true),
-            _ => (self.game.reference_positions(layer).unwrap_or_else(|| self.game.index_size(layer)), false),
+            _ => (self.game.expected_positions(layer).unwrap_or_else(|| self.game.index_size(layer)), false),
         };
         match job {
             // The layer's set in memory while the set before is mapped.

@@ -129,6 +129,11 @@ pub trait LayeredGame: Sync {
     fn reference_positions(&self, _layer: u32) -> Option<u64> {
         None
     }
+    /// What an estimate counts a layer's positions at before its set is built: the reference's
+    /// count where there is one; with none, the estimate uses the layer's index space.
+    fn expected_positions(&self, layer: u32) -> Option<u64> {
+        self.reference_positions(layer)
+    }
     /// Whether a complete layer's counts agree with the reference; a game may add figures that
     /// span layers (the total, the value of the start).
     fn reference_match(&self, _dir: &Path, layer: u32, counts: &Counts) -> Option<bool> {
