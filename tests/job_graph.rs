@@ -155,6 +155,41 @@ fn only_each_job_in_order_gives_the_bytes_of_generate() {
     }
 }
 
+/// With `--only`, as in one process, a layer's set is compressed once the next layer's forward
+/// pass has read it, not kept raw until the solve comes back to it (raw all together, the sets
+/// of Connect Four 6x6 would take 85 GB): after the forward passes alone, every set but the
+/// last has the bytes a plain `generate` ends with.
+#[test]
+fn only_compresses_a_set_once_the_next_forward_pass_has_read_it() {
+    let game = ["connect4", "--size", "5x4"];
+    let (plain, raw, jobs) = (
+        common::scratch("only-sets-plain"),
+        common::scratch("only-sets-raw"),
+        common::scratch("only-sets-jobs"),
+    );
+    assert!(generate(&game, &plain, None).status.success());
+    let mut raw_game = game.to_vec();
+    raw_game.push("--raw");
+    assert!(generate(&raw_game, &raw, None).status.success());
+    let forward: Vec<String> =
+        ids(&plan(&game, &jobs)).into_iter().filter(|id| id.ends_with("-reachable-set")).collect();
+    assert_eq!(forward.len(), 21);
+    for id in &forward {
+        let output = generate(&game, &jobs, Some(id));
+        assert!(output.status.success(), "--only {id}: {}", stderr(&output));
+    }
+    let (expected, unpacked, found) = (files(&plain), files(&raw), files(&jobs));
+    let mut compressed = 0;
+    for ply in 0..20 {
+        let name = format!("connect4-5x4-ply{ply:02}.set");
+        assert!(found[&name] == expected[&name], "{name}: not as a plain generate leaves it");
+        compressed += usize::from(expected[&name].len() < unpacked[&name].len());
+    }
+    assert!(compressed >= 10, "only {compressed} of the sets compress");
+    let last = "connect4-5x4-ply20.set";
+    assert!(found[last] == unpacked[last], "the last set stays raw for the solves");
+}
+
 /// Independent jobs started together in one directory (two processes at a time, in the order
 /// a scheduler may pick) give the same bytes.
 #[test]

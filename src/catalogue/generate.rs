@@ -234,10 +234,13 @@ fn compress(spec: &FileSpec, progress: &Progress) -> Result<(), BuildError> {
     Ok(())
 }
 
-/// For `generate --only`: compresses the value tables around `job` (those it reads and those it
-/// writes) that no job still to run reads: every job reading one has its files complete. A
-/// table is compressed under its writer's job lock, so that two jobs finishing together do not
-/// both compress it (the one refused leaves it to the other).
+/// For `generate --only`: compresses the files around `job` (those it reads and those it
+/// writes) that no job still to run reads raw: a value table once every job reading it has its
+/// files complete; a set once the readers of its first run in the plan's order have theirs (a
+/// later reader decodes it whole, as in one process: see [`last_reads`]). A file is compressed
+/// under its writer's job lock, so that two jobs finishing together do not both compress it
+/// (the one refused leaves it to the other); a reader that has the raw file open keeps reading
+/// it, since compressing writes a new file and renames it over the old.
 fn compress_finished<C: Catalogue>(
     catalogue: &C,
     dir: &Path,
@@ -248,13 +251,20 @@ fn compress_finished<C: Catalogue>(
     let complete = |j: C::Job| catalogue.outputs(dir, j).iter().all(|spec| Status::of(spec).is_complete());
     let around = catalogue.inputs(dir, job).into_iter().chain(catalogue.outputs(dir, job));
     for spec in around {
-        let Some(&writer) =
-            jobs.iter().find(|j| catalogue.outputs(dir, **j).iter().any(|o| o.path == spec.path))
+        let Some(written) =
+            jobs.iter().position(|j| catalogue.outputs(dir, *j).iter().any(|o| o.path == spec.path))
         else {
             continue;
         };
-        let readers = jobs.iter().filter(|j| catalogue.inputs(dir, **j).iter().any(|i| i.path == spec.path));
-        if !complete(writer) || !readers.copied().all(complete) {
+        let writer = jobs[written];
+        let reads: Vec<usize> = (0..jobs.len())
+            .filter(|&at| catalogue.inputs(dir, jobs[at]).iter().any(|i| i.path == spec.path))
+            .collect();
+        let waits_for = match spec.kind {
+            FileKind::Table => usize::MAX,
+            FileKind::Set => idle_after(written, &reads).unwrap_or(usize::MAX),
+        };
+        if !complete(writer) || !reads.iter().filter(|&&at| at <= waits_for).all(|&at| complete(jobs[at])) {
             continue;
         }
         let _lock = match job_id(&writer) == job_id(&job) {
