@@ -185,14 +185,20 @@ fn last_reads<C: Catalogue>(catalogue: &C, dir: &Path, jobs: &[C::Job]) -> Vec<(
         .flat_map(|(at, &job)| catalogue.outputs(dir, job).into_iter().map(move |spec| (spec, at)))
         .map(|(spec, written)| {
             let reads = readers.get(&spec.path).map_or(&[][..], |r| &r[..]);
-            let last = reads.last().copied().unwrap_or(written).max(written);
-            let at = match spec.kind {
-                FileKind::Table => last,
-                FileKind::Set => idle_after(written, reads).unwrap_or(last),
-            };
+            let at = compressed_after(spec.kind, written, reads);
             (spec, at)
         })
         .collect()
+}
+
+/// The position of the job after which a file of `kind`, written by the job at `written` and
+/// read by those at `reads` (ascending), is compressed: see [`last_reads`].
+fn compressed_after(kind: FileKind, written: usize, reads: &[usize]) -> usize {
+    let last = reads.last().copied().unwrap_or(written).max(written);
+    match kind {
+        FileKind::Table => last,
+        FileKind::Set => idle_after(written, reads).unwrap_or(last),
+    }
 }
 
 /// The first job from `written` on after which the next of `reads` (ascending job positions) is
@@ -260,10 +266,7 @@ fn compress_finished<C: Catalogue>(
         let reads: Vec<usize> = (0..jobs.len())
             .filter(|&at| catalogue.inputs(dir, jobs[at]).iter().any(|i| i.path == spec.path))
             .collect();
-        let waits_for = match spec.kind {
-            FileKind::Table => usize::MAX,
-            FileKind::Set => idle_after(written, &reads).unwrap_or(usize::MAX),
-        };
+        let waits_for = compressed_after(spec.kind, written, &reads);
         if !complete(writer) || !reads.iter().filter(|&&at| at <= waits_for).all(|&at| complete(jobs[at])) {
             continue;
         }

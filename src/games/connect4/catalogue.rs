@@ -262,11 +262,11 @@ impl LayeredGame for Connect4 {
         if let Some(positions) = self.reference_positions(ply) {
             return Some(positions);
         }
-        let (total, _, _) = crate::games::connect4::connect4_board(g.width, g.height)?;
-        let total = total?;
+        // With a book the layers stop at its last ply, and the total is of the whole board.
         if self.book.is_some() {
             return None;
         }
+        let total = crate::games::connect4::connect4_board(g.width, g.height)?.0?;
         let space: u128 = (0..self.layers()).map(|p| u128::from(self.index_size(p))).sum();
         let share = u128::from(total) * u128::from(self.index_size(ply)) / space.max(1);
         Some(u64::try_from(share).unwrap_or(u64::MAX).min(self.index_size(ply)))
