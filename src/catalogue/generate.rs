@@ -174,6 +174,25 @@ impl<'scope, 'progress: 'scope> Compressor<'scope, 'progress> {
 /// the next forward pass and then only when the backward pass comes back to them: raw all
 /// together, Connect Four 6x6's would take 85 GB.
 fn last_reads<C: Catalogue>(catalogue: &C, dir: &Path, jobs: &[C::Job]) -> Vec<(FileSpec, usize)> {
+    file_uses(catalogue, dir, jobs)
+        .into_iter()
+        .map(|file| {
+            let at = compressed_after(file.spec.kind, file.written, &file.reads);
+            (file.spec, at)
+        })
+        .collect()
+}
+
+/// A file a job writes, with who writes and reads it, by position in the plan's jobs.
+struct FileUse {
+    spec: FileSpec,
+    written: usize,
+    /// Ascending.
+    reads: Vec<usize>,
+}
+
+/// Every file the jobs write, in the order of its writers, with the jobs that read it.
+fn file_uses<C: Catalogue>(catalogue: &C, dir: &Path, jobs: &[C::Job]) -> Vec<FileUse> {
     let mut readers: HashMap<std::path::PathBuf, Vec<usize>> = HashMap::new();
     for (at, &job) in jobs.iter().enumerate() {
         for input in catalogue.inputs(dir, job) {
@@ -184,9 +203,8 @@ fn last_reads<C: Catalogue>(catalogue: &C, dir: &Path, jobs: &[C::Job]) -> Vec<(
         .enumerate()
         .flat_map(|(at, &job)| catalogue.outputs(dir, job).into_iter().map(move |spec| (spec, at)))
         .map(|(spec, written)| {
-            let reads = readers.get(&spec.path).map_or(&[][..], |r| &r[..]);
-            let at = compressed_after(spec.kind, written, reads);
-            (spec, at)
+            let reads = readers.get(&spec.path).cloned().unwrap_or_default();
+            FileUse { spec, written, reads }
         })
         .collect()
 }
@@ -254,20 +272,17 @@ fn compress_finished<C: Catalogue>(
     progress: &Progress,
 ) -> Result<(), BuildError> {
     let jobs = catalogue.jobs();
+    let uses = file_uses(catalogue, dir, &jobs);
     let complete = |j: C::Job| catalogue.outputs(dir, j).iter().all(|spec| Status::of(spec).is_complete());
     let around = catalogue.inputs(dir, job).into_iter().chain(catalogue.outputs(dir, job));
     for spec in around {
-        let Some(written) =
-            jobs.iter().position(|j| catalogue.outputs(dir, *j).iter().any(|o| o.path == spec.path))
-        else {
+        let Some(file) = uses.iter().find(|file| file.spec.path == spec.path) else {
             continue;
         };
-        let writer = jobs[written];
-        let reads: Vec<usize> = (0..jobs.len())
-            .filter(|&at| catalogue.inputs(dir, jobs[at]).iter().any(|i| i.path == spec.path))
-            .collect();
-        let waits_for = compressed_after(spec.kind, written, &reads);
-        if !complete(writer) || !reads.iter().filter(|&&at| at <= waits_for).all(|&at| complete(jobs[at])) {
+        let writer = jobs[file.written];
+        let waits_for = compressed_after(spec.kind, file.written, &file.reads);
+        let readers_done = file.reads.iter().filter(|&&at| at <= waits_for).all(|&at| complete(jobs[at]));
+        if !complete(writer) || !readers_done {
             continue;
         }
         let _lock = match job_id(&writer) == job_id(&job) {
