@@ -186,8 +186,9 @@ fn last_reads<C: Catalogue>(catalogue: &C, dir: &Path, jobs: &[C::Job]) -> Vec<(
 /// A file a job writes, with who writes and reads it, by position in the plan's jobs.
 struct FileUse {
     spec: FileSpec,
+    /// The job that writes it.
     written: usize,
-    /// Ascending.
+    /// The jobs that read it, ascending.
     reads: Vec<usize>,
 }
 
