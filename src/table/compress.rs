@@ -7,12 +7,13 @@ use super::error::TableError;
 use super::format::{HEADER_SIZE, PACKED_VERSION};
 use super::header::{Check, FileKind, FileSpec, Header};
 use super::layout::Packing;
-use super::packed::{BLOCKS_A_TASK, decode_blocks, rank_records};
-use super::pairs::{BlockIndex, EncodedBlocks, MAX_BLOCK_ENTRIES, PairCode};
+use super::packed::{decode_blocks, rank_records};
+use super::pairs::{EncodedBlocks, MAX_BLOCK_ENTRIES, PairCode, RecordBuilder};
 use super::set::SetFile;
 use super::values::TableFile;
-use memmap2::MmapMut;
+use memmap2::Mmap;
 use rayon::prelude::*;
+use std::os::unix::fs::FileExt;
 
 /// Bits a compressed block is made to hold, about: one cache line, so that a lookup reads one or
 /// two lines of its block and decodes half of that (docs/BENCHMARKS.md, "Compressed tables").
@@ -28,9 +29,11 @@ const SAMPLE_BYTES: usize = 16 << 20;
 /// Memory that compressing a table beside the jobs holds, for the estimates of a run: the
 /// rules learnt from a sample of at most `SAMPLE_BYTES` entries as 16-bit symbols, a few copies
 /// of it (measured: about 90 MB beside the Lasker 5-stone jobs, compressing the 31 MB class
-/// 5-5). The encoded blocks come on top, twice the compressed table (under 0.5 GB for the
-/// largest table of the standard game).
-pub const PACKING_MEMORY: u64 = 8 * SAMPLE_BYTES as u64;
+/// 5-5), and one batch of encoded blocks, at most as many bytes as the 64 MiB of entries they
+/// stand for (a file that does not get smaller is left raw). A set's rank records come on top,
+/// 64 bytes per 28 blocks (about 45 MB for a set of 10 GB); the rest goes to the file as it is
+/// made.
+pub const PACKING_MEMORY: u64 = 8 * SAMPLE_BYTES as u64 + super::pairs::BATCH_ENTRIES as u64;
 
 /// What the rules of a body are learnt from: all of a small body; of a large one, runs of
 /// `SAMPLE_RUN` entries evenly spread, up to `SAMPLE_BYTES` in all. The same body gives the same
@@ -51,8 +54,8 @@ pub fn sample_of(body: &[u8], sample_bytes: usize) -> std::borrow::Cow<'_, [u8]>
 
 /// Compresses the complete raw table `spec` of `index_size` entries in place (format version
 /// 4): the whole table checked first, every block of the result decoded and compared with the
-/// raw body before anything is written, written under the temporary name and renamed, so an
-/// interruption leaves the raw table as it was. A table compressed already is left alone, and
+/// raw body before it is written, the file written under the temporary name and renamed, so an
+/// interruption or an error leaves the raw table as it was. A table compressed already is left alone, and
 /// so is one that compressing would not make smaller. Returns the header of the file now there.
 pub fn pack(spec: &FileSpec, index_size: u64) -> Result<Header, TableError> {
     let table = TableFile::open(spec, index_size, Check::Checksum)?;
@@ -101,6 +104,12 @@ impl Written {
 /// words), encodes it, checks that every block decodes to the body, and writes the compressed
 /// file under the temporary name: the code, the block records, a set's rank records, the
 /// blocks and a table's `overflow` area, then the block checksums and the header.
+///
+/// The blocks go to the file a batch at a time, each batch checked before it is written, so
+/// compressing holds one batch and the records, not the compressed file: a set of 10 GB
+/// compressed beside the forward pass of Connect Four 7x5 held 1.5 GB of blocks, twice over,
+/// before this. Where the blocks start does not depend on their length (the code and the
+/// records come first), so they can be written before their length is known.
 fn write_packed(
     spec: &FileSpec,
     kind: FileKind,
@@ -110,65 +119,166 @@ fn write_packed(
 ) -> Result<Written, TableError> {
     let (code, bits_an_entry) = PairCode::learn_estimating(&sample_of(body, SAMPLE_BYTES), MAX_BLOCK_ENTRIES);
     let block_entries = block_entries_for(bits_an_entry);
-    let encoded = code.encode(body, block_entries);
     let code_bytes = code.to_bytes();
-    let mut header = Header {
+    let header_for = |blocks_len: u64| Header {
         version: PACKED_VERSION,
         packing: Some(Packing {
             block_entries: block_entries as u32,
             code_len: code_bytes.len() as u32,
-            blocks_len: encoded.bytes.len() as u64,
+            blocks_len,
             raw_checksum: raw.checksum,
         }),
         ..raw.clone()
     };
-    let layout = super::packed::layout_of(&header, kind).expect("the layout of a file just encoded");
+    let layout_for =
+        |header: &Header| super::packed::layout_of(header, kind).expect("the layout of a file being encoded");
+    // The shortest the blocks can be (a byte each) places them as well as their real length.
+    let blocks = (body.len() as u64).div_ceil(block_entries);
+    let placed = layout_for(&header_for(blocks));
+    let blocks_at = placed.blocks_at;
+    let raw_len = raw.file_length(kind);
+    let pending = Pending::create(&spec.path)?;
+    let mut records = FileRegion::new(&pending, placed.records_at);
+    let mut blocks_out = FileRegion::new(&pending, blocks_at);
+    let mut builder = RecordBuilder::default();
+    let (mut blocks_len, mut blocks_written, mut entries_done) = (0u64, 0u64, 0u64);
+    let streamed = code.encode_batches(body, block_entries, |batch| {
+        let kept = batch.par_iter().all(|(chunk, part)| decodes_to(&code, part, block_entries, chunk));
+        if !kept {
+            return Err(Stop::Failed(TableError::Code {
+                path: spec.path.clone(),
+                why: "compressing did not keep the data",
+            }));
+        }
+        for (chunk, part) in &batch {
+            blocks_out.write(&part.bytes).map_err(Stop::Failed)?;
+            for &end in &part.ends {
+                if let Some(record) = builder.push(blocks_len + end) {
+                    records.write(&record).map_err(Stop::Failed)?;
+                }
+            }
+            blocks_len += part.bytes.len() as u64;
+            blocks_written += part.ends.len() as u64;
+            entries_done += chunk.len() as u64;
+        }
+        // A tiny or incompressible file: the code and the index would outweigh what they save.
+        if HEADER_SIZE as u64 + blocks_at + blocks_len >= raw_len {
+            return Err(Stop::NotSmaller);
+        }
+        Ok(())
+    });
+    let needed = || {
+        // Where the disk filled up: the file's length as far as the blocks written tell.
+        let share = entries_done.max(1) as f64 / body.len().max(1) as f64;
+        let blocks_len = (blocks_len as f64 / share) as u64;
+        let data_len = layout_for(&header_for(blocks_len.max(blocks))).data_len;
+        HEADER_SIZE as u64 + data_len + checksum_area_len(data_len)
+    };
+    match streamed {
+        Ok(()) => {}
+        Err(Stop::NotSmaller) => return Ok(Written::LeftRaw(raw.clone())),
+        Err(Stop::Failed(e)) => return Err(no_space_as_such(e, needed())),
+    }
+    let mut header = header_for(blocks_len);
+    let layout = layout_for(&header);
     let packed_len = HEADER_SIZE as u64 + layout.data_len + checksum_area_len(layout.data_len);
-    if packed_len >= raw.file_length(kind) {
-        // A tiny file: the code and the index would outweigh what they save.
+    if packed_len >= raw_len {
         return Ok(Written::LeftRaw(raw.clone()));
     }
-    // The count of blocks first: it is free, and decoding every block is not.
-    if layout.blocks != encoded.ends.len() as u64 || !decodes_to(&code, &encoded, layout.block_shift, body) {
+    if layout.blocks != blocks_written {
         return Err(TableError::Code { path: spec.path.clone(), why: "compressing did not keep the data" });
     }
-    let pending = Pending::create(&spec.path)?;
-    let data_len = layout.data_len;
-    pending.reserve(packed_len)?;
-    // SAFETY: the temporary file is ours alone until it is renamed.
-    let mut map = unsafe { MmapMut::map_mut(&pending.file) }.map_err(pending.error())?;
-    {
-        let data = &mut map[HEADER_SIZE..HEADER_SIZE + data_len as usize];
-        let mut put =
-            |at: u64, bytes: &[u8]| data[at as usize..at as usize + bytes.len()].copy_from_slice(bytes);
-        put(0, &code_bytes);
-        put(layout.records_at, &BlockIndex::records(&encoded.ends));
-        if kind == FileKind::Set {
-            put(layout.ranks_at, &rank_records(body, layout.block_shift));
+    let finish = || -> Result<(), TableError> {
+        if let Some(record) = builder.finish() {
+            records.write(&record)?;
         }
-        put(layout.blocks_at, &encoded.bytes);
-        put(layout.overflow_at, overflow);
-    }
-    let data_end = HEADER_SIZE + data_len as usize;
-    let blocks = block_checksums(&map[HEADER_SIZE..data_end]);
-    map[data_end..].copy_from_slice(&checksum_area(&blocks));
-    header.checksum = combined_checksum(&blocks, data_len);
-    map[..HEADER_SIZE].copy_from_slice(&header.encode_as(kind));
-    map.flush().map_err(pending.error())?;
-    drop(map);
+        records.flush()?;
+        blocks_out.flush()?;
+        write_data_at(&pending, layout.overflow_at, overflow)?;
+        if kind == FileKind::Set {
+            write_data_at(&pending, layout.ranks_at, &rank_records(body, layout.block_shift))?;
+        }
+        write_data_at(&pending, 0, &code_bytes)?;
+        // Zeros to the end of the checksum area: the records' padding and the file's length.
+        pending.file.set_len(packed_len).map_err(pending.error())?;
+        // SAFETY: the temporary file is ours alone until it is renamed; only read here.
+        let map = unsafe { Mmap::map(&pending.file) }.map_err(pending.error())?;
+        let data_end = HEADER_SIZE + layout.data_len as usize;
+        let block_sums = block_checksums(&map[HEADER_SIZE..data_end]);
+        drop(map);
+        write_data_at(&pending, layout.data_len, &checksum_area(&block_sums))?;
+        header.checksum = combined_checksum(&block_sums, layout.data_len);
+        pending.file.write_all_at(&header.encode_as(kind), 0).map_err(pending.error())
+    };
+    finish().map_err(|e| no_space_as_such(e, packed_len))?;
     Ok(Written::Pending(pending, header))
 }
 
-/// Whether every block of `encoded` decodes to its part of `body`: checked before a byte is
-/// written.
-fn decodes_to(code: &PairCode, encoded: &EncodedBlocks, block_shift: u32, body: &[u8]) -> bool {
-    let task_entries = BLOCKS_A_TASK << block_shift;
-    body.par_chunks(task_entries).enumerate().all(|(task, expected)| {
-        let mut out = vec![0u8; expected.len()];
-        let first = task * BLOCKS_A_TASK;
-        decode_blocks(code, &encoded.bytes, &encoded.ends, first, block_shift, &mut out).is_ok()
-            && out == expected
-    })
+/// Why streaming the blocks stopped.
+enum Stop {
+    /// The compressed file would be no smaller than the raw one.
+    NotSmaller,
+    Failed(TableError),
+}
+
+/// A full disk met while writing a compressed file, as [`TableError::NoSpace`] with the bytes
+/// the file needs (`needed`); any other error as it is.
+fn no_space_as_such(error: TableError, needed: u64) -> TableError {
+    match error {
+        TableError::Io { path, source } if source.kind() == std::io::ErrorKind::StorageFull => {
+            let free = super::atomic::free_space(&path);
+            TableError::NoSpace { path, needed, free }
+        }
+        e => e,
+    }
+}
+
+/// A part of the data of a file being written, written in order from its start through a
+/// buffer: the records and the blocks are made together and lie apart.
+struct FileRegion<'a> {
+    pending: &'a Pending,
+    /// Where the next byte goes, from the start of the data.
+    at: u64,
+    buffer: Vec<u8>,
+}
+
+impl<'a> FileRegion<'a> {
+    /// Bytes buffered before they are written.
+    const BUFFER: usize = 1 << 20;
+
+    fn new(pending: &'a Pending, at: u64) -> FileRegion<'a> {
+        FileRegion { pending, at, buffer: Vec::with_capacity(Self::BUFFER) }
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), TableError> {
+        self.buffer.extend_from_slice(bytes);
+        if self.buffer.len() >= Self::BUFFER {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), TableError> {
+        write_data_at(self.pending, self.at, &self.buffer)?;
+        self.at += self.buffer.len() as u64;
+        self.buffer.clear();
+        Ok(())
+    }
+}
+
+/// Writes `bytes` at data offset `at` of the file being written.
+fn write_data_at(pending: &Pending, at: u64, bytes: &[u8]) -> Result<(), TableError> {
+    pending.file.write_all_at(bytes, HEADER_SIZE as u64 + at).map_err(pending.error())
+}
+
+/// Whether the blocks of `part` decode to `chunk`, the entries they were made from: each batch
+/// is checked before a byte of it is written.
+fn decodes_to(code: &PairCode, part: &EncodedBlocks, block_entries: u64, chunk: &[u8]) -> bool {
+    let mut out = vec![0u8; chunk.len()];
+    let shift = block_entries.trailing_zeros();
+    part.ends.len() as u64 == (chunk.len() as u64).div_ceil(block_entries)
+        && decode_blocks(code, &part.bytes, &part.ends, 0, shift, &mut out).is_ok()
+        && out == chunk
 }
 
 /// The entries of a block for a code of `bits_an_entry` bits an entry: the power of two that
@@ -328,6 +438,33 @@ mod tests {
             for i in 0..size {
                 assert_eq!(table.value(i).unwrap(), value(i), "entry {i} of {size}");
             }
+        }
+    }
+
+    #[test]
+    fn a_table_that_would_not_get_smaller_stays_raw() {
+        let scratch = tempfile::tempdir().unwrap();
+        // Distances spread evenly over 253 codes, at random: 8 bits an entry in any code, and
+        // the code and the records on top. Three chunks, so three batches in a unit test, each
+        // written to the temporary file before the whole is found no smaller.
+        let size = 3 << 20;
+        let spec = FileSpec::table(scratch.path().join("t.tbl"), "test", "t".into());
+        let random = |i: u64| {
+            let n = crate::rng::SplitMix64::new(i).below(253) as u32;
+            if n % 2 == 1 { Value::Win(n) } else { Value::Loss(n) }
+        };
+        write_table::<_, TableError>(&spec, size, &Progress::hidden(), || (), |_, i| Ok((random(i), 1)))
+            .unwrap();
+        let raw = std::fs::read(&spec.path).unwrap();
+        let header = pack(&spec, size).unwrap();
+        assert_eq!((header.version, header.packing), (3, None));
+        assert_eq!(std::fs::read(&spec.path).unwrap(), raw, "the raw file as it was");
+        let names: Vec<_> =
+            std::fs::read_dir(scratch.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["t.tbl"], "no temporary file left");
+        let table = TableFile::open(&spec, size, Check::Checksum).unwrap();
+        for i in (0..size).step_by(4099) {
+            assert_eq!(table.value(i).unwrap(), random(i));
         }
     }
 

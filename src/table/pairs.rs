@@ -41,6 +41,16 @@ pub const RECORD_BYTES: usize = 64;
 /// chunk, whose length is a multiple of any block's, so encoding needs memory for a chunk a
 /// thread, and chunks are encoded in parallel (a pair across two chunks stays two symbols).
 const CHUNK: usize = 1 << 20;
+/// Chunks encoded together before they are handed on ([`PairCode::encode_batches`]): enough to
+/// keep many threads busy, few enough that a batch's blocks (under 64 MiB of entries) take
+/// little memory. One in unit tests, so that their files of a few chunks come in several
+/// batches (the bytes do not depend on it).
+#[cfg(not(test))]
+const CHUNKS_A_BATCH: usize = 64;
+#[cfg(test)]
+const CHUNKS_A_BATCH: usize = 1;
+/// Entries of a batch.
+pub const BATCH_ENTRIES: usize = CHUNK * CHUNKS_A_BATCH;
 /// Entries taken through every round of the rules at a time when encoding: their symbols and
 /// a round's table stay in the first-level cache.
 const STREAM_BLOCK: usize = 4096;
@@ -244,6 +254,31 @@ impl PairCode {
     /// `CHUNK` entries are encoded apart (in parallel), so the bytes do not depend on the number
     /// of threads.
     pub fn encode(&self, data: &[u8], block_entries: u64) -> EncodedBlocks {
+        let mut out = EncodedBlocks::default();
+        let appended = self.encode_batches(data, block_entries, |batch| {
+            for (_, part) in batch {
+                let offset = out.bytes.len() as u64;
+                out.bytes.extend_from_slice(&part.bytes);
+                out.ends.extend(part.ends.iter().map(|end| offset + end));
+            }
+            Ok::<(), std::convert::Infallible>(())
+        });
+        appended.unwrap_or_else(|never| match never {});
+        out
+    }
+
+    /// [`PairCode::encode`] a batch of chunks at a time: hands each batch to `each`, in order,
+    /// as its chunks of entries beside their encoded blocks (ends counted from the chunk's first
+    /// block; the blocks of all the chunks one after another are `encode`'s). A writer that
+    /// puts each batch in its file holds one batch's bytes rather than the whole file's, which
+    /// for a set of 10 GB compressed beside a forward pass is gigabytes. Stops at `each`'s
+    /// first error.
+    pub fn encode_batches<E>(
+        &self,
+        data: &[u8],
+        block_entries: u64,
+        mut each: impl FnMut(Vec<(&[u8], EncodedBlocks)>) -> Result<(), E>,
+    ) -> Result<(), E> {
         use rayon::prelude::*;
         assert!(
             block_entries.is_power_of_two()
@@ -251,17 +286,16 @@ impl PairCode {
             "blocks of {block_entries} entries"
         );
         let round_tables = self.round_tables();
-        let parts: Vec<EncodedBlocks> = data
-            .par_chunks(CHUNK)
-            .map(|chunk| self.encode_symbols(&self.symbols_of(chunk, &round_tables), block_entries))
-            .collect();
-        let mut out = EncodedBlocks::default();
-        for part in parts {
-            let offset = out.bytes.len() as u64;
-            out.bytes.extend_from_slice(&part.bytes);
-            out.ends.extend(part.ends.iter().map(|end| offset + end));
+        for batch in data.chunks(BATCH_ENTRIES) {
+            let parts = batch
+                .par_chunks(CHUNK)
+                .map(|chunk| {
+                    (chunk, self.encode_symbols(&self.symbols_of(chunk, &round_tables), block_entries))
+                })
+                .collect();
+            each(parts)?;
         }
-        out
+        Ok(())
     }
 
     /// Writes `symbols` in blocks of `block_entries` entries: a symbol whose run would cross
@@ -536,17 +570,11 @@ impl BlockIndex {
     /// [`EncodedBlocks::ends`]).
     pub fn records(ends: &[u64]) -> Vec<u8> {
         let mut out = Vec::with_capacity(ends.len().div_ceil(GROUP_BLOCKS) * RECORD_BYTES);
-        let mut base = 0u64;
-        for group in ends.chunks(GROUP_BLOCKS) {
-            let mut record = [0u8; RECORD_BYTES];
-            record[..8].copy_from_slice(&base.to_le_bytes());
-            for (k, &end) in group.iter().enumerate() {
-                let from_base = u16::try_from(end - base).expect("a group's blocks fit its offsets");
-                record[8 + 2 * k..10 + 2 * k].copy_from_slice(&from_base.to_le_bytes());
-            }
-            out.extend_from_slice(&record);
-            base = *group.last().expect("a group has blocks");
+        let mut records = RecordBuilder::default();
+        for &end in ends {
+            out.extend(records.push(end).iter().flatten());
         }
+        out.extend(records.finish().iter().flatten());
         out
     }
 
@@ -559,6 +587,47 @@ impl BlockIndex {
         let end = u16_at(8 + 2 * k);
         let start = if k == 0 { 0 } else { u16_at(6 + 2 * k) };
         (start < end).then(|| Some((base.checked_add(start)?, base.checked_add(end)?))).flatten()
+    }
+}
+
+/// The records of [`BlockIndex`] made a block at a time, as an encoder hands its blocks on.
+pub struct RecordBuilder {
+    record: [u8; RECORD_BYTES],
+    /// Blocks of the group so far.
+    in_group: usize,
+    /// Where the group's first block starts.
+    base: u64,
+}
+
+impl Default for RecordBuilder {
+    fn default() -> RecordBuilder {
+        RecordBuilder { record: [0; RECORD_BYTES], in_group: 0, base: 0 }
+    }
+}
+
+impl RecordBuilder {
+    /// Adds the next block, which ends at `end` (from the first block's start): the record of
+    /// its group once the group is complete.
+    pub fn push(&mut self, end: u64) -> Option<[u8; RECORD_BYTES]> {
+        if self.in_group == 0 {
+            self.record = [0; RECORD_BYTES];
+            self.record[..8].copy_from_slice(&self.base.to_le_bytes());
+        }
+        let from_base = u16::try_from(end - self.base).expect("a group's blocks fit its offsets");
+        let k = self.in_group;
+        self.record[8 + 2 * k..10 + 2 * k].copy_from_slice(&from_base.to_le_bytes());
+        self.in_group += 1;
+        if self.in_group < GROUP_BLOCKS {
+            return None;
+        }
+        self.in_group = 0;
+        self.base = end;
+        Some(self.record)
+    }
+
+    /// The record of the last group, when its blocks did not fill it.
+    pub fn finish(self) -> Option<[u8; RECORD_BYTES]> {
+        (self.in_group > 0).then_some(self.record)
     }
 }
 
