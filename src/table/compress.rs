@@ -55,8 +55,9 @@ pub fn sample_of(body: &[u8], sample_bytes: usize) -> std::borrow::Cow<'_, [u8]>
 /// Compresses the complete raw table `spec` of `index_size` entries in place (format version
 /// 4): the whole table checked first, every block of the result decoded and compared with the
 /// raw body before it is written, the file written under the temporary name and renamed, so an
-/// interruption or an error leaves the raw table as it was. A table compressed already is left alone, and
-/// so is one that compressing would not make smaller. Returns the header of the file now there.
+/// interruption or an error leaves the raw table as it was. A table compressed already is left
+/// alone, and so is one that compressing would not make smaller. Returns the header of the file
+/// now there.
 pub fn pack(spec: &FileSpec, index_size: u64) -> Result<Header, TableError> {
     let table = TableFile::open(spec, index_size, Check::Checksum)?;
     let raw = table.header().clone();

@@ -16,8 +16,8 @@ use super::scratch::{Decoded, scratch_above};
 use rayon::prelude::*;
 use std::path::Path;
 
-/// Blocks decoded as one unit of parallel work (whole records of them), by a reader and by the
-/// writer's check.
+/// Blocks decoded as one unit of parallel work (whole records of them) by a reader. (The
+/// writer's check decodes the blocks of each chunk it encoded, a chunk a task.)
 pub(crate) const BLOCKS_A_TASK: usize = 256 * GROUP_BLOCKS;
 
 /// The reading side of a compressed table or set: its code and layout.
