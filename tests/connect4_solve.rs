@@ -287,3 +287,53 @@ fn verify_recomputes_the_sets() {
     assert!(outcomes.iter().any(|o| o.failed()));
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The batch reader (`probe --brief -`) answers each position as a probe of it alone does, on
+/// raw and compressed tables: positions in play at every ply, finished games, and a ply whose
+/// files are missing (an error for each of its positions, not for the others).
+#[test]
+fn a_batch_of_probes_answers_each_as_one_probe_does() {
+    use tablebase::Probe;
+    use tablebase::catalogue::{Storage, generate_stored};
+    let g = Geometry::new(5, 4).unwrap();
+    for storage in [Storage::Raw, Storage::Compressed] {
+        let dir = scratch(&format!("{g}-batch"));
+        generate_stored(&Connect4::tables(g), &dir, storage, &Progress::hidden()).unwrap();
+        let set_packed = open_ply(&dir, g, 12, Check::Header).unwrap().set.is_packed();
+        assert_eq!(set_packed, matches!(storage, Storage::Compressed));
+        let tb = tablebase::Connect4Tablebase::open(&dir, g);
+        // Random games, every prefix of each: in play, and finished by four or a full board.
+        let mut games = Vec::new();
+        let mut state = 7u64;
+        for _ in 0..400 {
+            let mut line = String::new();
+            loop {
+                games.push(tb.parse(&line).unwrap());
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let open: Vec<u32> =
+                    (1..=g.width).filter(|c| tb.parse(&format!("{line}{c}")).is_ok()).collect();
+                let Some(&column) = open.get((state >> 33) as usize % open.len().max(1)) else { break };
+                line.push_str(&column.to_string());
+            }
+        }
+        assert!(games.len() > 4000, "{} positions", games.len());
+        let one_by_one = |tb: &tablebase::Connect4Tablebase| -> Vec<String> {
+            games.iter().map(|game| format!("{:?}", tb.value(game))).collect()
+        };
+        let batch = |tb: &tablebase::Connect4Tablebase| -> Vec<String> {
+            tb.values(&games).iter().map(|v| format!("{v:?}")).collect()
+        };
+        let expected = one_by_one(&tb);
+        assert!(expected.iter().all(|v| v.starts_with("Ok(")), "{storage:?}: every ply generated");
+        assert!(expected.iter().any(|v| v == "Ok(Loss(0))"), "finished games among them");
+        assert_eq!(batch(&tb), expected, "{storage:?}");
+        // Ply 9's files gone: its positions are errors, the others' values unchanged.
+        fs::remove_file(dir.join("connect4-5x4-ply09.tbl")).unwrap();
+        let tb = tablebase::Connect4Tablebase::open(&dir, g);
+        let expected = one_by_one(&tb);
+        let missing = expected.iter().filter(|v| v.starts_with("Err(NotGenerated")).count();
+        assert!(missing > 100, "{storage:?}: {missing} positions of ply 9");
+        assert_eq!(batch(&tb), expected, "{storage:?}, ply 9 missing");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -137,6 +137,16 @@ impl Packed {
         }
     }
 
+    /// Starts loading what a set's rank of `index` reads first: the block record and the rank
+    /// record of the byte holding its bit. Only a hint.
+    #[inline]
+    pub fn prefetch_rank(&self, data: &CheckedMap, index: u64) {
+        let byte = index / 8;
+        data.prefetch(self.record_at(byte));
+        let group = (byte >> self.layout.block_shift) / GROUP_BLOCKS as u64;
+        data.prefetch(self.layout.ranks_at + group * RECORD_BYTES as u64);
+    }
+
     /// Decodes the whole body of a compressed table whose data has been checked, and checks it
     /// end to end: the blocks (see [`Packed::decode_body`]), then the raw checksum of the
     /// header over the decoded body and the overflow area.

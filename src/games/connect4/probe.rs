@@ -71,24 +71,28 @@ impl Connect4Tablebase {
     }
 
     fn value_of(&self, position: &Position) -> Result<Value, ProbeError> {
+        self.lookup(position).into_value()
+    }
+
+    /// Where the value of `position` is: found already when no table is needed (a finished
+    /// game, a ply searched), else its ply and its index there.
+    fn lookup(&self, position: &Position) -> Lookup<'_> {
         let game = self.tables.game();
         let g = game.geometry();
         if position.is_won_by_previous(&g) {
-            return Ok(Value::Loss(0));
+            return Lookup::Known(Value::Loss(0));
         }
         if position.ply == g.cells() {
-            return Ok(Value::Draw);
+            return Lookup::Known(Value::Draw);
         }
-        let layer = match self.ply(position.ply) {
-            Ok(layer) => layer,
-            Err(ProbeError::NotGenerated { .. }) if self.searches_past_tables() => {
-                return self.search(position);
-            }
-            Err(e) => return Err(e),
-        };
-        let index = game.ply(position.ply).canonical_index(position);
-        // Every legal position of a ply is in its set: one that is not means a damaged set.
-        layer.value_at(index)?.ok_or_else(|| layer.set.damaged(index).into())
+        match self.ply(position.ply) {
+            Ok(layer) => Lookup::Index(layer, game.ply(position.ply).canonical_index(position)),
+            Err(ProbeError::NotGenerated { .. }) if self.searches_past_tables() => match self.search(position) {
+                Ok(value) => Lookup::Known(value),
+                Err(e) => Lookup::Failed(e),
+            },
+            Err(e) => Lookup::Failed(e),
+        }
     }
 
     /// Whether a ply without a table is searched rather than reported as not generated: asked
@@ -123,6 +127,15 @@ impl Probe for Connect4Tablebase {
         self.value_of(&game.position)
     }
 
+    fn values(&self, games: &[Game]) -> Vec<Result<Value, ProbeError>> {
+        // Pass 1: each position's ply and index (no table reads), or its value when no table
+        // is needed. Pass 2: the ranks in the plies' sets; pass 3: the values at those ranks.
+        let mut lookups: Vec<Lookup> = games.iter().map(|game| self.lookup(&game.position)).collect();
+        in_turn(&mut lookups, Lookup::prefetch_set_record, Lookup::prefetch_set_block, Lookup::rank);
+        in_turn(&mut lookups, Lookup::prefetch_table_record, Lookup::prefetch_table_block, Lookup::read);
+        lookups.into_iter().map(Lookup::into_value).collect()
+    }
+
     fn moves(&self, game: &Game) -> Result<Vec<Outcome<Self>>, ProbeError> {
         let mut outcomes = Vec::new();
         let mut children = Vec::new();
@@ -152,6 +165,99 @@ impl Probe for Connect4Tablebase {
 
     fn skips_blank_lines(&self) -> bool {
         false // a blank line is the empty board
+    }
+}
+
+/// Runs `step` on each of `lookups` in turn, each of its reads announced a few lookups before,
+/// so that the processor overlaps their cache misses instead of waiting for each: in two steps,
+/// since a compressed file's block is found from a record that has to arrive first.
+fn in_turn<'a>(
+    lookups: &mut [Lookup<'a>],
+    record: fn(&Lookup<'a>),
+    block: fn(&Lookup<'a>),
+    step: fn(&mut Lookup<'a>),
+) {
+    const AHEAD: usize = 8;
+    lookups.iter().take(2 * AHEAD).for_each(record);
+    lookups.iter().take(AHEAD).for_each(block);
+    for k in 0..lookups.len() {
+        if let Some(later) = lookups.get(k + 2 * AHEAD) {
+            record(later);
+        }
+        if let Some(later) = lookups.get(k + AHEAD) {
+            block(later);
+        }
+        step(&mut lookups[k]);
+    }
+}
+
+/// A position's value in a batch of probes, as far as the batch has found it.
+enum Lookup<'a> {
+    /// The index of the position in its ply.
+    Index(&'a SolvedLayer, u64),
+    /// Its entry in the ply's table: its rank in the set.
+    Entry(&'a SolvedLayer, u64),
+    Known(Value),
+    Failed(ProbeError),
+}
+
+impl Lookup<'_> {
+    /// From an index to its entry: the rank in the set.
+    #[inline]
+    fn rank(&mut self) {
+        if let Lookup::Index(layer, index) = *self {
+            *self = match layer.set.rank(index) {
+                Ok(Some(rank)) => Lookup::Entry(layer, rank),
+                // Every legal position of a ply is in its set: one that is not means a damaged set.
+                Ok(None) => Lookup::Failed(layer.set.damaged(index).into()),
+                Err(e) => Lookup::Failed(e.into()),
+            };
+        }
+    }
+
+    /// From an entry to its value.
+    #[inline]
+    fn read(&mut self) {
+        if let Lookup::Index(..) | Lookup::Entry(..) = self {
+            *self = match std::mem::replace(self, Lookup::Known(Value::Draw)).into_value() {
+                Ok(value) => Lookup::Known(value),
+                Err(e) => Lookup::Failed(e),
+            };
+        }
+    }
+
+    fn into_value(mut self) -> Result<Value, ProbeError> {
+        self.rank();
+        match self {
+            Lookup::Entry(layer, rank) => Ok(layer.table.value(rank)?),
+            Lookup::Known(value) => Ok(value),
+            Lookup::Failed(e) => Err(e),
+            Lookup::Index(layer, index) => Err(layer.set.damaged(index).into()), // not after `rank`
+        }
+    }
+
+    fn prefetch_set_record(&self) {
+        if let Lookup::Index(layer, index) = *self {
+            layer.set.prefetch_record(index);
+        }
+    }
+
+    fn prefetch_set_block(&self) {
+        if let Lookup::Index(layer, index) = *self {
+            layer.set.prefetch_block(index);
+        }
+    }
+
+    fn prefetch_table_record(&self) {
+        if let Lookup::Entry(layer, rank) = *self {
+            layer.table.prefetch_record(rank);
+        }
+    }
+
+    fn prefetch_table_block(&self) {
+        if let Lookup::Entry(layer, rank) = *self {
+            layer.table.prefetch_block(rank);
+        }
     }
 }
 
