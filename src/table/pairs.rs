@@ -372,33 +372,36 @@ impl PairCode {
             if at >= bits {
                 return None;
             }
-            let (symbol, len, run) = self.decode_at(block, at)?;
-            if at + u64::from(len) > bits {
-                return None;
+            // A window holds at least 57 bits from `at`: the symbols in it are decoded by
+            // shifting it, with no load between them, while a longest code still fits.
+            let mut window = window_at(block, at)?;
+            let mut left = 64 - (at % 8) as u32;
+            while left >= u32::from(MAX_CODE_LEN) {
+                let (symbol, len, run) = self.decode_window(window)?;
+                if at + u64::from(len) > bits {
+                    return None;
+                }
+                if offset < run {
+                    return Some((symbol, offset));
+                }
+                passed(symbol);
+                offset -= run;
+                at += u64::from(len);
+                window <<= len;
+                left -= u32::from(len);
             }
-            if offset < run {
-                return Some((symbol, offset));
-            }
-            passed(symbol);
-            offset -= run;
-            at += u64::from(len);
         }
     }
 
     /// The symbol whose code starts at bit `at` of `block`, its length and its run.
     #[inline]
     fn decode_at(&self, block: &[u8], at: u64) -> Option<(u16, u8, u64)> {
-        let byte = (at / 8) as usize;
-        let window = match block.get(byte..byte + 8) {
-            Some(eight) => u64::from_be_bytes(eight.try_into().ok()?),
-            None => {
-                // The end of the block: what follows it reads as zero bits.
-                let tail = block.get(byte..)?;
-                let mut eight = [0u8; 8];
-                eight[..tail.len()].copy_from_slice(tail);
-                u64::from_be_bytes(eight)
-            }
-        } << (at % 8);
+        self.decode_window(window_at(block, at)?)
+    }
+
+    /// The symbol whose code starts at the first bit of `window`, its length and its run.
+    #[inline]
+    fn decode_window(&self, window: u64) -> Option<(u16, u8, u64)> {
         let fast = self.fast[(window >> (64 - FAST_BITS)) as usize];
         if fast != 0 {
             return Some(((fast >> 8 & 0xfff) as u16, fast as u8, u64::from(fast >> 20)));
@@ -895,6 +898,23 @@ fn huffman_lengths(counts: &[u64]) -> Vec<u32> {
         heap.push(Reverse((wa + wb, members.len() - 1)));
     }
     lengths
+}
+
+/// The 64 bits of `block` from bit `at` on, the first one highest, with at least 57 of them
+/// from the block or past its end (which reads as zero bits): `None` for an `at` past the end.
+#[inline]
+fn window_at(block: &[u8], at: u64) -> Option<u64> {
+    let byte = (at / 8) as usize;
+    let window = match block.get(byte..byte + 8) {
+        Some(eight) => u64::from_be_bytes(eight.try_into().ok()?),
+        None => {
+            let tail = block.get(byte..)?;
+            let mut eight = [0u8; 8];
+            eight[..tail.len()].copy_from_slice(tail);
+            u64::from_be_bytes(eight)
+        }
+    };
+    Some(window << (at % 8))
 }
 
 fn flush_bits(block: &mut Vec<u8>, buffer: &mut u64, used: &mut u32) {
