@@ -192,3 +192,28 @@ fn serve_offers_tictactoe_and_probes_it() {
     assert!(get("/api/svg?game=tictactoe&position=").contains("<g class=\"move\""));
     assert_eq!(Cell::parse("b2"), Some(Cell(4)));
 }
+
+/// Before a ply's forward pass has counted it, `plan` bounds its table by the published count
+/// (every image counted apart, so never fewer than the positions stored) rather than by its
+/// index space of 3^9: the raw tables made afterwards fit within those bounds.
+#[test]
+fn plan_bounds_each_table_by_its_published_count() {
+    let empty = common::scratch("tictactoe-plan");
+    let plan = tablebase(&["plan", "tictactoe", "--dir", empty.to_str().unwrap(), "--json"]);
+    assert!(plan.status.success(), "{}", String::from_utf8_lossy(&plan.stderr));
+    let plan: serde_json::Value = serde_json::from_slice(&plan.stdout).unwrap();
+    let bound = |ply: u32| -> u64 {
+        let job = plan["jobs"].as_array().unwrap().iter().find(|j| j["id"] == format!("ply-{ply}")).unwrap();
+        job["disk_bytes"].as_u64().unwrap()
+    };
+    let raw = common::scratch("tictactoe-raw");
+    let out = tablebase(&["generate", "tictactoe", "--raw", "--dir", raw.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for ply in 0..=9 {
+        let made = std::fs::metadata(raw.join(format!("tictactoe-ply{ply}.tbl"))).unwrap().len();
+        assert!(made <= bound(ply), "ply {ply}: {made} bytes against a bound of {}", bound(ply));
+    }
+    // The empty board is one position: a header and a byte, not 19,683 bytes.
+    assert!(bound(0) < 300, "{}", bound(0));
+    std::fs::remove_dir_all(&raw).unwrap();
+}

@@ -524,7 +524,7 @@ impl Estimate {
         } else if bound_only {
             format!(
                 "it fits if what the run counts as it goes fits too: {} is known to be raw on disk at once, \
-                 and tables not yet counted are bounded by their index space, compressed ones by their raw size",
+                 and tables not yet counted are bounded by a published count or their index space, compressed ones by their raw size",
                 bytes(Some(self.disk_known))
             )
         } else {

@@ -306,10 +306,15 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
                     disk_bounded: false,
                 }
             }
-            // A byte per member of the set (at most the index space while it is not built);
-            // values go straight into the mapped table.
+            // A byte per member of the set; values go straight into the mapped table. Before
+            // the set is built, the reference's count bounds its members (mirror images counted
+            // apart, it is never fewer), and without one the index space does.
             LayerJob::Solve(_) => {
-                let bound = if counted { members } else { self.game.index_size(layer) };
+                let space = self.game.index_size(layer);
+                let bound = match counted {
+                    true => members,
+                    false => self.game.reference_positions(layer).map_or(space, |count| count.min(space)),
+                };
                 Needs {
                     disk: crate::table::table_file_len(bound),
                     memory: self.game.search_memory(layer) * rayon::current_num_threads() as u64,
