@@ -66,6 +66,28 @@ fn check_game(stones: u32) {
         assert_eq!(tables.value(&p).unwrap(), value, "K = {stones}: {p:?}");
         per_layer[2 * stones as usize - hand[0] as usize - hand[1] as usize] += 1;
     }
+    // A batch answers each position as a probe of it alone does: the reachable positions, and
+    // the same with the mover's stones turned one point along the board's numbering, which no
+    // game reaches in many cases (an error for each of those, not for its neighbours).
+    let mut batch: Vec<Position> = Vec::new();
+    for &(hand, to_move, (mover, other)) in memo.keys() {
+        let mut p = Position { stones: [0, 0], hand, to_move };
+        p.stones[to_move.other().index()] = other;
+        p.stones[to_move.index()] = mover;
+        batch.push(p);
+        let turned = ((mover << 1) | (mover >> 23)) & 0xff_ffff;
+        if turned & other == 0 {
+            p.stones[to_move.index()] = turned;
+            batch.push(p);
+        }
+    }
+    let one_by_one: Vec<String> = batch.iter().map(|p| format!("{:?}", tables.value(p))).collect();
+    let together: Vec<String> = tables.values(&batch).iter().map(|v| format!("{v:?}")).collect();
+    assert_eq!(together, one_by_one, "K = {stones}: a batch against probes one by one");
+    let unreachable = one_by_one.iter().filter(|v| v.contains("not reachable")).count();
+    // With 3 stones a side every such position is reached; with 4, not all.
+    assert!(unreachable < batch.len() / 2, "K = {stones}: {unreachable} not reachable");
+    assert!(stones < 4 || unreachable > 0, "K = {stones}: every turned position reachable");
     // The sets hold exactly the reachable positions: their sizes are the minimax's counts.
     let catalogue = Opening::<Standard>::tables(stones);
     let counts: Vec<u64> =

@@ -20,7 +20,7 @@ pub enum Target {
     /// Index, un-index, move and un-move generation per Morris class.
     Morris(MorrisBenchArgs),
     /// Probing speed on the Morris tables in a directory.
-    ProbeMorris(ProbeBenchArgs),
+    ProbeMorris(ProbeMorrisArgs),
     /// Probing speed on a Connect Four board's tables in a directory, positions in play from
     /// random games.
     ProbeConnect4(ProbeConnect4Args),
@@ -357,8 +357,8 @@ fn scramble(rng: &mut SplitMix64, mover: u32, other: u32) -> (u32, u32) {
 
 #[derive(Args)]
 pub struct ProbeBenchArgs {
-    /// Directory of the tables (Morris: positions are drawn from the complete classes there;
-    /// Connect Four: every ply of the board).
+    /// Directory of the tables (Morris: positions are drawn from the complete classes there,
+    /// or with `--opening` from random placements; Connect Four: every ply of the board).
     #[arg(long, default_value = "tables")]
     dir: std::path::PathBuf,
     /// Positions per run.
@@ -372,10 +372,26 @@ pub struct ProbeBenchArgs {
     write_positions: Option<std::path::PathBuf>,
 }
 
+#[derive(Args)]
+pub struct ProbeMorrisArgs {
+    /// Positions from random placements of the K-stone game instead (a random number of
+    /// random moves from the start, the placement phase only): its opening's tables and the
+    /// classes up to K-K must be in the directory.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(3..=9))]
+    opening: Option<u32>,
+    #[command(flatten)]
+    probe: ProbeBenchArgs,
+}
+
 /// Throughput of `probe --brief` batches (all threads) and of full move lists (one thread).
-pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
+pub fn probe_morris(args: &ProbeMorrisArgs) -> Result<(), Error> {
     use tablebase::games::morris::{Class, MorrisTablebase, PositionText};
     use tablebase::table::Status;
+
+    if let Some(stones) = args.opening {
+        return probe_morris_opening(&args.probe, stones);
+    }
+    let args = &args.probe;
 
     let classes: Vec<Class> = Class::all(MAX_STONES)
         .filter(|c| Status::of(&c.spec(&args.dir, &Standard::RULES)).is_complete())
@@ -408,6 +424,36 @@ pub fn probe_morris(args: &ProbeBenchArgs) -> Result<(), Error> {
     let tb = MorrisTablebase::<Standard>::open(&args.dir, MAX_STONES as u8);
     let figures = probe_figures(&tb, &positions, &text, &args.dir, args.runs)?;
     figures.print(&format!("classes: {}; positions: {}", classes.len(), positions.len()))
+}
+
+/// The figures of `probe-morris` on positions of the placement phase of the `stones`-stone
+/// game, from random games: each placement ply probed as often as games reach it.
+fn probe_morris_opening(args: &ProbeBenchArgs, stones: u32) -> Result<(), Error> {
+    use tablebase::games::morris::{MorrisTablebase, PositionText, for_each_move};
+    let mut rng = SplitMix64::new(4);
+    let mut positions = Vec::with_capacity(args.count);
+    let mut moves = Vec::new();
+    while positions.len() < args.count {
+        let mut position = Position::start(stones as u8);
+        for _ in 0..rng.below(u64::from(2 * stones)) {
+            moves.clear();
+            for_each_move::<Standard>(&position, |_, next| moves.push(next));
+            match moves.len() {
+                0 => break,
+                n => position = moves[rng.below(n as u64) as usize],
+            }
+        }
+        if !position.is_moving_phase() {
+            positions.push(position);
+        }
+    }
+    let text: String = positions.iter().map(|p| format!("{}\n", PositionText(p))).collect();
+    if let Some(path) = &args.write_positions {
+        std::fs::write(path, &text).map_err(|source| Error::File { path: path.clone(), source })?;
+    }
+    let tb = MorrisTablebase::<Standard>::open(&args.dir, stones as u8);
+    let figures = probe_figures(&tb, &positions, &text, &args.dir, args.runs)?;
+    figures.print(&format!("the {stones}-stone opening; positions: {}", positions.len()))
 }
 
 /// What a probe costs on a game's tables: the `probe --brief` batch, the full move list and a

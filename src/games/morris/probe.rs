@@ -20,6 +20,10 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Copy)]
 enum Lookup<'a> {
     Table(&'a SolvedClass, u64),
+    /// A placement layer and the position's index there, before its rank in the layer's set
+    /// (its entry in the table) is known; the stones a side of the game, for the error of a
+    /// position that is not in the set.
+    Placed(&'a SolvedLayer, u64, u8),
     /// A placement layer and the position's entry in its table.
     Layer(&'a SolvedLayer, u64),
     Known(Value),
@@ -31,7 +35,36 @@ impl Lookup<'_> {
         match self {
             Lookup::Table(solved, index) => Ok(solved.file.value(index)?),
             Lookup::Layer(solved, dense) => Ok(solved.table.value(dense)?),
+            Lookup::Placed(..) => self.ranked()?.read(),
             Lookup::Known(value) => Ok(value),
+        }
+    }
+
+    /// A placement position's entry in its layer's table, from its rank in the layer's set;
+    /// any other lookup as it is.
+    #[inline]
+    fn ranked(self) -> Result<Self, ProbeError> {
+        match self {
+            Lookup::Placed(solved, index, stones) => match solved.set.rank(index)? {
+                Some(dense) => Ok(Lookup::Layer(solved, dense)),
+                None => Err(unreachable_in(stones)),
+            },
+            done => Ok(done),
+        }
+    }
+
+    /// What a rank reads first, for a batch: see [`Lookup::prefetch_record`].
+    #[inline]
+    fn prefetch_rank_record(&self) {
+        if let Lookup::Placed(solved, index, _) = *self {
+            solved.set.prefetch_record(index);
+        }
+    }
+
+    #[inline]
+    fn prefetch_rank_block(&self) {
+        if let Lookup::Placed(solved, index, _) = *self {
+            solved.set.prefetch_block(index);
         }
     }
 
@@ -40,7 +73,7 @@ impl Lookup<'_> {
         match *self {
             Lookup::Table(solved, index) => solved.file.prefetch_record(index),
             Lookup::Layer(solved, dense) => solved.table.prefetch_record(dense),
-            Lookup::Known(_) => {}
+            Lookup::Placed(..) | Lookup::Known(_) => {}
         }
     }
 
@@ -49,7 +82,7 @@ impl Lookup<'_> {
         match *self {
             Lookup::Table(solved, index) => solved.file.prefetch_block(index),
             Lookup::Layer(solved, dense) => solved.table.prefetch_block(dense),
-            Lookup::Known(_) => {}
+            Lookup::Placed(..) | Lookup::Known(_) => {}
         }
     }
 }
@@ -168,11 +201,7 @@ impl<V: MorrisVariant> MorrisTablebase<V> {
     fn locate_placement(&self, position: &Position) -> Result<Lookup<'_>, ProbeError> {
         let (opening, _) = self.opening();
         let k = self.stones_per_side;
-        let unreachable = || {
-            ProbeError::Illegal(format!(
-                "not reachable from the start of the {k}-stone game (W: B: w {k} {k})"
-            ))
-        };
+        let unreachable = || unreachable_in(k);
         let layer = opening.game().layer_of(position).ok_or_else(unreachable)?;
         if position.material(position.to_move) < 3 {
             // Lost at once, and stored nowhere: reachable when a reachable position of the
@@ -183,8 +212,7 @@ impl<V: MorrisVariant> MorrisTablebase<V> {
             };
         }
         let index = opening.game().index(layer, position).ok_or_else(unreachable)?;
-        let dense = self.placement_layer(layer)?.set.rank(index)?.ok_or_else(unreachable)?;
-        Ok(Lookup::Layer(self.placement_layer(layer)?, dense))
+        Ok(Lookup::Placed(self.placement_layer(layer)?, index, k))
     }
 
     fn placement_layer(&self, layer: u32) -> Result<&SolvedLayer, ProbeError> {
@@ -229,7 +257,31 @@ impl<V: MorrisVariant> Probe for MorrisTablebase<V> {
 
     fn values(&self, positions: &[Position]) -> Vec<Result<Value, ProbeError>> {
         // Pass 1: which table and index each position needs (no table reads).
-        let located: Vec<Result<Lookup, ProbeError>> = positions.iter().map(|p| self.locate(p)).collect();
+        let mut located: Vec<Result<Lookup, ProbeError>> = positions.iter().map(|p| self.locate(p)).collect();
+        // Pass 1b: a placement position's entry, its rank in its layer's set, the reads
+        // announced ahead as below.
+        if located.iter().any(|found| matches!(found, Ok(Lookup::Placed(..)))) {
+            const AHEAD: usize = 8;
+            let record = |found: Option<&Result<Lookup, ProbeError>>| {
+                if let Some(Ok(later)) = found {
+                    later.prefetch_rank_record();
+                }
+            };
+            let block = |found: Option<&Result<Lookup, ProbeError>>| {
+                if let Some(Ok(later)) = found {
+                    later.prefetch_rank_block();
+                }
+            };
+            (0..2 * AHEAD).for_each(|k| record(located.get(k)));
+            (0..AHEAD).for_each(|k| block(located.get(k)));
+            for k in 0..located.len() {
+                record(located.get(k + 2 * AHEAD));
+                block(located.get(k + AHEAD));
+                if let Ok(found) = located[k] {
+                    located[k] = found.ranked();
+                }
+            }
+        }
         // Pass 2: the reads, each announced a few reads ahead, so that the processor loads
         // several blocks at once instead of waiting for each in turn. A compressed table is
         // announced in two steps, since its block's place is in a record that has to arrive
@@ -272,6 +324,12 @@ impl<V: MorrisVariant> Probe for MorrisTablebase<V> {
         out.push('\n');
         out
     }
+}
+
+/// The error for a position with stones in hand that no game from the start reaches.
+fn unreachable_in(stones: u8) -> ProbeError {
+    let k = stones;
+    ProbeError::Illegal(format!("not reachable from the start of the {k}-stone game (W: B: w {k} {k})"))
 }
 
 /// The slot of sector `[mover, other, mover_hand, other_hand]` among those of a variant with up
