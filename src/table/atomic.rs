@@ -82,8 +82,7 @@ impl Drop for Pending {
 /// the file is written.
 pub(crate) fn reserve_blocks(file: &File, length: u64, path: &Path) -> Result<(), TableError> {
     use std::os::fd::AsRawFd;
-    let no_space =
-        || TableError::NoSpace { path: path.to_path_buf(), needed: length, free: free_space(path) };
+    let no_space = || no_space(path, length);
     let failed = |source| TableError::Io { path: path.to_path_buf(), source };
     let Ok(signed) = libc::off_t::try_from(length) else { return Err(no_space()) };
     // SAFETY: a plain system call on a file descriptor the caller owns.
@@ -94,6 +93,12 @@ pub(crate) fn reserve_blocks(file: &File, length: u64, path: &Path) -> Result<()
         libc::EOPNOTSUPP | libc::EINVAL => file.set_len(length).map_err(failed),
         code => Err(failed(io::Error::from_raw_os_error(code))),
     }
+}
+
+/// The error for a file at `path` that needs `needed` bytes more than the disk has, with what
+/// it has free.
+pub(crate) fn no_space(path: &Path, needed: u64) -> TableError {
+    TableError::NoSpace { path: path.to_path_buf(), needed, free: free_space(path) }
 }
 
 /// Bytes free for an unprivileged writer on the file system holding `path`.

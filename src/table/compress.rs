@@ -227,8 +227,7 @@ enum Stop {
 fn no_space_as_such(error: TableError, needed: u64) -> TableError {
     match error {
         TableError::Io { path, source } if source.kind() == std::io::ErrorKind::StorageFull => {
-            let free = super::atomic::free_space(&path);
-            TableError::NoSpace { path, needed, free }
+            super::atomic::no_space(&path, needed)
         }
         e => e,
     }
