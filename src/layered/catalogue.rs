@@ -308,7 +308,7 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
             }
             // A byte per member of the set; values go straight into the mapped table. Before
             // the set is built, the reference's count bounds its members (it counts each of
-            // them, and Connect Four's counts each mirror image too), and without one the index space does.
+            // them, Connect Four's each mirror image too); without one, the index space does.
             LayerJob::Solve(_) => {
                 let space = self.game.index_size(layer);
                 let bound = match counted {
