@@ -75,8 +75,7 @@ impl Packed {
         let byte = index / 8;
         let (start, end) = self.block_of(data, byte)?.ok_or_else(damaged)?;
         let block = byte >> layout.block_shift;
-        let group = block / GROUP_BLOCKS as u64;
-        let ranks = data.bytes(layout.ranks_at + group * RECORD_BYTES as u64, RECORD_BYTES)?;
+        let ranks = data.bytes(self.rank_record_at(byte), RECORD_BYTES)?;
         let bytes = data.bytes(start, (end - start) as usize)?;
         if let Some(last) = bytes.last() {
             crate::prefetch::prefetch(last);
@@ -120,6 +119,14 @@ impl Packed {
         self.layout.records_at + group * RECORD_BYTES as u64
     }
 
+    /// Where the rank record (a set's member counts) of the block holding byte `byte` lies in
+    /// the data.
+    #[inline]
+    fn rank_record_at(&self, byte: u64) -> u64 {
+        let group = (byte >> self.layout.block_shift) / GROUP_BLOCKS as u64;
+        self.layout.ranks_at + group * RECORD_BYTES as u64
+    }
+
     /// Starts loading what a lookup of `index` reads first: its record. Only a hint.
     #[inline]
     pub fn prefetch(&self, data: &CheckedMap, index: u64) {
@@ -143,8 +150,7 @@ impl Packed {
     pub fn prefetch_rank(&self, data: &CheckedMap, index: u64) {
         let byte = index / 8;
         data.prefetch(self.record_at(byte));
-        let group = (byte >> self.layout.block_shift) / GROUP_BLOCKS as u64;
-        data.prefetch(self.layout.ranks_at + group * RECORD_BYTES as u64);
+        data.prefetch(self.rank_record_at(byte));
     }
 
     /// Decodes the whole body of a compressed table whose data has been checked, and checks it

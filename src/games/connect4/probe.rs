@@ -5,6 +5,7 @@ use super::board::{Geometry, Position, parse_moves};
 use super::catalogue::Connect4;
 use crate::catalogue::Catalogue;
 use crate::layered::{Layered, LayeredGame, SolvedLayer};
+use crate::prefetch::in_turn;
 use crate::probe::{LazyTables, Outcome, Probe, ProbeError};
 use crate::table::Check;
 use crate::value::Value;
@@ -129,7 +130,8 @@ impl Probe for Connect4Tablebase {
 
     fn values(&self, games: &[Game]) -> Vec<Result<Value, ProbeError>> {
         // Pass 1: each position's ply and index (no table reads), or its value when no table
-        // is needed. Pass 2: the ranks in the plies' sets; pass 3: the values at those ranks.
+        // is needed. Pass 2: the ranks in the plies' sets; pass 3: the values at those ranks,
+        // each read announced ahead.
         let mut lookups: Vec<Lookup> = games.iter().map(|game| self.lookup(&game.position)).collect();
         in_turn(&mut lookups, Lookup::prefetch_set_record, Lookup::prefetch_set_block, Lookup::rank);
         in_turn(&mut lookups, Lookup::prefetch_table_record, Lookup::prefetch_table_block, Lookup::read);
@@ -165,29 +167,6 @@ impl Probe for Connect4Tablebase {
 
     fn skips_blank_lines(&self) -> bool {
         false // a blank line is the empty board
-    }
-}
-
-/// Runs `step` on each of `lookups` in turn, each of its reads announced a few lookups before,
-/// so that the processor overlaps their cache misses instead of waiting for each: in two steps,
-/// since a compressed file's block is found from a record that has to arrive first.
-fn in_turn<'a>(
-    lookups: &mut [Lookup<'a>],
-    record: fn(&Lookup<'a>),
-    block: fn(&Lookup<'a>),
-    step: fn(&mut Lookup<'a>),
-) {
-    const AHEAD: usize = 8;
-    lookups.iter().take(2 * AHEAD).for_each(record);
-    lookups.iter().take(AHEAD).for_each(block);
-    for k in 0..lookups.len() {
-        if let Some(later) = lookups.get(k + 2 * AHEAD) {
-            record(later);
-        }
-        if let Some(later) = lookups.get(k + AHEAD) {
-            block(later);
-        }
-        step(&mut lookups[k]);
     }
 }
 

@@ -11,6 +11,7 @@ use super::rules::{for_each_move, for_each_unmove};
 use super::variant::{MorrisRules, MorrisVariant, Standard};
 use crate::catalogue::{Catalogue, Variant};
 use crate::layered::{Layered, LayeredGame, SolvedLayer};
+use crate::prefetch::in_turn;
 use crate::probe::{LazyTables, Outcome, Probe, ProbeError, Probed};
 use crate::table::Check;
 use crate::value::Value;
@@ -258,52 +259,32 @@ impl<V: MorrisVariant> Probe for MorrisTablebase<V> {
     fn values(&self, positions: &[Position]) -> Vec<Result<Value, ProbeError>> {
         // Pass 1: which table and index each position needs (no table reads).
         let mut located: Vec<Result<Lookup, ProbeError>> = positions.iter().map(|p| self.locate(p)).collect();
-        // Pass 1b: a placement position's entry, its rank in its layer's set, the reads
-        // announced ahead as below.
+        // Pass 2: a placement position's entry, its rank in its layer's set. Pass 3: the
+        // values. Each read is announced some reads ahead, so that the processor loads several
+        // blocks at once instead of waiting for each in turn.
         if located.iter().any(|found| matches!(found, Ok(Lookup::Placed(..)))) {
-            const AHEAD: usize = 8;
-            let record = |found: Option<&Result<Lookup, ProbeError>>| {
-                if let Some(Ok(later)) = found {
-                    later.prefetch_rank_record();
-                }
-            };
-            let block = |found: Option<&Result<Lookup, ProbeError>>| {
-                if let Some(Ok(later)) = found {
-                    later.prefetch_rank_block();
-                }
-            };
-            (0..2 * AHEAD).for_each(|k| record(located.get(k)));
-            (0..AHEAD).for_each(|k| block(located.get(k)));
-            for k in 0..located.len() {
-                record(located.get(k + 2 * AHEAD));
-                block(located.get(k + AHEAD));
-                if let Ok(found) = located[k] {
-                    located[k] = found.ranked();
-                }
-            }
+            in_turn(
+                &mut located,
+                |found| found.iter().for_each(Lookup::prefetch_rank_record),
+                |found| found.iter().for_each(Lookup::prefetch_rank_block),
+                |found| {
+                    if let Ok(lookup) = *found {
+                        *found = lookup.ranked();
+                    }
+                },
+            );
         }
-        // Pass 2: the reads, each announced a few reads ahead, so that the processor loads
-        // several blocks at once instead of waiting for each in turn. A compressed table is
-        // announced in two steps, since its block's place is in a record that has to arrive
-        // first: the record `2 * AHEAD` reads ahead, the block `AHEAD` reads ahead (a raw
-        // table's byte then too).
-        const AHEAD: usize = 8;
-        let ahead: Vec<Option<Lookup>> = located.iter().map(|found| found.as_ref().ok().copied()).collect();
-        ahead.iter().take(2 * AHEAD).flatten().for_each(Lookup::prefetch_record);
-        ahead.iter().take(AHEAD).flatten().for_each(Lookup::prefetch_block);
-        located
-            .into_iter()
-            .enumerate()
-            .map(|(k, found)| {
-                if let Some(Some(later)) = ahead.get(k + 2 * AHEAD) {
-                    later.prefetch_record();
+        in_turn(
+            &mut located,
+            |found| found.iter().for_each(Lookup::prefetch_record),
+            |found| found.iter().for_each(Lookup::prefetch_block),
+            |found| {
+                if let Ok(lookup) = *found {
+                    *found = lookup.read().map(Lookup::Known);
                 }
-                if let Some(Some(later)) = ahead.get(k + AHEAD) {
-                    later.prefetch_block();
-                }
-                found?.read()
-            })
-            .collect()
+            },
+        );
+        located.into_iter().map(|found| found?.read()).collect()
     }
 
     fn moves(&self, position: &Position) -> Result<Vec<Outcome<Self>>, ProbeError> {
