@@ -385,7 +385,7 @@ pub struct ProbeMorrisArgs {
 
 /// Throughput of `probe --brief` batches (all threads) and of full move lists (one thread).
 pub fn probe_morris(args: &ProbeMorrisArgs) -> Result<(), Error> {
-    use tablebase::games::morris::{Class, MorrisTablebase, PositionText};
+    use tablebase::games::morris::{Class, MorrisTablebase};
     use tablebase::table::Status;
 
     if let Some(stones) = args.opening {
@@ -417,19 +417,15 @@ pub fn probe_morris(args: &ProbeMorrisArgs) -> Result<(), Error> {
             pos
         })
         .collect();
-    let text: String = positions.iter().map(|p| format!("{}\n", PositionText(p))).collect();
-    if let Some(path) = &args.write_positions {
-        std::fs::write(path, &text).map_err(|source| Error::File { path: path.clone(), source })?;
-    }
     let tb = MorrisTablebase::<Standard>::open(&args.dir, MAX_STONES as u8);
-    let figures = probe_figures(&tb, &positions, &text, &args.dir, args.runs)?;
+    let figures = probe_figures(&tb, &positions, args)?;
     figures.print(&format!("classes: {}; positions: {}", classes.len(), positions.len()))
 }
 
 /// The figures of `probe-morris` on positions of the placement phase of the `stones`-stone
 /// game, from random games: each placement ply probed as often as games reach it.
 fn probe_morris_opening(args: &ProbeBenchArgs, stones: u32) -> Result<(), Error> {
-    use tablebase::games::morris::{MorrisTablebase, PositionText, for_each_move};
+    use tablebase::games::morris::{MorrisTablebase, for_each_move};
     let mut rng = SplitMix64::new(4);
     let mut positions = Vec::with_capacity(args.count);
     let mut moves = Vec::new();
@@ -447,12 +443,8 @@ fn probe_morris_opening(args: &ProbeBenchArgs, stones: u32) -> Result<(), Error>
             positions.push(position);
         }
     }
-    let text: String = positions.iter().map(|p| format!("{}\n", PositionText(p))).collect();
-    if let Some(path) = &args.write_positions {
-        std::fs::write(path, &text).map_err(|source| Error::File { path: path.clone(), source })?;
-    }
     let tb = MorrisTablebase::<Standard>::open(&args.dir, stones as u8);
-    let figures = probe_figures(&tb, &positions, &text, &args.dir, args.runs)?;
+    let figures = probe_figures(&tb, &positions, args)?;
     figures.print(&format!("the {stones}-stone opening; positions: {}", positions.len()))
 }
 
@@ -488,18 +480,22 @@ impl ProbeFigures {
     }
 }
 
-/// Times probes of `positions` (whose lines are `text`) on `tablebase`, each figure the median
-/// of `runs`; the single lookups and move lists on the first 100,000 positions.
+/// Times probes of `positions` on `tablebase`, each figure the median of `args.runs`; the
+/// single lookups and move lists on the first 100,000 positions. The batch reads the positions'
+/// lines in the game's notation, which `args.write_positions` also receives.
 fn probe_figures<T: tablebase::Probe + Sync>(
     tablebase: &T,
     positions: &[T::Position],
-    text: &str,
-    dir: &std::path::Path,
-    runs: usize,
+    args: &ProbeBenchArgs,
 ) -> Result<ProbeFigures, Error>
 where
     T::Position: Sync,
 {
+    let (dir, runs) = (&args.dir, args.runs);
+    let text: String = positions.iter().map(|p| tablebase.notation(p) + "\n").collect();
+    if let Some(path) = &args.write_positions {
+        std::fs::write(path, &text).map_err(|source| Error::File { path: path.clone(), source })?;
+    }
     use super::batch::answer_lines;
     use super::output::Format;
     use tablebase::probe::probe;
@@ -591,11 +587,7 @@ pub fn probe_connect4(args: &ProbeConnect4Args) -> Result<(), Error> {
         .map(|l| tb.parse(l))
         .collect::<Result<_, _>>()
         .map_err(|source| Error::Unanswerable { dir: args.probe.dir.clone(), source })?;
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    if let Some(path) = &args.probe.write_positions {
-        std::fs::write(path, &text).map_err(|source| Error::File { path: path.clone(), source })?;
-    }
-    let figures = probe_figures(&tb, &positions, &text, &args.probe.dir, args.probe.runs)?;
+    let figures = probe_figures(&tb, &positions, &args.probe)?;
     figures.print(&format!("connect4 {}x{}; positions: {}", g.width, g.height, positions.len()))
 }
 
