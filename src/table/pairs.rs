@@ -69,6 +69,9 @@ pub struct PairCode {
     /// Set bits in the entries each symbol stands for: a set's rank adds them up over a block
     /// instead of expanding its symbols.
     ones: Vec<u64>,
+    /// The entries of each symbol of at most [`SHORT_RUN`] entries, the first in the lowest
+    /// byte (0 for longer runs): a whole block's decoding writes such a run with one store.
+    short: Vec<u64>,
     /// Canonical decoding, per length `l`: the first code of that length, how many codes have
     /// it, and where its symbols start in `sorted`.
     first_code: [u32; MAX_CODE_LEN as usize + 1],
@@ -83,6 +86,9 @@ pub struct PairCode {
     /// a lookup's walk over a block reads this table only.
     fast: Vec<u32>,
 }
+
+/// The longest run written whole from [`PairCode::short`]: eight entries, one u64.
+const SHORT_RUN: u64 = 8;
 
 /// Bits the decoder's table looks up at once: most symbols' codes are this short or shorter.
 const FAST_BITS: u32 = 10;
@@ -142,13 +148,20 @@ impl PairCode {
         let mut runs = vec![1u64; 256 + rules.len()];
         let mut ones: Vec<u64> = (0..256u32).map(|byte| u64::from(byte.count_ones())).collect();
         ones.resize(runs.len(), 0);
+        let mut short: Vec<u64> = (0..256u64).collect();
+        short.resize(runs.len(), 0);
         for (r, &(a, b)) in rules.iter().enumerate() {
+            let (a, b) = (a as usize, b as usize);
             // Saturating: rules read from a damaged file may nest deeper than any data could.
-            runs[256 + r] = runs[a as usize].saturating_add(runs[b as usize]);
-            ones[256 + r] = ones[a as usize].saturating_add(ones[b as usize]);
+            runs[256 + r] = runs[a].saturating_add(runs[b]);
+            ones[256 + r] = ones[a].saturating_add(ones[b]);
+            if runs[256 + r] <= SHORT_RUN {
+                short[256 + r] = short[a] | short[b] << (8 * runs[a]);
+            }
         }
         PairCode {
             ones,
+            short,
             lengths: vec![0; runs.len()],
             codes: vec![0; runs.len()],
             rules,
@@ -393,12 +406,6 @@ impl PairCode {
         }
     }
 
-    /// The symbol whose code starts at bit `at` of `block`, its length and its run.
-    #[inline]
-    fn decode_at(&self, block: &[u8], at: u64) -> Option<(u16, u8, u64)> {
-        self.decode_window(window_at(block, at)?)
-    }
-
     /// The symbol whose code starts at the first bit of `window`, its length and its run.
     #[inline]
     fn decode_window(&self, window: u64) -> Option<(u16, u8, u64)> {
@@ -424,30 +431,46 @@ impl PairCode {
         let bits = 8 * block.len() as u64;
         let (mut at, mut filled) = (0u64, 0usize);
         while filled < out.len() {
-            let (symbol, len, run) = self.decode_at(block, at)?;
-            let run = run as usize;
-            if at + u64::from(len) > bits || run > out.len() - filled {
+            if at >= bits {
                 return None;
             }
-            self.write_run(symbol, &mut out[filled..filled + run]);
-            filled += run;
-            at += u64::from(len);
+            // As in `walk_to`: the symbols in a window are decoded by shifting it.
+            let mut window = window_at(block, at)?;
+            let mut left = 64 - (at % 8) as u32;
+            while left >= u32::from(MAX_CODE_LEN) && filled < out.len() {
+                let (symbol, len, run) = self.decode_window(window)?;
+                let run = run as usize;
+                if at + u64::from(len) > bits || run > out.len() - filled {
+                    return None;
+                }
+                self.write_run(symbol, run, &mut out[filled..]);
+                filled += run;
+                at += u64::from(len);
+                window <<= len;
+                left -= u32::from(len);
+            }
         }
         Some(())
     }
 
-    /// Writes the run of `symbol` (exactly `out.len()` entries): left first, with the right
-    /// halves on a small stack; rules nested deeper than it (only a contrived code has them)
-    /// are expanded entry by entry.
-    fn write_run(&self, symbol: u16, out: &mut [u8]) {
+    /// Writes the `run` entries of `symbol` at the start of `out`, which may be longer: the
+    /// entries past the run may be overwritten (the runs that follow write them again). Left
+    /// first, with the right halves on a small stack; a short run is one store; rules nested
+    /// deeper than the stack (only a contrived code has them) are expanded entry by entry.
+    #[inline]
+    fn write_run(&self, symbol: u16, run: usize, out: &mut [u8]) {
+        if run as u64 <= SHORT_RUN {
+            self.write_short(symbol, run, out);
+            return;
+        }
         let mut pending = [0u16; 64];
         let (mut depth, mut at, mut symbol) = (0usize, 0usize, symbol);
         loop {
-            if symbol < 256 {
-                out[at] = symbol as u8;
-                at += 1;
+            let run = self.runs[symbol as usize] as usize;
+            if run as u64 <= SHORT_RUN {
+                self.write_short(symbol, run, &mut out[at..]);
+                at += run;
             } else if depth == pending.len() {
-                let run = self.runs[symbol as usize] as usize;
                 for (k, entry) in out[at..at + run].iter_mut().enumerate() {
                     *entry = self.expand(symbol, k as u64);
                 }
@@ -464,6 +487,17 @@ impl PairCode {
             }
             depth -= 1;
             symbol = pending[depth];
+        }
+    }
+
+    /// Writes the run of `symbol`, at most [`SHORT_RUN`] entries, at the start of `out`: one
+    /// store of eight bytes where `out` has room for them.
+    #[inline]
+    fn write_short(&self, symbol: u16, run: usize, out: &mut [u8]) {
+        let entries = self.short[symbol as usize].to_le_bytes();
+        match out.get_mut(..entries.len()) {
+            Some(eight) => eight.copy_from_slice(&entries),
+            None => out[..run].copy_from_slice(&entries[..run]),
         }
     }
 
@@ -967,7 +1001,8 @@ mod tests {
 
     #[test]
     fn every_entry_decodes_to_itself() {
-        let data = table_like(300_000, 1);
+        // The last block of each size holds 5 entries: fewer than one store of a short run.
+        let data = table_like(300_037, 1);
         for block_entries in [16, 128, 512] {
             let code = PairCode::learn(&data[..100_000], block_entries);
             assert!(code.symbols() > 256, "the sample's pairs make rules");
