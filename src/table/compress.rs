@@ -577,6 +577,89 @@ mod tests {
         assert!(SetFile::open(&spec, Check::Checksum).is_err());
     }
 
+    /// Bytes of `clean` (a compressed file whose data is `data_len` bytes, the code first, up to
+    /// `records_at`) changed at random, a few at a time, and every checksum made to match, as a
+    /// hostile writer would: `check` is given each such file.
+    fn forge_each(clean: &[u8], data_len: usize, records_at: usize, seed: u64, mut check: impl FnMut(&[u8])) {
+        let mut rng = crate::rng::SplitMix64::new(seed);
+        for _ in 0..150 {
+            let mut bytes = clean.to_vec();
+            for _ in 0..1 + rng.below(3) {
+                // Half of the changes in the code, which everything else is read through.
+                let at = match rng.below(2) {
+                    0 => rng.below(records_at as u64),
+                    _ => rng.below(data_len as u64),
+                } as usize;
+                bytes[HEADER_SIZE + at] ^= 1 + rng.below(255) as u8;
+            }
+            crate::table::blocks::reseal(&mut bytes, data_len);
+            check(&bytes);
+        }
+    }
+
+    #[test]
+    fn forged_damage_is_never_a_panic_nor_a_wrong_table_decoded_whole() {
+        let scratch = tempfile::tempdir().unwrap();
+        let size = 60_000;
+        let (spec, _, _) = raw_table(scratch.path(), size);
+        let header = pack(&spec, size).unwrap();
+        let layout = super::super::packed::layout_of(&header, FileKind::Table).unwrap();
+        let clean = std::fs::read(&spec.path).unwrap();
+        let (mut refused, mut opened) = (0, 0);
+        forge_each(&clean, layout.data_len as usize, layout.records_at as usize, 11, |bytes| {
+            std::fs::write(&spec.path, bytes).unwrap();
+            // A lookup may read a forged block's bits as other values: only decoding whole
+            // compares them with the raw checksum. It must not panic or loop.
+            if let Ok(table) = TableFile::open(&spec, size, Check::Header) {
+                for i in (0..size).step_by(37) {
+                    let _ = table.value(i);
+                }
+            }
+            match TableFile::open(&spec, size, Check::Checksum) {
+                Ok(table) => {
+                    opened += 1;
+                    for i in (0..size).step_by(7) {
+                        assert_eq!(table.value(i).unwrap(), value_of(i), "entry {i} of a table that opened");
+                    }
+                }
+                Err(e) => {
+                    refused += 1;
+                    assert!(e.is_damage(), "{e}");
+                }
+            }
+        });
+        // Most changes alter what the file decodes to; a few fall in padding or unused lengths.
+        assert!(refused > 100, "{refused} refused, {opened} opened");
+
+        let capacity = 200_001;
+        let (spec, members) = raw_set(scratch.path(), capacity);
+        let header = pack_set(&spec).unwrap();
+        let layout = super::super::packed::layout_of(&header, FileKind::Set).unwrap();
+        let clean = std::fs::read(&spec.path).unwrap();
+        let rank_of = |i: u64| members.binary_search(&i).ok().map(|r| r as u64);
+        let mut refused = 0;
+        forge_each(&clean, layout.data_len as usize, layout.records_at as usize, 12, |bytes| {
+            std::fs::write(&spec.path, bytes).unwrap();
+            if let Ok(set) = SetFile::open(&spec, Check::Header) {
+                for i in (0..capacity).step_by(41) {
+                    let _ = set.rank(i);
+                }
+            }
+            match SetFile::open(&spec, Check::Checksum) {
+                Ok(set) => {
+                    for i in (0..capacity).step_by(13) {
+                        assert_eq!(set.rank(i).unwrap(), rank_of(i), "index {i} of a set that opened");
+                    }
+                }
+                Err(e) => {
+                    refused += 1;
+                    assert!(e.is_damage(), "{e}");
+                }
+            }
+        });
+        assert!(refused > 100, "{refused} refused");
+    }
+
     #[test]
     fn blocks_are_made_about_a_cache_line() {
         let chosen: Vec<u64> = [0.0, 0.5, 1.0, 2.0, 2.8, 2.9, 4.0, 8.0, 16.0]
