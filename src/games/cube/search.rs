@@ -2,7 +2,7 @@
 //!
 //! A key is exact: Qubic's is the position's two words, `mask << 64 | current` (its 3^64
 //! positions need more than 64 bits), Sogo's 80 bits, a column's height and colours in 5
-//! ([`CubeLines::exact_key`]). At the plies where transpositions under symmetry pay (the first
+//! (`CubeLines::exact_key`). At the plies where transpositions under symmetry pay (the first
 //! [`SOGO_SYMMETRIC_PLIES`] of Sogo's, the first [`QUBIC_SYMMETRIC_PLIES`] of Qubic's) it is the
 //! least such key over the game's symmetries; deeper down few positions meet their images, and
 //! the images cost more than they save.

@@ -32,7 +32,7 @@ pub struct Sector {
     pub other_hand: u32,
 }
 
-/// The kinds of move that leave a sector's pair, in the order [`SectorPair`] keeps their sectors.
+/// The kinds of move that leave a sector's pair, in the order `SectorPair` keeps their sectors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
     /// A slide (or flight) that closes a mill and removes a stone.
