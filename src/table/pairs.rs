@@ -17,6 +17,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::ops::ControlFlow;
 
 /// Symbols at most: the 256 bytes and up to 3,840 rules.
 pub const MAX_SYMBOLS: usize = 4096;
@@ -379,6 +380,21 @@ impl PairCode {
     /// code.
     #[inline]
     fn walk_to(&self, block: &[u8], mut offset: u64, mut passed: impl FnMut(u16)) -> Option<(u16, u64)> {
+        self.walk(block, |symbol, run| {
+            if offset < run {
+                return ControlFlow::Break((symbol, offset));
+            }
+            passed(symbol);
+            offset -= run;
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// Tells `visit` each symbol of a block and its run, from the block's start, until `visit`
+    /// breaks with its answer. `None` where the decoding runs past the block's bits first or
+    /// meets bits that are no code.
+    #[inline]
+    fn walk<R>(&self, block: &[u8], mut visit: impl FnMut(u16, u64) -> ControlFlow<R>) -> Option<R> {
         let bits = 8 * block.len() as u64;
         let mut at = 0u64;
         loop {
@@ -394,11 +410,9 @@ impl PairCode {
                 if at + u64::from(len) > bits {
                     return None;
                 }
-                if offset < run {
-                    return Some((symbol, offset));
+                if let ControlFlow::Break(answer) = visit(symbol, run) {
+                    return Some(answer);
                 }
-                passed(symbol);
-                offset -= run;
                 at += u64::from(len);
                 window <<= len;
                 left -= u32::from(len);
@@ -428,29 +442,19 @@ impl PairCode {
     /// where the block's bits run out first, a symbol runs past `out`'s end, or bits are no
     /// code (damaged bytes).
     pub fn decode_block(&self, block: &[u8], out: &mut [u8]) -> Option<()> {
-        let bits = 8 * block.len() as u64;
-        let (mut at, mut filled) = (0u64, 0usize);
-        while filled < out.len() {
-            if at >= bits {
-                return None;
-            }
-            // As in `walk_to`: the symbols in a window are decoded by shifting it.
-            let mut window = window_at(block, at)?;
-            let mut left = 64 - (at % 8) as u32;
-            while left >= u32::from(MAX_CODE_LEN) && filled < out.len() {
-                let (symbol, len, run) = self.decode_window(window)?;
-                let run = run as usize;
-                if at + u64::from(len) > bits || run > out.len() - filled {
-                    return None;
-                }
-                self.write_run(symbol, run, &mut out[filled..]);
-                filled += run;
-                at += u64::from(len);
-                window <<= len;
-                left -= u32::from(len);
-            }
+        if out.is_empty() {
+            return Some(());
         }
-        Some(())
+        let mut filled = 0usize;
+        self.walk(block, |symbol, run| {
+            let run = run as usize;
+            if run > out.len() - filled {
+                return ControlFlow::Break(None);
+            }
+            self.write_run(symbol, run, &mut out[filled..]);
+            filled += run;
+            if filled == out.len() { ControlFlow::Break(Some(())) } else { ControlFlow::Continue(()) }
+        })?
     }
 
     /// Writes the `run` entries of `symbol` at the start of `out`, which may be longer: the
