@@ -38,6 +38,10 @@ pub enum Target {
     /// Proves who wins a Qubic or Sogo position without the distance (df-pn with threat
     /// sequences), one thread: the outcome, nodes, stored positions and time.
     CubeProve(CubeProveArgs),
+    /// Proves who wins Sogo positions with the prover that knows the game (one thread), each
+    /// piece of its knowledge on or off: the outcome, nodes, positions settled by a rule, time
+    /// and peak memory. Positions are the arguments, or lines of a file with `--file`.
+    SogoProve(SogoProveArgs),
     /// The pair encoding with a Huffman code on the values of table files: the size against the
     /// file's body, the time to learn and encode, and single lookups (one thread).
     PairCode(PairCodeArgs),
@@ -59,6 +63,7 @@ pub fn run(target: Target) -> Result<(), Error> {
         Target::Connect4Search(args) => connect4_search(&args),
         Target::Connect4Book(args) => connect4_book(&args),
         Target::CubeProve(args) => cube_prove(&args),
+        Target::SogoProve(args) => sogo_prove(&args),
         Target::PairCode(args) => pair_code(&args),
         Target::SetRank(args) => set_rank(&args),
     }
@@ -904,6 +909,67 @@ pub struct CubeProveArgs {
     /// if not given).
     #[arg(long, value_name = "PLY")]
     symmetric_plies: Option<u32>,
+}
+
+#[derive(Args)]
+pub struct SogoProveArgs {
+    /// The positions: the columns played (`b2c3c2`; "" is the empty cube).
+    positions: Vec<String>,
+    /// Prove that the side not to move wins, instead of the side to move; with `--both`, each
+    /// side in turn (a draw is two failed proofs).
+    #[arg(long)]
+    other: bool,
+    /// Prove for both sides: the side to move, then the other (on the same table).
+    #[arg(long, conflicts_with = "other")]
+    both: bool,
+    /// The knowledge to use: `all`, `none`, names (`live-lines,claimeven,dead-cells,ordering`)
+    /// or `no-` names to leave out.
+    #[arg(long, default_value = "all")]
+    knowledge: String,
+    /// Give up on a position after this many seconds.
+    #[arg(long)]
+    max_time: Option<f64>,
+    /// Memory of the prover's table, in MB (at least 128).
+    #[arg(long, default_value_t = 2048, value_parser = at_least_one)]
+    table_mb: usize,
+}
+
+/// Proves Sogo positions with [`tablebase::games::cube::sogo::SogoProver`].
+pub fn sogo_prove(args: &SogoProveArgs) -> Result<(), Error> {
+    use tablebase::games::cube::parse_sogo;
+    use tablebase::games::cube::sogo::{Knowledge, SogoProver};
+    let knowledge = Knowledge::parse(&args.knowledge).map_err(|e| Error::Usage(format!("--knowledge: {e}")))?;
+    let mut prover = SogoProver::new(knowledge, args.table_mb << 20);
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "position\tattacker\toutcome\tnodes\tby rule\tseconds\tpeak MB").map_err(Error::Output)?;
+    let sides: &[bool] = match (args.both, args.other) {
+        (true, _) => &[true, false],
+        (false, true) => &[false],
+        (false, false) => &[true],
+    };
+    for text in &args.positions {
+        let position = parse_sogo(text).map_err(|e| Error::Usage(format!("position: {e}")))?;
+        for &attacker_to_move in sides {
+            let start = Instant::now();
+            prover.set_time_limit(args.max_time);
+            let (outcome, nodes, by_rule) = match prover.prove(&position, attacker_to_move) {
+                Ok(proof) => (if proof.attacker_wins { "wins" } else { "does not win" }, proof.nodes, proof.by_rule.to_string()),
+                Err(tablebase::search::SearchError::TimeLimit { nodes, .. }) => ("out of time", nodes, String::new()),
+            };
+            let attacker = if attacker_to_move { "mover" } else { "other" };
+            let seconds = start.elapsed().as_secs_f64();
+            let peak = peak_resident_mb().map_or(String::new(), |mb| mb.to_string());
+            writeln!(out, "{text}\t{attacker}\t{outcome}\t{nodes}\t{by_rule}\t{seconds:.2}\t{peak}").map_err(Error::Output)?;
+        }
+    }
+    Ok(())
+}
+
+/// The process's peak resident memory in MB (`VmHWM`), where the system tells it.
+fn peak_resident_mb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
 }
 
 /// Proves whether the side to move (or with `--other` the other side) wins a cube position.

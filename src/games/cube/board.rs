@@ -97,7 +97,7 @@ pub fn lines() -> Vec<u64> {
 }
 
 /// The 76 lines, direction by direction.
-const LINES: [u64; 76] = all_lines();
+pub const LINES: [u64; 76] = all_lines();
 
 const fn all_lines() -> [u64; 76] {
     let mut lines = [0; 76];

@@ -11,6 +11,7 @@ mod picture;
 mod play;
 mod probe;
 pub mod search;
+pub mod sogo;
 pub mod solver;
 pub mod strategy;
 

@@ -96,6 +96,12 @@ impl<const GRAVITY: bool> CubeLines<GRAVITY> {
         self
     }
 
+    /// The lines through `cell` (a single bit): 7 or 4, the rest 0.
+    #[inline(always)]
+    pub fn lines_through(&self, cell: u64) -> &[u64; 7] {
+        &self.through[cell.trailing_zeros() as usize]
+    }
+
     /// The least key of the position's images under every symmetry of the game, at any ply:
     /// one key for positions that the symmetries map onto each other.
     pub fn canonical_key(&self, position: &Position) -> u128 {

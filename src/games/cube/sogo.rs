@@ -1,0 +1,650 @@
+//! Sogo's prover: whether one side, the attacker, wins a position, by a search of two outcomes
+//! that knows the game.
+//!
+//! The question is one-sided, as a draw is two proofs ("White cannot win", "Black cannot win"):
+//! at the attacker's nodes one winning move settles it, at the defender's one holding move. The
+//! search is a depth-first alpha-beta over those two outcomes with a table of what it proved,
+//! and each piece of knowledge below can be switched off ([`Knowledge`]), so that its worth can
+//! be measured and its claims checked against the plain search:
+//! - **Forced moves** (always on): a cell the opponent would complete next must be blocked; two
+//!   such cells lose; a stone is never dropped under the opponent's winning cell.
+//! - **Live lines**: the attacker cannot win once every line holds a defender's stone.
+//! - **Claimeven**: with the attacker to move and every column of even height, the defender can
+//!   answer every stone in the same column, and so takes every empty cell of the second and
+//!   fourth levels while the attacker gets those of the first and third. Where no line is made
+//!   of the attacker's stones and such cells alone, the attacker cannot win (Allis, 1988, for
+//!   Connect Four; every Sogo column holds an even number of cells too).
+//! - **Dead cells**: a stone each of whose lines holds both colours among its other cells
+//!   matters only as the floor of the cell above: its colour changes no line that can still be
+//!   made. The table's key counts such a stone as the mover's, one stone at a time, each
+//!   recoloured only while the condition holds, so that positions differing there meet.
+//! - **Ordering**: the attacker tries first the moves that make threats it can use and lines it
+//!   can still fill; the defender tries first the answer in the column just played (which
+//!   claimeven settles most often), then the moves that block the most.
+
+use super::board::{self, CELLS, Position};
+use super::search::Sogo;
+use crate::search::{Deadline, LineGame, SearchError};
+
+/// The cells of the first and third levels (heights 1 and 3: bits of `z` = 0 and 2).
+const ODD_LEVELS: u64 = 0x0000_ffff_0000_ffff;
+/// The bottom layer.
+const LAYER: u64 = 0xffff;
+
+/// The knowledge a [`SogoProver`] uses; [`Knowledge::ALL`] by default, [`Knowledge::NONE`] for
+/// the plain search that checks the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Knowledge {
+    /// Stop where the attacker has no line free of the defender's stones.
+    pub live_lines: bool,
+    /// Stop where the defender's follow-up (claimeven, baseinverse, columns under its threats)
+    /// leaves the attacker no line.
+    pub claimeven: bool,
+    /// Count dead stones as the mover's in the table's key.
+    pub dead_cells: bool,
+    /// Order the moves by the game's heuristics (else in the column order of the exact search).
+    pub ordering: bool,
+}
+
+impl Knowledge {
+    /// Everything.
+    pub const ALL: Knowledge = Knowledge { live_lines: true, claimeven: true, dead_cells: true, ordering: true };
+    /// Nothing but forced moves: the plain search.
+    pub const NONE: Knowledge = Knowledge { live_lines: false, claimeven: false, dead_cells: false, ordering: false };
+
+    /// The knowledge named in `text`: `all`, `none`, or names joined by commas
+    /// (`live-lines,claimeven,dead-cells,ordering`), each optionally prefixed `no-` to remove it
+    /// from everything.
+    pub fn parse(text: &str) -> Result<Knowledge, String> {
+        match text.trim() {
+            "all" => return Ok(Knowledge::ALL),
+            "none" => return Ok(Knowledge::NONE),
+            _ => {}
+        }
+        let words: Vec<&str> = text.split(',').map(str::trim).collect();
+        let removing = words.iter().all(|w| w.starts_with("no-"));
+        let mut knowledge = if removing { Knowledge::ALL } else { Knowledge::NONE };
+        for word in words {
+            let name = word.strip_prefix("no-").unwrap_or(word);
+            let on = !word.starts_with("no-");
+            if word.starts_with("no-") != removing {
+                return Err(format!("'{text}': either names of what to use or 'no-' names of what to leave out"));
+            }
+            match name {
+                "live-lines" => knowledge.live_lines = on,
+                "claimeven" => knowledge.claimeven = on,
+                "dead-cells" => knowledge.dead_cells = on,
+                "ordering" => knowledge.ordering = on,
+                _ => {
+                    return Err(format!(
+                        "'{name}' is no knowledge of the prover (live-lines, claimeven, dead-cells, ordering)"
+                    ));
+                }
+            }
+        }
+        Ok(knowledge)
+    }
+}
+
+/// Which rule settled a position without searching its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Every line holds a defender's stone.
+    NoLiveLine,
+    /// The defender's follow-up leaves the attacker no line.
+    Claimeven,
+}
+
+/// Whether a knowledge rule settles that the attacker (`attacker` its stones, `defender` the
+/// other's) cannot win the position of `mask`, with the attacker to move when
+/// `attacker_to_move`; `None` when no rule applies. Sound: a rule claims only what the
+/// defender's strategy guarantees (tested against the plain search in `tests/cube_search.rs`).
+#[inline]
+pub fn settled_by_rule(
+    knowledge: Knowledge,
+    attacker: u64,
+    defender: u64,
+    mask: u64,
+    attacker_to_move: bool,
+) -> Option<Rule> {
+    if knowledge.live_lines && !board::has_line(!defender) {
+        return Some(Rule::NoLiveLine);
+    }
+    if knowledge.claimeven && attacker_to_move && follow_up_holds(attacker, defender, mask) {
+        return Some(Rule::Claimeven);
+    }
+    None
+}
+
+/// The most columns of odd height the follow-up rule pairs up (105 pairings of 8).
+const MOST_PAIRED: u32 = 8;
+
+/// Whether the defender holds by following up, the attacker to move: in a column of even height
+/// it answers the attacker's stone on the cell above (claimeven: the attacker gets the empty
+/// cells of the first and third levels); columns of odd height go in pairs, the attacker's stone
+/// on one answered on the other (baseinverse); and a column whose next cell lies beneath one of
+/// the defender's winning cells is left alone (the attacker can play there only to win at once,
+/// and when nothing else is left it must). The first player attacks at even plies, when the
+/// number of odd columns is even; the second at odd plies, when it is odd, so that the defender
+/// (the first player) needs such a column of odd height, its threat on the third level.
+/// Where every line the attacker could then make needs both cells of a pair, for some pairing,
+/// the attacker cannot win.
+fn follow_up_holds(attacker: u64, defender: u64, mask: u64) -> bool {
+    let empty = !mask;
+    let next = board::drop_cells(mask);
+    let odd_columns = next & !ODD_LEVELS;
+    let threats_above = board::completing(defender) & empty;
+    let first_player_attacks = mask.count_ones().is_multiple_of(2);
+    if first_player_attacks {
+        // Even columns whose next cell lies beneath a defender's winning cell.
+        let reserved = next & ODD_LEVELS & (threats_above >> 16);
+        return holds_with(attacker, mask, reserved, odd_columns);
+    }
+    // Odd columns of height 1 whose third level is the defender's winning cell: an odd number
+    // of them left alone, the others paired.
+    let eligible = next & (LAYER << 16) & (threats_above >> 16);
+    if eligible == 0 {
+        return false;
+    }
+    if eligible.count_ones() % 2 == 1 {
+        return holds_with(attacker, mask, eligible, odd_columns & !eligible);
+    }
+    let mut rest = eligible;
+    while rest != 0 {
+        let dropped = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        let reserved = eligible & !dropped;
+        if holds_with(attacker, mask, reserved, odd_columns & !reserved) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The whole column of each cell of `cells`.
+#[inline]
+fn columns_of(cells: u64) -> u64 {
+    let bottom = (cells | cells >> 16 | cells >> 32 | cells >> 48) & LAYER;
+    bottom * 0x0001_0001_0001_0001
+}
+
+/// [`follow_up_holds`] for one choice: `reserved` (next cells of the columns left alone) and
+/// `paired` (next cells of the columns of odd height to pair up, an even number).
+fn holds_with(attacker: u64, mask: u64, reserved: u64, paired: u64) -> bool {
+    // A column left alone still gives the attacker its next cell as the last stone of a line:
+    // the stone that wins before the defender's answer could.
+    let reachable = attacker | (!mask & ODD_LEVELS & !columns_of(reserved)) | paired | reserved;
+    if !board::has_line(reachable) {
+        return true;
+    }
+    if paired.count_ones() > MOST_PAIRED || !paired.count_ones().is_multiple_of(2) {
+        return false;
+    }
+    // Each line within reach must hold both cells of some pair: at least two of its cells are
+    // to be paired.
+    let mut needs = [0u64; 76];
+    let mut count = 0;
+    for &line in board::LINES.iter() {
+        if line & !reachable == 0 {
+            let cells = line & paired;
+            if cells.count_ones() < 2 {
+                return false;
+            }
+            needs[count] = cells;
+            count += 1;
+        }
+    }
+    let mut cells = [0u64; MOST_PAIRED as usize];
+    let mut rest = paired;
+    let mut n = 0;
+    while rest != 0 {
+        cells[n] = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        n += 1;
+    }
+    some_pairing_covers(&cells[..n], 0, &mut Vec::with_capacity(n / 2), &needs[..count])
+}
+
+/// Whether the cells not yet paired (`cells` without those in `pairs`) can be paired so that
+/// each of `needs` holds a whole pair.
+fn some_pairing_covers(cells: &[u64], used: u64, pairs: &mut Vec<u64>, needs: &[u64]) -> bool {
+    let Some(&first) = cells.iter().find(|&&c| c & used == 0) else {
+        return needs.iter().all(|&need| pairs.iter().any(|&pair| need & pair == pair));
+    };
+    for &second in cells.iter().filter(|&&c| c & used == 0 && c != first) {
+        pairs.push(first | second);
+        if some_pairing_covers(cells, used | first | second, pairs, needs) {
+            return true;
+        }
+        pairs.pop();
+    }
+    false
+}
+
+/// Whether every column holds an even number of stones: under gravity a column of height 1 or
+/// 3 is one whose first or third level is taken and the next one empty.
+#[inline]
+fn all_columns_even(mask: u64) -> bool {
+    (mask ^ (mask >> 16)) & (LAYER | LAYER << 32) == 0
+}
+
+/// The stones of the side to move after counting every dead stone of the opponent's as its
+/// own: a stone is recoloured when each of its lines holds both colours among its other three
+/// cells (then no line's fate depends on it), one at a time, so that the condition holds at
+/// each step and the position's value never changes.
+#[inline]
+pub fn with_dead_stones_recoloured(game: &Sogo, current: u64, mask: u64) -> u64 {
+    let mut current = current;
+    let mut rest = mask ^ current;
+    while rest != 0 {
+        let cell = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        let theirs = mask ^ current;
+        let dead = game.lines_through(cell).iter().all(|&line| {
+            let others = line & !cell;
+            line == 0 || (others & current != 0 && others & theirs & !cell != 0)
+        });
+        if dead {
+            current |= cell;
+        }
+    }
+    current
+}
+
+/// Outcomes proved, keyed exactly: buckets of two entries, one kept for the position that took
+/// the most work to prove, one replaced by every new outcome.
+///
+/// A key (the 80-bit position key with the attacker's colour above it) is multiplied by an odd
+/// number modulo `2^81`, a bijection: the high bits choose the bucket, the low bits are stored
+/// with the outcome, so that an entry is never mistaken for another position's.
+struct Outcomes {
+    buckets: Vec<[u64; 2]>,
+    stored_bits: u32,
+}
+
+/// Bits of the table's keys: 80 of the position, 1 for the attacker's colour.
+const KEY_BITS: u32 = 81;
+const KEY_MASK: u128 = (1 << KEY_BITS) - 1;
+const ODD: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835 & KEY_MASK;
+/// An entry: the stored bits of the key, then 5 bits of work (log2 of the nodes, at least 1,
+/// so that an entry is never 0), then the outcome.
+const WORK_BITS: u32 = 5;
+
+/// The least table: 2^23 buckets (128 MB), so that the stored bits and the entry's other six
+/// fit in 64.
+const LEAST_BUCKET_BITS: u32 = KEY_BITS - (64 - WORK_BITS - 1);
+
+impl Outcomes {
+    fn new(bytes: usize) -> Outcomes {
+        let buckets = (bytes / 16).max(1 << LEAST_BUCKET_BITS);
+        let bucket_bits = (usize::BITS - 1 - buckets.leading_zeros()).min(KEY_BITS);
+        Outcomes { buckets: vec![[0; 2]; 1 << bucket_bits], stored_bits: KEY_BITS - bucket_bits }
+    }
+
+    #[inline(always)]
+    fn locate(&self, key: u128) -> (usize, u64) {
+        let hashed = key.wrapping_mul(ODD) & KEY_MASK;
+        ((hashed >> self.stored_bits) as usize, (hashed & ((1 << self.stored_bits) - 1)) as u64)
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, key: u128) {
+        crate::prefetch::prefetch(&self.buckets[self.locate(key).0]);
+    }
+
+    #[inline(always)]
+    fn get(&self, key: u128) -> Option<bool> {
+        let (bucket, stored) = self.locate(key);
+        self.buckets[bucket]
+            .iter()
+            .find(|&&entry| entry != 0 && entry >> (WORK_BITS + 1) == stored)
+            .map(|&entry| entry & 1 == 1)
+    }
+
+    #[inline(always)]
+    fn put(&mut self, key: u128, attacker_wins: bool, nodes: u64) {
+        let (bucket, stored) = self.locate(key);
+        let work = (64 - nodes.leading_zeros()).clamp(1, (1 << WORK_BITS) - 1) as u64;
+        let entry = stored << (WORK_BITS + 1) | work << 1 | u64::from(attacker_wins);
+        let [kept, recent] = &mut self.buckets[bucket];
+        let work_of = |entry: u64| entry >> 1 & ((1 << WORK_BITS) - 1);
+        if *kept == 0 || *kept >> (WORK_BITS + 1) == stored || work >= work_of(*kept) {
+            if *kept >> (WORK_BITS + 1) != stored {
+                *recent = *kept;
+            }
+            *kept = entry;
+        } else {
+            *recent = entry;
+        }
+    }
+
+    fn clear(&mut self) {
+        self.buckets.fill([0; 2]);
+    }
+}
+
+/// What a proof did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SogoProof {
+    /// Whether the attacker wins.
+    pub attacker_wins: bool,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Positions settled by a knowledge rule.
+    pub by_rule: u64,
+}
+
+/// Proves who wins Sogo positions, keeping its table of outcomes from one proof to the next.
+pub struct SogoProver {
+    game: Sogo,
+    knowledge: Knowledge,
+    table: Outcomes,
+    nodes: u64,
+    by_rule: u64,
+    deadline: Deadline,
+}
+
+/// The most moves a Sogo position has: one per column.
+const COLUMNS: usize = 16;
+
+impl SogoProver {
+    /// A prover with `knowledge` and a table of about `table_bytes` bytes (at least 128 MB).
+    pub fn new(knowledge: Knowledge, table_bytes: usize) -> SogoProver {
+        SogoProver {
+            game: Sogo::new(),
+            knowledge,
+            table: Outcomes::new(table_bytes),
+            nodes: 0,
+            by_rule: 0,
+            deadline: Deadline::default(),
+        }
+    }
+
+    /// The knowledge it uses.
+    pub fn knowledge(&self) -> Knowledge {
+        self.knowledge
+    }
+
+    /// Stops every later proof `seconds` from now; `None` lifts the limit.
+    pub fn set_time_limit(&mut self, seconds: Option<f64>) {
+        self.deadline = Deadline::after(seconds);
+    }
+
+    /// Forgets every outcome proved.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Positions searched so far, by every proof.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether the side to move (`attacker_to_move`) or the other side wins `position`.
+    pub fn prove(&mut self, position: &Position, attacker_to_move: bool) -> Result<SogoProof, SearchError> {
+        let (nodes, by_rule) = (self.nodes, self.by_rule);
+        let attacker_wins = if position.is_won_by_previous() {
+            !attacker_to_move
+        } else if position.ply == CELLS {
+            false
+        } else {
+            let white_attacks = attacker_to_move == position.ply.is_multiple_of(2);
+            self.search(position.current, position.mask, attacker_to_move, u64::from(white_attacks), None)?
+        };
+        Ok(SogoProof { attacker_wins, nodes: self.nodes - nodes, by_rule: self.by_rule - by_rule })
+    }
+
+    /// Whether the attacker wins the position of `current` (the mover's stones) and `mask`
+    /// (every stone), where the side that moved last has no line; `attacker` is 1 when White
+    /// attacks (a bit of the key), `last` the column of the last stone.
+    fn search(
+        &mut self,
+        current: u64,
+        mask: u64,
+        attacker_to_move: bool,
+        attacker: u64,
+        last: Option<u64>,
+    ) -> Result<bool, SearchError> {
+        self.nodes += 1;
+        let start_nodes = self.nodes;
+        self.deadline.check(self.nodes)?;
+        let theirs = mask ^ current;
+        let empty = !mask;
+        let playable = board::drop_cells(mask);
+        if board::completing(current) & playable != 0 {
+            return Ok(attacker_to_move);
+        }
+        let threats = board::completing(theirs) & empty;
+        let forced = threats & playable;
+        let mut moves = match forced {
+            0 => playable,
+            f if f & (f - 1) != 0 => return Ok(!attacker_to_move),
+            f => f,
+        };
+        // Never beneath the opponent's winning cell: it would complete its line next.
+        moves &= !(threats >> 16);
+        if moves == 0 {
+            return Ok(!attacker_to_move);
+        }
+        if mask.count_ones() + 1 >= CELLS {
+            // The last stone, which makes no line (none can be completed at once).
+            return Ok(false);
+        }
+        let (attacking, defending) = if attacker_to_move { (current, theirs) } else { (theirs, current) };
+        if settled_by_rule(self.knowledge, attacking, defending, mask, attacker_to_move).is_some() {
+            #[cfg(test)]
+            tests::confirm_rule(&Position { current, mask, ply: mask.count_ones() }, attacker_to_move);
+            self.by_rule += 1;
+            return Ok(false);
+        }
+        let key = self.key(current, mask, attacker);
+        if let Some(wins) = self.table.get(key) {
+            return Ok(wins);
+        }
+
+        let mut ordered = [(0u32, 0u64); COLUMNS];
+        let mut count = 0;
+        let mut rest = moves;
+        while rest != 0 {
+            let cell = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            let score = self.move_score(current, theirs, mask, cell, attacker_to_move, last);
+            let mut at = count;
+            while at > 0 && ordered[at - 1].0 < score {
+                ordered[at] = ordered[at - 1];
+                at -= 1;
+            }
+            ordered[at] = (score, cell);
+            count += 1;
+        }
+        let mut wins = !attacker_to_move;
+        for &(_, cell) in &ordered[..count] {
+            let column = board::column_mask(cell.trailing_zeros() % 4, cell.trailing_zeros() / 4 % 4);
+            let child = self.search(theirs, mask | cell, !attacker_to_move, attacker, Some(column))?;
+            if child == attacker_to_move {
+                wins = child;
+                break;
+            }
+        }
+        self.table.put(key, wins, self.nodes - start_nodes + 1);
+        Ok(wins)
+    }
+
+    /// The table's key: the exact key of the position (its dead stones recoloured where the
+    /// knowledge says), the attacker's colour above it.
+    #[inline]
+    fn key(&self, current: u64, mask: u64, attacker: u64) -> u128 {
+        let current =
+            if self.knowledge.dead_cells { with_dead_stones_recoloured(&self.game, current, mask) } else { current };
+        let position = Position { current, mask, ply: mask.count_ones() };
+        self.game.key(&position) | u128::from(attacker) << 80
+    }
+
+    /// How early a move is tried (higher first).
+    #[inline]
+    fn move_score(&self, current: u64, theirs: u64, mask: u64, cell: u64, attacker_to_move: bool, last: Option<u64>) -> u32 {
+        let w = weights();
+        // The exact search's order among equals: inner columns, then corners, then edges.
+        let order = (COLUMNS - self.game.groups().iter().position(|&g| g & cell != 0).unwrap_or(0)) as u32;
+        if !self.knowledge.ordering {
+            return order;
+        }
+        let mut score = w[5] * order;
+        if !attacker_to_move && last.is_some_and(|column| column & cell != 0) {
+            score += w[0];
+        }
+        let empty = !mask & !cell;
+        let made = board::completing(current | cell) & empty & !board::completing(current);
+        // A threat the opponent must answer at once (playable after this stone), or one held for
+        // later: worth more at the level where the mover's parity makes it count (the first
+        // player's on the third level, the second's on the second and fourth).
+        let first_player = (mask.count_ones()).is_multiple_of(2);
+        let good_levels = if first_player { ODD_LEVELS & !LAYER } else { !ODD_LEVELS };
+        let playable_after = board::drop_cells(mask | cell);
+        score += w[1] * (made & playable_after).count_ones();
+        score += w[2] * (made & good_levels & !playable_after).count_ones();
+        score += w[3] * (made & !good_levels & !playable_after).count_ones();
+        if w[4] != 0 {
+            for &line in self.game.lines_through(cell) {
+                if line == 0 {
+                    continue;
+                }
+                let (mine, their) = ((line & current).count_ones(), (line & theirs).count_ones());
+                score += w[4]
+                    * match (mine, their) {
+                        (0, 0) => 3,
+                        (1, 0) => 2,
+                        (2, 0) => 1,
+                        (0, 1) => 1,
+                        (0, 2) => 3,
+                        (0, 3) => 6,
+                        _ => 0,
+                    };
+            }
+        }
+        // Beneath the mover's own winning cell: the opponent would block it at once.
+        if board::completing(current) & empty & (cell << 16) != 0 {
+            score = score.saturating_sub(w[6]);
+        }
+        score
+    }
+}
+
+fn weights() -> &'static [u32; 7] {
+    static WEIGHTS: std::sync::OnceLock<[u32; 7]> = std::sync::OnceLock::new();
+    WEIGHTS.get_or_init(|| {
+        let mut w = [0, 64, 64, 64, 0, 1, 0];
+        if let Ok(text) = std::env::var("SOGO_WEIGHTS") {
+            for (slot, word) in w.iter_mut().zip(text.split(',')) {
+                *slot = word.trim().parse().unwrap_or(*slot);
+            }
+        }
+        w
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knowledge_parses_names_and_refuses_others() {
+        assert_eq!(Knowledge::parse("all"), Ok(Knowledge::ALL));
+        assert_eq!(Knowledge::parse("none"), Ok(Knowledge::NONE));
+        assert_eq!(Knowledge::parse("claimeven"), Ok(Knowledge { claimeven: true, ..Knowledge::NONE }));
+        assert_eq!(Knowledge::parse("no-ordering"), Ok(Knowledge { ordering: false, ..Knowledge::ALL }));
+        assert!(Knowledge::parse("claimodd").is_err());
+        assert!(Knowledge::parse("claimeven,no-ordering").is_err());
+    }
+
+    /// Random positions of `plies` stones whose game is not over, by random drops.
+    fn random_position(rng: &mut crate::rng::SplitMix64, plies: u32) -> Option<Position> {
+        let mut p = Position::EMPTY;
+        for _ in 0..plies {
+            let mut playable = board::drop_cells(p.mask);
+            for _ in 0..rng.next_u64() % u64::from(playable.count_ones()) {
+                playable &= playable - 1;
+            }
+            p = p.play(playable & playable.wrapping_neg());
+            if p.is_won_by_previous() {
+                return None;
+            }
+        }
+        Some(p)
+    }
+
+    thread_local! {
+        /// The plain exact search that checks every rule's claim made in this thread's tests,
+        /// and how many it checked, by the stones of the position.
+        static CHECKS: std::cell::RefCell<(crate::search::Searcher<Sogo>, [u64; 65])> =
+            std::cell::RefCell::new((crate::search::Searcher::new(Sogo::new(), 64 << 20), [0; 65]));
+    }
+
+    /// Fails the test when the plain exact search (no rule but forced moves) finds that the
+    /// attacker wins `position`, where a rule claimed it cannot.
+    pub(super) fn confirm_rule(position: &Position, attacker_to_move: bool) {
+        CHECKS.with_borrow_mut(|(exact, counts)| {
+            exact.set_time_limit(Some(10.0));
+            let wins = exact.wins(position, attacker_to_move).expect("the plain search settles it in seconds");
+            let notation = super::super::catalogue::cube_notation(position);
+            assert!(!wins, "a rule claims the attacker cannot win {notation} (attacker to move: {attacker_to_move})");
+            counts[position.ply as usize] += 1;
+        });
+    }
+
+    /// Every claim of every rule, made anywhere in the proofs of random positions of 20 to 44
+    /// stones (both sides attacking), is confirmed by the plain exact search; and each proof's
+    /// answer equals the exact search's where that finishes within a second.
+    #[test]
+    fn rules_and_proofs_agree_with_the_exact_search() {
+        let mut rng = crate::rng::SplitMix64::new(64);
+        let mut exact = crate::search::Searcher::<Sogo>::new(Sogo::new(), 64 << 20);
+        let mut prover = SogoProver::new(Knowledge::ALL, 0);
+        let (mut compared, mut roots) = (0, 0);
+        let claims_in_range = || CHECKS.with_borrow(|(_, counts)| counts[20..=44].iter().sum::<u64>());
+        while claims_in_range() < 100_000 {
+            let plies = 20 + (rng.next_u64() % 25) as u32;
+            let Some(p) = random_position(&mut rng, plies) else { continue };
+            roots += 1;
+            for attacker_to_move in [true, false] {
+                exact.set_time_limit(Some(1.0));
+                let Ok(truth) = exact.wins(&p, attacker_to_move) else { continue };
+                prover.clear();
+                assert_eq!(prover.prove(&p, attacker_to_move).unwrap().attacker_wins, truth, "{p:?}");
+                compared += 1;
+            }
+        }
+        let claims = CHECKS.with_borrow(|(_, counts)| counts.iter().sum::<u64>());
+        eprintln!("{roots} positions, {compared} proofs compared, {claims} rule claims confirmed");
+        assert!(compared > roots, "{compared} of {roots} compared");
+    }
+
+    #[test]
+    fn columns_are_even_exactly_when_each_has_0_2_or_4_stones() {
+        let mut mask = 0u64;
+        assert!(all_columns_even(mask));
+        mask |= board::cell(1, 2, 0);
+        assert!(!all_columns_even(mask));
+        mask |= board::cell(1, 2, 1);
+        assert!(all_columns_even(mask));
+        mask |= board::cell(1, 2, 2);
+        assert!(!all_columns_even(mask));
+        mask |= board::cell(1, 2, 3);
+        assert!(all_columns_even(mask));
+    }
+
+    #[test]
+    fn the_table_gives_back_only_a_keys_own_outcome() {
+        let mut table = Outcomes::new(0);
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let keys: Vec<u128> =
+            (0..1000).map(|_| ((u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64())) & KEY_MASK).collect();
+        for (i, &key) in keys.iter().enumerate() {
+            table.put(key, i % 3 == 0, i as u64);
+        }
+        for (i, &key) in keys.iter().enumerate() {
+            assert_eq!(table.get(key), Some(i % 3 == 0));
+            assert_eq!(table.get(key ^ 1 << 80), None);
+        }
+    }
+}
