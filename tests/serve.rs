@@ -208,3 +208,367 @@ fn keep_alive_is_kept_and_said_and_error_answers_hide_the_directory() {
     assert!(answer.contains("404 Not Found"), "{answer:.600}");
     drop(server);
 }
+
+// Issue 66: searches never lock out the cheap requests, each search keeps its deadline and gives
+// its memory back, answers never name the directory, tables are read again when they change, and
+// the request line, headers and percent escapes are parsed strictly.
+
+/// A `tablebase serve` process of this test's own: its directory given as a string (a trailing
+/// slash kept), and where `files` is given, its descriptors limited to that many (`ulimit -n`).
+struct Server {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Server {
+    fn start(dir: &str, files: Option<u32>) -> Server {
+        use std::process::{Command, Stdio};
+        let limit = files.map_or(String::new(), |n| format!("ulimit -n {n} && "));
+        let mut child = Command::new("sh")
+            .args(["-c", &format!("{limit}exec \"$0\" serve --port 0 --dir \"$1\"")])
+            .args([env!("CARGO_BIN_EXE_tablebase"), dir])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let mut line = String::new();
+        BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
+        let port = line.split("127.0.0.1:").nth(1).and_then(|rest| rest.split('/').next()?.parse().ok());
+        let port = port.unwrap_or_else(|| panic!("no address in {line:?}"));
+        Server { child, port }
+    }
+
+    /// A field of /proc/PID/status, in kB (`VmRSS`).
+    fn status_kb(&self, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let line = status.lines().find(|l| l.starts_with(&format!("{field}:"))).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+
+    /// Processor time the server has used so far, in seconds.
+    fn cpu_seconds(&self) -> f64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();
+        let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
+        // utime and stime, fields 14 and 15 of the line, in clock ticks.
+        let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+        // SAFETY: sysconf has no preconditions.
+        ticks as f64 / unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A GET of `target` on a connection of its own, answered and closed: status and body.
+fn get(port: u16, target: &str) -> (u16, String) {
+    let answer =
+        exchange(port, format!("GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes());
+    (status(&answer).unwrap_or(0), body(&answer).to_string())
+}
+
+/// The same, which must be answered within `limit`.
+fn get_within(port: u16, target: &str, limit: Duration) -> (u16, String) {
+    let started = Instant::now();
+    let answer = get(port, target);
+    assert!(started.elapsed() < limit, "{target}: answered after {:?}: {answer:?}", started.elapsed());
+    answer
+}
+
+/// Requests that start searches of far more than 30 s (no tables of these games in the
+/// directory).
+const SEARCHES: [&str; 8] = [
+    "/api/probe?game=sogo&position=",
+    "/api/probe?game=sogo&position=a1",
+    "/api/probe?game=sogo&position=b2",
+    "/api/probe?game=sogo&position=a1b2",
+    "/api/probe?game=connect4&size=7x6&position=",
+    "/api/probe?game=connect4&size=7x6&position=4",
+    "/api/probe?game=connect4&size=8x7&position=",
+    "/api/probe?game=connect4&size=8x7&position=1",
+];
+
+/// A request sent on a connection kept open, its answer not read.
+fn send(port: u16, target: &str) -> TcpStream {
+    let mut stream = connect(port);
+    stream
+        .write_all(format!("GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes())
+        .unwrap();
+    stream
+}
+
+fn error_of(body: &str) -> String {
+    let json: serde_json::Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    json["error"].as_str().unwrap_or_else(|| panic!("no error in {body}")).to_string()
+}
+
+fn path_str(dir: &common::Scratch) -> &str {
+    AsRef::<std::path::Path>::as_ref(dir).to_str().unwrap()
+}
+
+fn generate_4x4(dir: &std::path::Path) {
+    let out = common::tablebase_with_input(
+        env!("CARGO_BIN_EXE_tablebase"),
+        &["generate", "connect4", "--size", "4x4", "--dir", dir.to_str().unwrap()],
+        "",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn cheap_requests_are_answered_while_eight_searches_run_and_a_ninth_is_refused() {
+    let dir = common::scratch("serve-searches");
+    generate_4x4(dir.as_ref());
+    let server = Server::start(path_str(&dir), None);
+    let port = server.port;
+    let searching: Vec<TcpStream> = SEARCHES.iter().map(|target| send(port, target)).collect();
+    std::thread::sleep(Duration::from_millis(500));
+    // Well within the 2 s: the page, the game list and table probes take no search's turn.
+    let limit = Duration::from_secs(2);
+    for _ in 0..3 {
+        let (code, page) = get_within(port, "/", limit);
+        assert!(code == 200 && page.contains("<html"), "{code} {page:.200}");
+        let (code, games) = get_within(port, "/api/games", limit);
+        assert_eq!(code, 200, "{games}");
+        let games: serde_json::Value = serde_json::from_str(&games).unwrap();
+        let connect4 = games["games"].as_array().unwrap().iter().find(|g| g["game"] == "connect4").unwrap();
+        assert_eq!(connect4["present"][0]["settings"]["size"], "4x4", "{connect4}");
+        let (code, probe) = get_within(port, "/api/probe?game=connect4&size=4x4&position=12", limit);
+        let probe: serde_json::Value = serde_json::from_str(&probe).unwrap();
+        assert_eq!((code, probe["value"].as_str()), (200, Some("draw")), "{probe}");
+        assert_eq!(probe["moves"].as_array().map(Vec::len), Some(4), "{probe}");
+    }
+    // A ninth search: refused at once, and said why.
+    let (code, refused) = get_within(port, "/api/probe?game=sogo&position=c3", limit);
+    assert_eq!(code, 503, "{refused}");
+    assert!(error_of(&refused).contains("searches"), "{refused}");
+    // The searches end at their 30 s, with an error that names no option serve does not take.
+    let mut first = searching.into_iter().next().unwrap();
+    first.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let mut answer = String::new();
+    let _ = first.read_to_string(&mut answer);
+    assert_eq!(status(&answer), Some(500), "{answer:.300}");
+    let message = error_of(body(&answer));
+    assert!(message.contains("30 s") && !message.contains("--max-time"), "{message}");
+}
+
+#[test]
+fn a_closed_connection_stops_its_search() {
+    let dir = common::scratch("serve-cancel");
+    let server = Server::start(path_str(&dir), None);
+    let port = server.port;
+    for target in SEARCHES {
+        drop(send(port, target));
+    }
+    // Stopped within a moment of its client closing: the server is then idle.
+    std::thread::sleep(Duration::from_millis(1500));
+    let before = server.cpu_seconds();
+    std::thread::sleep(Duration::from_secs(2));
+    let used = server.cpu_seconds() - before;
+    assert!(used < 0.25, "{used} s of processor time in 2 s after every client left");
+    // Their turns are free again: eight more searches start, none refused.
+    let mut again: Vec<TcpStream> = SEARCHES.iter().map(|target| send(port, target)).collect();
+    std::thread::sleep(Duration::from_millis(500));
+    for stream in &mut again {
+        stream.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
+        let mut answer = Vec::new();
+        let read = stream.read_to_end(&mut answer);
+        assert!(read.is_err() && answer.is_empty(), "{}", String::from_utf8_lossy(&answer));
+    }
+}
+
+#[test]
+fn qubic_probes_keep_their_deadline_and_give_their_memory_back() {
+    let dir = common::scratch("serve-qubic");
+    let server = Server::start(path_str(&dir), None);
+    let port = server.port;
+    // Tables opened and the page served once, before the baseline.
+    assert_eq!(get(port, "/api/games").0, 200);
+    assert_eq!(get(port, "/api/probe?game=qubic&position=a11a22b11b22c11c22d11").0, 200);
+    let fresh = server.status_kb("VmRSS");
+    let probes: Vec<_> = ["a11b22", "a11c33", "a11b12"]
+        .into_iter()
+        .map(|position| {
+            std::thread::spawn(move || {
+                let started = Instant::now();
+                let mut stream = send(port, &format!("/api/probe?game=qubic&position={position}"));
+                stream.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+                let mut answer = String::new();
+                let _ = stream.read_to_string(&mut answer);
+                (position, started.elapsed(), answer)
+            })
+        })
+        .collect();
+    for probe in probes {
+        let (position, took, answer) = probe.join().unwrap();
+        // 30 s and what stopping takes: never a second search's time on top.
+        assert!(took < Duration::from_secs(40), "{position}: {took:?}");
+        match status(&answer) {
+            Some(200) => assert!(body(&answer).contains("\"value\""), "{answer:.300}"),
+            Some(500) => assert!(error_of(body(&answer)).contains("30 s"), "{answer:.300}"),
+            _ => panic!("{position}: {answer:.300}"),
+        }
+    }
+    let after = server.status_kb("VmRSS");
+    // docs/CLI.md states the bound.
+    assert!(after < fresh + (256 << 10), "{fresh} kB before the searches, {after} kB after");
+}
+
+#[test]
+fn error_answers_never_name_the_directory_however_it_is_written() {
+    let real = common::scratch("serve-hidden");
+    let real: &std::path::Path = real.as_ref();
+    generate_4x4(real);
+    // A table damaged before the server opens it.
+    let table = real.join("connect4-4x4-ply03.tbl");
+    let mut bytes = std::fs::read(&table).unwrap();
+    bytes[20] ^= 0x40;
+    std::fs::write(&table, bytes).unwrap();
+    let link = real.with_extension("link");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(real, &link).unwrap();
+    for dir in
+        [format!("{}/", link.display()), format!("{}//", real.display()), format!("{}/.", link.display())]
+    {
+        let server = Server::start(&dir, None);
+        for (target, code) in [
+            ("/api/probe?game=connect4&size=5x4&position=1", 404),
+            ("/api/probe?game=connect4&size=4x4&position=123", 500),
+            ("/api/svg?game=connect4&size=4x4&position=12", 500),
+        ] {
+            let (got, answer) = get(server.port, target);
+            assert_eq!(got, code, "{dir} {target}: {answer}");
+            let message = error_of(&answer);
+            assert!(message.starts_with("connect4-"), "{dir}: {message}");
+            for hidden in [real.to_str().unwrap(), link.to_str().unwrap(), "/tmp"] {
+                assert!(!message.contains(hidden), "{dir}: {message}");
+            }
+        }
+    }
+    std::fs::remove_file(&link).unwrap();
+}
+
+#[test]
+fn tables_generated_or_repaired_while_serving_are_read() {
+    let dir = common::scratch("serve-reread");
+    let dir: &std::path::Path = dir.as_ref();
+    let server = Server::start(dir.to_str().unwrap(), None);
+    let port = server.port;
+    let probe = "/api/probe?game=connect4&size=4x4&position=12";
+    assert_eq!(get(port, probe).0, 404);
+    generate_4x4(dir);
+    let (code, answer) = get(port, probe);
+    assert_eq!(code, 200, "{answer}");
+    assert!(answer.starts_with("{\"position\": \"12\", \"value\": \"draw\""), "{answer}");
+    // Damaged before it is first read, then repaired the way generate writes (a new file
+    // renamed over it).
+    let table = dir.join("connect4-4x4-ply05.tbl");
+    let good = std::fs::read(&table).unwrap();
+    let mut bad = good.clone();
+    bad[20] ^= 0x40;
+    std::fs::write(&table, &bad).unwrap();
+    let deeper = "/api/probe?game=connect4&size=4x4&position=12341";
+    let (code, answer) = get(port, deeper);
+    assert_eq!(code, 500, "{answer}");
+    assert!(error_of(&answer).contains("damaged"), "{answer}");
+    std::fs::write(dir.join("repaired"), &good).unwrap();
+    std::fs::rename(dir.join("repaired"), &table).unwrap();
+    let (code, answer) = get(port, deeper);
+    assert_eq!(code, 200, "{answer}");
+    // And damaged again in place, then mended in place.
+    let other = dir.join("connect4-4x4-ply07.tbl");
+    let good = std::fs::read(&other).unwrap();
+    let mut bad = good.clone();
+    bad[20] ^= 0x40;
+    std::fs::write(&other, &bad).unwrap();
+    let deepest = "/api/probe?game=connect4&size=4x4&position=1234123";
+    assert_eq!(get(port, deepest).0, 500);
+    std::fs::write(&other, &good).unwrap();
+    assert_eq!(get(port, deepest).0, 200);
+}
+
+#[test]
+fn a_move_is_played_without_a_search_and_the_page_asks_once_a_position() {
+    let dir = common::scratch("serve-move");
+    let server = Server::start(path_str(&dir), None);
+    let port = server.port;
+    let limit = Duration::from_secs(5);
+    for (target, next) in [
+        ("/api/move?game=sogo&position=&move=a1", "a1"),
+        ("/api/move?game=sogo&position=a1b2&move=a1", "a1b2a1"),
+        ("/api/move?game=qubic&position=a11&move=d44", "a11d44"),
+        ("/api/move?game=connect4&size=8x7&position=44&move=5", "445"),
+    ] {
+        let (code, answer) = get_within(port, target, limit);
+        assert_eq!((code, answer), (200, format!("{{\"position\": \"{next}\"}}")), "{target}");
+    }
+    for bad in ["/api/move?game=sogo&position=&move=e5", "/api/move?game=connect4&size=8x7&position=&move=45"]
+    {
+        let (code, answer) = get_within(port, bad, limit);
+        assert_eq!(code, 400, "{bad}: {answer}");
+    }
+    // The page asks for a position's probe and picture in one request.
+    let (_, page) = get(port, "/");
+    assert!(!page.contains("\"/api/svg\""), "the page still fetches the picture on its own");
+    generate_4x4(dir.as_ref());
+    let (code, answer) = get(port, "/api/probe?game=connect4&size=4x4&position=12&svg=1");
+    assert_eq!(code, 200);
+    let json: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(json["value"], "draw");
+    assert!(json["svg"].as_str().is_some_and(|svg| svg.contains("<svg")), "{answer:.300}");
+    assert_eq!(
+        json["svg"].as_str(),
+        Some(get(port, "/api/svg?game=connect4&size=4x4&position=12").1.as_str())
+    );
+}
+
+#[test]
+fn out_of_descriptors_the_next_client_gets_503_at_once() {
+    let dir = common::scratch("serve-descriptors");
+    generate_4x4(dir.as_ref());
+    let server = Server::start(path_str(&dir), Some(64));
+    let port = server.port;
+    let held: Vec<TcpStream> = (0..100).map(|_| connect(port)).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let (code, answer) =
+        get_within(port, "/api/probe?game=connect4&size=4x4&position=12", Duration::from_secs(2));
+    assert_eq!(code, 503, "{answer}");
+    drop(held);
+    std::thread::sleep(Duration::from_millis(300));
+    let (code, answer) =
+        get_within(port, "/api/probe?game=connect4&size=4x4&position=12", Duration::from_secs(2));
+    assert_eq!(code, 200, "{answer}");
+}
+
+#[test]
+fn percent_escapes_content_length_and_fragments_are_parsed_strictly() {
+    let dir = common::scratch("serve-strict");
+    generate_4x4(dir.as_ref());
+    let server = Server::start(path_str(&dir), None);
+    let port = server.port;
+    assert_eq!(get(port, "/api/probe?game=connect4&size=4x4&position=12").0, 200);
+    for target in [
+        "/api/probe?game=connect4&size=4x4&position=%+1",
+        "/api/probe?game=connect4&size=4x4&position=%-1",
+        "/api/probe?game=connect4&size=4x4&position=12&line=1#top",
+        "/api/games#x",
+        "/api/games?x=%1",
+    ] {
+        let (code, answer) = get(port, target);
+        assert_eq!(code, 400, "{target}: {answer}");
+    }
+    for length in ["+5", "-0", "5 5", "0x5", ""] {
+        let answer = exchange(
+            port,
+            format!(
+                "GET /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        assert_eq!(status(&answer), Some(400), "Content-Length: {length}: {answer:.300}");
+    }
+}

@@ -3,28 +3,88 @@
 use super::ProbeError;
 use crate::catalogue::Variant;
 use crate::table::TableError;
-use std::sync::{Arc, OnceLock};
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::SystemTime;
 
-/// Tables mapped on first use, read-only and shared by threads: a slot per table.
+/// Tables mapped on first use, read-only and shared by threads: a slot per table. A table that
+/// could not be opened (not generated, damaged) is opened again once the file the error names
+/// changes, so that a long-running prober (`serve`) sees tables generated or repaired meanwhile.
 pub(crate) struct LazyTables<T> {
-    slots: Vec<OnceLock<Result<T, Arc<TableError>>>>,
+    opened: Vec<OnceLock<T>>,
+    failed: Vec<Mutex<Option<Failure>>>,
+}
+
+/// Why a table could not be opened, and the state of the file the error names at the time.
+struct Failure {
+    error: Arc<TableError>,
+    file: Option<FileState>,
+}
+
+/// What changes when a file is created, replaced or written.
+#[derive(PartialEq, Eq)]
+struct FileState {
+    device: u64,
+    inode: u64,
+    len: u64,
+    modified: Option<SystemTime>,
+    changed: (i64, i64),
+}
+
+impl FileState {
+    fn of(path: &Path) -> Option<FileState> {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(path).ok()?;
+        Some(FileState {
+            device: meta.dev(),
+            inode: meta.ino(),
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            changed: (meta.ctime(), meta.ctime_nsec()),
+        })
+    }
 }
 
 impl<T> LazyTables<T> {
     pub fn new(tables: usize) -> LazyTables<T> {
-        LazyTables { slots: (0..tables).map(|_| OnceLock::new()).collect() }
+        LazyTables {
+            opened: (0..tables).map(|_| OnceLock::new()).collect(),
+            failed: (0..tables).map(|_| Mutex::new(None)).collect(),
+        }
     }
 
-    /// The table in `slot`, opened by `open` the first time; `variant` generates it.
+    /// The table in `slot`, opened by `open` the first time (and again after a failure, once
+    /// the file it named has changed); `variant` generates it.
     pub fn get(
         &self,
         slot: usize,
         open: impl FnOnce() -> Result<T, TableError>,
         variant: impl FnOnce() -> Variant,
     ) -> Result<&T, ProbeError> {
-        self.slots[slot]
-            .get_or_init(|| open().map_err(Arc::new))
-            .as_ref()
-            .map_err(|e| ProbeError::from_table(e, variant))
+        if let Some(table) = self.opened[slot].get() {
+            return Ok(table);
+        }
+        let mut failed = self.failed[slot].lock().unwrap_or_else(PoisonError::into_inner);
+        // Opened by another thread while this one waited.
+        if let Some(table) = self.opened[slot].get() {
+            return Ok(table);
+        }
+        if let Some(failure) = failed.as_ref()
+            && FileState::of(failure.error.path()) == failure.file
+        {
+            return Err(ProbeError::from_table(&failure.error, variant));
+        }
+        match open() {
+            Ok(table) => {
+                *failed = None;
+                Ok(self.opened[slot].get_or_init(|| table))
+            }
+            Err(error) => {
+                let error = Arc::new(error);
+                let file = FileState::of(error.path());
+                *failed = Some(Failure { error: Arc::clone(&error), file });
+                Err(ProbeError::from_table(&error, variant))
+            }
+        }
     }
 }

@@ -36,6 +36,15 @@ pub trait Probe: Sync {
     fn skips_blank_lines(&self) -> bool {
         true
     }
+    /// The position after the move written `mv` (as [`Probe::moves`] writes it), `None` where
+    /// no legal move is written so. Games whose values may need searches override it to find
+    /// the move without any value: playing a move must not cost a search of every move.
+    fn after_move(&self, position: &Self::Position, mv: &str) -> Result<Option<Self::Position>, ProbeError> {
+        Ok(self.moves(position)?.into_iter().find(|o| o.mv.to_string() == mv).map(|o| o.next))
+    }
+    /// Drops what the game keeps for later searches (transposition tables), keeping the tables
+    /// mapped: a long-running server calls it once its searches end.
+    fn release(&self) {}
 }
 
 /// A legal move, where it leads, and what that gives the side to move.

@@ -25,8 +25,10 @@ pub use proof::{Proof, Prover, StrategyMoves};
 pub use tree::{ProofTree, TreeProof};
 
 use crate::value::Value;
+use std::cell::RefCell;
 use std::fmt;
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 use std::time::Instant;
 
 /// A game of making lines on at most 64 cells, as the search sees it. Its cells are bits of a
@@ -99,6 +101,9 @@ pub enum SearchError {
         /// Positions searched until then.
         nodes: u64,
     },
+    /// The work it was for ([`Work`]) stopped it: no longer wanted (a client gone), or not
+    /// allowed to search at all.
+    Stopped,
 }
 
 impl fmt::Display for SearchError {
@@ -108,6 +113,7 @@ impl fmt::Display for SearchError {
                 f,
                 "the search needs more than the {seconds} s allowed (--max-time); it stopped after {nodes} positions"
             ),
+            SearchError::Stopped => write!(f, "the search was stopped: its answer is no longer wanted"),
         }
     }
 }
@@ -129,49 +135,154 @@ impl Deadline {
     }
 
     /// The error to stop with after `nodes` nodes, once the time is up, this search's own or
-    /// that of the work the thread does ([`within`]); the clock is read at every 4,096th node
-    /// only.
+    /// that of the work the thread does ([`Work`]), or once that work is stopped; the clock is
+    /// read at every 4,096th node only.
     #[inline]
     pub(crate) fn check(&self, nodes: u64) -> Result<(), SearchError> {
         if nodes & 0xfff != 0 {
             return Ok(());
         }
+        self.check_now(nodes)
+    }
+
+    #[cold]
+    fn check_now(&self, nodes: u64) -> Result<(), SearchError> {
         let now = Instant::now();
-        for (deadline, seconds) in [self.0, WORK_DEADLINE.get()].into_iter().flatten() {
-            if now > deadline {
+        if let Some((deadline, seconds)) = self.0
+            && now > deadline
+        {
+            return Err(SearchError::TimeLimit { seconds, nodes });
+        }
+        WORK.with_borrow(|work| work.as_ref().map_or(Ok(()), |work| work.check(now, nodes)))
+    }
+}
+
+/// What all the searches of one piece of work (a request to `serve`) may take together, on
+/// whichever threads they run: a deadline, and a way to stop them all at once (its client has
+/// gone). A work may also forbid searches altogether, so that its caller learns whether it
+/// needs one before giving it a search's resources ([`Work::without_searches`]).
+#[derive(Debug)]
+pub struct Work {
+    deadline: Option<(Instant, f64)>,
+    stopped: AtomicBool,
+    searches: bool,
+    /// A search was refused because the work forbids them.
+    wanted_search: AtomicBool,
+    /// The work this one is part of, whose deadline and stop hold here too.
+    outer: Option<Arc<Work>>,
+}
+
+thread_local! {
+    /// The work the thread does now ([`Work::run`]).
+    static WORK: RefCell<Option<Arc<Work>>> = const { RefCell::new(None) };
+}
+
+impl Work {
+    /// Work whose searches stop `seconds` from now (never for `None`), within the work the
+    /// thread does now, if any.
+    pub fn new(seconds: Option<f64>) -> Arc<Work> {
+        let outer = Work::current();
+        Arc::new(Work {
+            deadline: Deadline::after(seconds).0,
+            stopped: AtomicBool::new(false),
+            searches: outer.as_ref().is_none_or(|o| o.searches),
+            wanted_search: AtomicBool::new(false),
+            outer,
+        })
+    }
+
+    /// Work in which no search may start: the first one stops with [`SearchError::Stopped`],
+    /// and [`Work::wanted_search`] says so afterwards.
+    pub fn without_searches() -> Arc<Work> {
+        let mut work = Work::new(None);
+        if let Some(work) = Arc::get_mut(&mut work) {
+            work.searches = false;
+        }
+        work
+    }
+
+    /// The work the thread does now: to hand to the threads a search starts ([`Work::run`]).
+    pub fn current() -> Option<Arc<Work>> {
+        WORK.with_borrow(Clone::clone)
+    }
+
+    /// Stops every search of the work, now and later, on every thread.
+    pub fn stop(&self) {
+        self.stopped.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a search was refused because the work forbids them.
+    pub fn wanted_search(&self) -> bool {
+        self.wanted_search.load(Ordering::Relaxed)
+    }
+
+    /// Runs `f` as part of `work` (nothing when `None`): every search it makes on this thread
+    /// obeys the work's deadline and stop.
+    pub fn run<T>(work: Option<&Arc<Work>>, f: impl FnOnce() -> T) -> T {
+        /// Puts the thread's work back, also when `f` unwinds.
+        struct Restore(Option<Arc<Work>>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                WORK.set(self.0.take());
+            }
+        }
+        let _restore = Restore(WORK.replace(work.cloned()));
+        f()
+    }
+
+    fn check(&self, now: Instant, nodes: u64) -> Result<(), SearchError> {
+        let mut work = Some(self);
+        while let Some(w) = work {
+            if w.stopped.load(Ordering::Relaxed) {
+                return Err(SearchError::Stopped);
+            }
+            if let Some((deadline, seconds)) = w.deadline
+                && now > deadline
+            {
                 return Err(SearchError::TimeLimit { seconds, nodes });
             }
+            work = w.outer.as_deref();
         }
         Ok(())
     }
 }
 
-thread_local! {
-    /// The deadline of all the searches of the thread's present work ([`within`]).
-    static WORK_DEADLINE: std::cell::Cell<Option<(Instant, f64)>> = const { std::cell::Cell::new(None) };
+/// Whether a search may start now on this thread: not when its work forbids searches, is
+/// stopped or out of time. Every search begins with it, so that such a work costs no table.
+pub(crate) fn may_search() -> Result<(), SearchError> {
+    WORK.with_borrow(|work| match work {
+        None => Ok(()),
+        Some(work) if !work.searches => {
+            work.wanted_search.store(true, Ordering::Relaxed);
+            Err(SearchError::Stopped)
+        }
+        Some(work) => work.check(Instant::now(), 0),
+    })
+}
+
+/// `mutex` locked for a search, waiting no longer than `deadline` and the thread's work allow:
+/// a search that needs a table another search holds waits for it within its own time.
+pub(crate) fn lock_for_search<'a, T>(
+    mutex: &'a Mutex<T>,
+    deadline: Deadline,
+) -> Result<MutexGuard<'a, T>, SearchError> {
+    loop {
+        match mutex.try_lock() {
+            Ok(held) => return Ok(held),
+            Err(TryLockError::Poisoned(held)) => return Ok(held.into_inner()),
+            Err(TryLockError::WouldBlock) => {
+                deadline.check_now(0)?;
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+        }
+    }
 }
 
 /// Runs `work` with every search it makes on this thread stopped `seconds` from now at the
 /// latest, whatever the searches' own limits: a bound on a whole answer made of many searches
-/// (a position and each of its moves), such as one request to `serve`.
+/// (a position and each of its moves). A bound within another keeps the earlier of the two.
 pub fn within<T>(seconds: f64, work: impl FnOnce() -> T) -> T {
-    let outer = WORK_DEADLINE.get();
-    let mine = Deadline::after(Some(seconds)).0;
-    // A deadline within another keeps the earlier of the two.
-    let deadline = match (outer, mine) {
-        (Some(o), Some(m)) => Some(if o.0 <= m.0 { o } else { m }),
-        (o, m) => o.or(m),
-    };
-    /// Puts the outer deadline back, also when `work` unwinds.
-    struct Restore(Option<(Instant, f64)>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            WORK_DEADLINE.set(self.0);
-        }
-    }
-    let _restore = Restore(outer);
-    WORK_DEADLINE.set(deadline);
-    work()
+    Work::run(Some(&Work::new(Some(seconds))), work)
 }
 
 /// `MAX` of the score on a board of `cells` cells: a win on the winner's own stone `k` scores
@@ -493,11 +604,18 @@ impl<G: LineGame + Clone> SearcherPool<G> {
         max_time: Option<f64>,
         search: impl FnOnce(&mut Searcher<G>) -> Result<T, SearchError>,
     ) -> Result<T, SearchError> {
+        may_search()?;
         let idle = || self.idle.lock().unwrap_or_else(PoisonError::into_inner);
         let mut searcher = idle().pop().unwrap_or_else(|| Searcher::new(self.game.clone(), self.table_bytes));
         searcher.set_time_limit(max_time);
         let answer = search(&mut searcher);
         idle().push(searcher);
         answer
+    }
+
+    /// Drops the idle searchers and their tables (64 MB each by default): what a long-running
+    /// server does once its searches end, so that its memory goes back to what it holds idle.
+    pub fn release(&self) {
+        self.idle.lock().unwrap_or_else(PoisonError::into_inner).clear();
     }
 }

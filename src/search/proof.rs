@@ -180,6 +180,7 @@ impl<G: LineGame> Prover<G> {
 
     /// Whether `attacker_to_move` (the side to move at `position`, or else the other) wins.
     pub fn prove(&mut self, position: &G::Position, attacker_to_move: bool) -> Result<Proof, SearchError> {
+        super::may_search()?;
         let node = self.game.node(position);
         self.set_attacker(&node, attacker_to_move);
         let (nodes, threat_nodes) = (self.nodes, self.threat_nodes);

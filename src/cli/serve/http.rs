@@ -9,8 +9,13 @@
 //!   the connection closes after the answer, so a withheld body stalls no one);
 //! - headers not complete within [`Limits::header_time`] of their first byte, or a connection
 //!   silent for [`Limits::idle_time`] between requests: 408, or a quiet close if nothing came;
-//! - more than [`Limits::connections`] open connections: 503 at once to the next;
+//! - more than [`Limits::connections`] open connections, or more than the process's limit on
+//!   open files leaves room for: 503 at once to the next;
 //! - a client that does not read its answer: given up after [`Limits::write_time`].
+//!
+//! Parsing is strict (RFC 9112, RFC 3986): a request target is a path and query of the
+//! characters a URI allows, each `%` followed by two hexadecimal digits, no `#fragment`; a
+//! header name is a token and its value has no control characters; `Content-Length` is digits.
 //!
 //! HTTP/1.1 connections stay open unless the client says `Connection: close`; HTTP/1.0 ones
 //! only when the client asks with `Connection: keep-alive`, and the answer says so.
@@ -53,9 +58,23 @@ impl Default for Limits {
 }
 
 /// A request as the handler sees it: GET or HEAD of a target in origin form (`/api/probe?...`).
-pub struct Request {
+pub struct Request<'a> {
     /// The path and query, `/api/probe?game=...`; an absolute-form target is cut to this.
     pub target: String,
+    client: &'a TcpStream,
+}
+
+impl Request<'_> {
+    /// Whether the client has closed its connection (or its sending side: no client that
+    /// waits for an answer does), so that work for it can stop. Costs one system call.
+    pub fn client_gone(&self) -> bool {
+        use std::os::fd::AsRawFd;
+        let mut poll =
+            libc::pollfd { fd: self.client.as_raw_fd(), events: libc::POLLIN | libc::POLLRDHUP, revents: 0 };
+        // SAFETY: one valid pollfd, no waiting.
+        let ready = unsafe { libc::poll(&mut poll, 1, 0) };
+        ready > 0 && poll.revents & (libc::POLLRDHUP | libc::POLLHUP | libc::POLLERR) != 0
+    }
 }
 
 /// An answer.
@@ -71,10 +90,13 @@ pub struct Response {
 /// Each connection has a thread of its own while it is open, so a slow or silent client holds
 /// only its own. Threads are kept for later connections once theirs closes (starting one costs
 /// more than answering a probe), and end after a minute with nothing to do.
-pub fn serve<H>(listener: TcpListener, limits: Limits, handler: H) -> io::Result<()>
+pub fn serve<H>(listener: TcpListener, mut limits: Limits, handler: H) -> io::Result<()>
 where
     H: Fn(&Request) -> Response + Send + Sync + 'static,
 {
+    // A connection is one descriptor; the rest are kept for tables, refusals and the spare.
+    let files = raise_file_limit();
+    limits.connections = limits.connections.min(files.saturating_sub(RESERVED_FILES).max(1));
     let shared = Arc::new(Shared {
         handler,
         limits,
@@ -82,13 +104,26 @@ where
         queue: Mutex::new(Queue { waiting: VecDeque::new(), idle: 0 }),
         arrived: Condvar::new(),
     });
+    let refusals = refuser();
+    // Out of descriptors, accept fails and the client would wait in the backlog unanswered:
+    // this one is given up to accept it and answer 503.
+    let mut spare = std::fs::File::open("/dev/null").ok();
     loop {
         let stream = match listener.accept() {
             Ok((stream, _)) => stream,
-            // Out of descriptors or a connection reset before it was accepted: the listener
-            // itself is fine, and the clients already connected are served meanwhile.
+            Err(e) if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE)) && spare.is_some() => {
+                drop(spare.take());
+                if let Ok((stream, _)) = listener.accept() {
+                    let _ = refusals.send(stream);
+                }
+                spare = std::fs::File::open("/dev/null").ok();
+                continue;
+            }
+            // A connection reset before it was accepted, or out of descriptors with none to
+            // spare: the listener itself is fine, and the clients connected are served meanwhile.
             Err(_) => {
                 std::thread::sleep(Duration::from_millis(10));
+                spare = spare.or_else(|| std::fs::File::open("/dev/null").ok());
                 continue;
             }
         };
@@ -96,7 +131,7 @@ where
         let _ = stream.set_write_timeout(Some(shared.limits.write_time));
         if shared.open.fetch_add(1, Ordering::SeqCst) >= shared.limits.connections {
             shared.open.fetch_sub(1, Ordering::SeqCst);
-            refuse_busy(stream);
+            let _ = refusals.send(stream);
             continue;
         }
         let mut queue = shared.queue.lock().unwrap_or_else(|e| e.into_inner());
@@ -155,11 +190,75 @@ impl<H: Fn(&Request) -> Response + Send + Sync> Shared<H> {
     }
 }
 
-fn refuse_busy(mut stream: TcpStream) {
-    let response =
-        Response { status: 503, content_type: "application/json", body: error_body("too many connections") };
-    let _ = write_response(&mut stream, &response, false, false);
-    linger_and_close(stream);
+/// Descriptors kept out of the connections' share: the standard streams, the listener, the
+/// spare, tables opened and refusals lingering.
+const RESERVED_FILES: usize = 64;
+
+/// Refusals lingering at once; past them a refused client is closed at once.
+const REFUSALS: usize = 32;
+
+/// The soft limit on open files raised to the hard one, and what it is now.
+fn raise_file_limit() -> usize {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit and setrlimit with a valid struct.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+            return usize::MAX;
+        }
+        if limit.rlim_cur < limit.rlim_max {
+            let raised = libc::rlimit { rlim_cur: limit.rlim_max, rlim_max: limit.rlim_max };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                limit = raised;
+            }
+        }
+    }
+    usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX)
+}
+
+/// A thread that answers refused connections 503 and closes them, so that the acceptor never
+/// waits on a client: each lingers up to a second (closing with the client's request unread
+/// would reset the connection and could destroy the answer), all of them at once.
+fn refuser() -> std::sync::mpsc::SyncSender<TcpStream> {
+    let (send, receive) = std::sync::mpsc::sync_channel::<TcpStream>(REFUSALS);
+    let refuse = move || {
+        let response = Response {
+            status: 503,
+            content_type: "application/json",
+            body: error_body("too many connections"),
+        };
+        let mut lingering: Vec<(TcpStream, Instant)> = Vec::new();
+        loop {
+            let next = match lingering.is_empty() {
+                true => receive.recv().ok(),
+                false => receive.recv_timeout(Duration::from_millis(20)).ok(),
+            };
+            if let Some(stream) = next {
+                // The answer fits in the socket's buffer of a new connection.
+                let _ = stream.set_nonblocking(true);
+                if write_response(&stream, &response, false, false).is_ok() {
+                    let _ = stream.shutdown(Shutdown::Write);
+                    lingering.push((stream, Instant::now() + Duration::from_secs(1)));
+                }
+            }
+            let now = Instant::now();
+            let mut sink = [0u8; 4096];
+            lingering.retain(|(stream, until)| {
+                let mut reader = stream;
+                loop {
+                    match reader.read(&mut sink) {
+                        Ok(0) => return false,
+                        Ok(_) => continue,
+                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => return now < *until,
+                        Err(_) => return false,
+                    }
+                }
+            });
+        }
+    };
+    if std::thread::Builder::new().name("refuser".into()).spawn(refuse).is_err() {
+        // No thread: a refused client is closed without an answer (the receiver is gone).
+    }
+    send
 }
 
 /// What reading one request gave.
@@ -177,21 +276,22 @@ enum Read1 {
 }
 
 fn connection(stream: TcpStream, limits: &Limits, handler: &impl Fn(&Request) -> Response) -> io::Result<()> {
-    let mut reader = BufReader::with_capacity(8 << 10, stream.try_clone()?);
-    let mut writer = stream;
+    // One descriptor a connection: reads and writes share it.
+    let mut reader = BufReader::with_capacity(8 << 10, &stream);
+    let writer = &stream;
     loop {
         match read_request(&mut reader, limits)? {
             Read1::Gone => return Ok(()),
             Read1::Refuse(status, why) => {
                 let response = Response { status, content_type: "application/json", body: error_body(why) };
-                write_response(&mut writer, &response, false, false)?;
+                write_response(writer, &response, false, false)?;
                 linger_and_close(writer);
                 return Ok(());
             }
             Read1::Request { method, target, keep_alive, has_body } => {
                 let head = method == "HEAD";
                 let response = if method == "GET" || head {
-                    handler(&Request { target })
+                    handler(&Request { target, client: &stream })
                 } else {
                     Response {
                         status: 405,
@@ -201,7 +301,7 @@ fn connection(stream: TcpStream, limits: &Limits, handler: &impl Fn(&Request) ->
                 };
                 // A body is never read, so the connection cannot carry another request after it.
                 let keep = keep_alive && !has_body;
-                write_response(&mut writer, &response, keep, head)?;
+                write_response(writer, &response, keep, head)?;
                 if !keep {
                     // Only a client that may still be sending needs the slow close.
                     if has_body || !reader.buffer().is_empty() {
@@ -215,7 +315,7 @@ fn connection(stream: TcpStream, limits: &Limits, handler: &impl Fn(&Request) ->
 }
 
 /// Reads a request line and headers within the limits.
-fn read_request(reader: &mut BufReader<TcpStream>, limits: &Limits) -> io::Result<Read1> {
+fn read_request(reader: &mut BufReader<&TcpStream>, limits: &Limits) -> io::Result<Read1> {
     // Waiting for the first byte is the idle time of a kept-alive connection.
     reader.get_ref().set_read_timeout(Some(limits.idle_time))?;
     match reader.fill_buf() {
@@ -301,17 +401,29 @@ fn parse_head(head: &[u8], limits: &Limits) -> Read1 {
     let Some(target) = origin_form(target) else {
         return Read1::Refuse(400, "malformed request target");
     };
+    if target.contains('#') {
+        return Read1::Refuse(400, "a request target has no #fragment");
+    }
+    if !is_uri_path_and_query(&target) {
+        return Read1::Refuse(400, "malformed request target: a character or % escape a URI does not allow");
+    }
     let (mut close, mut keep_alive, mut has_body, mut length_seen) = (false, false, false, false);
+    let mut chunked = false;
     for line in lines.take_while(|l| !l.is_empty()) {
         let Some((name, value)) = line.split_once(':') else {
             return Read1::Refuse(400, "malformed header line");
         };
-        if name.is_empty() || name.bytes().any(|b| b.is_ascii_whitespace() || b.is_ascii_control()) {
+        if name.is_empty() || !name.bytes().all(is_token) {
             return Read1::Refuse(400, "malformed header name");
         }
-        let value = value.trim();
+        let value = value.trim_matches([' ', '\t']);
+        if value.bytes().any(|b| b.is_ascii_control() && b != b'\t') {
+            return Read1::Refuse(400, "control character in a header value");
+        }
         if name.eq_ignore_ascii_case("content-length") {
-            let Ok(length) = value.parse::<u64>() else {
+            // Digits only: `+5`, `-0` or `5 5` are not lengths (RFC 9110 section 8.6).
+            let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
+            let Some(length) = value.parse::<u64>().ok().filter(|_| digits) else {
                 return Read1::Refuse(400, "malformed Content-Length");
             };
             if length_seen {
@@ -323,6 +435,7 @@ fn parse_head(head: &[u8], limits: &Limits) -> Read1 {
             }
             has_body |= length > 0;
         } else if name.eq_ignore_ascii_case("transfer-encoding") {
+            chunked = true;
             has_body = true;
         } else if name.eq_ignore_ascii_case("connection") {
             for token in value.split(',').map(str::trim) {
@@ -330,6 +443,10 @@ fn parse_head(head: &[u8], limits: &Limits) -> Read1 {
                 keep_alive |= token.eq_ignore_ascii_case("keep-alive");
             }
         }
+    }
+    if chunked && length_seen {
+        // Two framings that disagree: the way requests are smuggled (RFC 9112 section 6.3).
+        return Read1::Refuse(400, "both Transfer-Encoding and Content-Length");
     }
     let keep_alive = !close && (http_1_1 || keep_alive);
     Read1::Request { method: method.to_string(), target, keep_alive, has_body }
@@ -360,6 +477,34 @@ fn origin_form(target: &str) -> Option<String> {
     })
 }
 
+/// Whether `target` is an absolute path and query as RFC 3986 writes them: unreserved
+/// characters, sub-delimiters, `:@/?`, and `%` followed by two hexadecimal digits.
+fn is_uri_path_and_query(target: &str) -> bool {
+    let bytes = target.as_bytes();
+    let mut k = 0;
+    while k < bytes.len() {
+        match bytes[k] {
+            b'%' => {
+                let hex = bytes.get(k + 1..k + 3);
+                if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                    return false;
+                }
+                k += 3;
+                continue;
+            }
+            b if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&b) => {}
+            _ => return false,
+        }
+        k += 1;
+    }
+    true
+}
+
+/// A character of a token (RFC 9110 section 5.6.2): a header's name.
+fn is_token(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
 fn is_timeout(e: &io::Error) -> bool {
     matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut)
 }
@@ -381,7 +526,7 @@ fn reason(status: u16) -> &'static str {
 }
 
 fn write_response(
-    out: &mut TcpStream,
+    mut out: &TcpStream,
     response: &Response,
     keep_alive: bool,
     head_only: bool,
@@ -409,13 +554,13 @@ fn write_response(
 /// Closes after an answer so that the client reads it: stop sending, then read and drop what
 /// the client still sends for a moment (closing with unread bytes would reset the connection,
 /// and a reset can destroy the answer before the client reads it).
-fn linger_and_close(stream: TcpStream) {
+fn linger_and_close(stream: &TcpStream) {
     let _ = stream.shutdown(Shutdown::Write);
     let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
     let deadline = Instant::now() + Duration::from_secs(1);
     let mut sink = [0u8; 16 << 10];
     let mut drained = 0usize;
-    let mut reader = &stream;
+    let mut reader = stream;
     while Instant::now() < deadline && drained < (4 << 20) {
         match reader.read(&mut sink) {
             Ok(0) | Err(_) => break,
@@ -475,6 +620,16 @@ mod tests {
             ("GET http:///x HTTP/1.1\r\n", 400),
             ("GET / HTTP/1.1\r\nno colon\r\n", 400),
             ("GET / HTTP/1.1\r\n bad: name\r\n", 400),
+            ("GET /a#b HTTP/1.1\r\n", 400),
+            ("GET /a?x=%+1 HTTP/1.1\r\n", 400),
+            ("GET /a?x=%4 HTTP/1.1\r\n", 400),
+            ("GET /a|b HTTP/1.1\r\n", 400),
+            ("GET http://h/a#b HTTP/1.1\r\n", 400),
+            ("GET / HTTP/1.1\r\nContent-Length: +5\r\n", 400),
+            ("GET / HTTP/1.1\r\nContent-Length: \r\n", 400),
+            ("GET / HTTP/1.1\r\nX(y): z\r\n", 400),
+            ("GET / HTTP/1.1\r\nX: a\x01b\r\n", 400),
+            ("POST / HTTP/1.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n", 400),
         ] {
             match parsed(head) {
                 Read1::Refuse(got, _) => assert_eq!(got, status, "{head:?}"),
@@ -482,6 +637,10 @@ mod tests {
             }
         }
         assert!(matches!(parse_head(b"GET /\xff HTTP/1.1\r\n", &Limits::default()), Read1::Refuse(400, _)));
+        match parsed("GET /api/probe?game=x&position=W%3Aa1+B%3A&k=(a)!*',;:@/?~ HTTP/1.1\r\nX: a\tb\r\n") {
+            Read1::Request { target, .. } => assert!(target.ends_with("~")),
+            _ => panic!("every character RFC 3986 allows in a path and query is served"),
+        }
     }
 
     #[test]

@@ -5,17 +5,20 @@
 mod http;
 
 use super::error::{Error, complain, explain, generate_without_dir};
-use super::output::{Format, answer};
+use super::output::{self, Format, answer};
 use std::any::Any;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tablebase::catalogue::Variant;
 use tablebase::game::{Game, Purpose};
 use tablebase::games::{ForGame, GAMES, with_game};
 use tablebase::picture::Draw;
-use tablebase::probe::ProbeError;
+use tablebase::probe::{Probe, ProbeError};
+use tablebase::search::{SearchError, Work};
 use tablebase::text::json_string;
 use tablebase::text::quote;
 
@@ -23,13 +26,28 @@ const PAGE: &str = include_str!("page.html");
 
 /// The tablebases asked for so far, kept open between requests.
 struct Tables {
+    /// The tables' directory as every file name is built from it ([`plain_dir`]).
     dir: PathBuf,
     /// Each variant's tablebase, of its game's type.
-    open: Mutex<HashMap<Variant, Arc<dyn Any + Send + Sync>>>,
-    /// Answers computed at once: a Connect Four search past the tables holds a transposition
-    /// table (64 MB) and a core for up to [`SEARCH_SECONDS`], so their number is bounded
-    /// however many connections ask.
-    computing: Permits,
+    open: Mutex<HashMap<Variant, Arc<dyn Opened>>>,
+    /// Searches in flight: each holds a transposition table (64 MB to gigabytes) and a thread
+    /// for up to [`SEARCH_SECONDS`], so their number is bounded however many clients ask.
+    searching: AtomicUsize,
+}
+
+/// A tablebase of any game, as `serve` keeps it.
+trait Opened: Send + Sync {
+    fn as_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync>;
+    fn release(&self);
+}
+
+impl<T: Probe + Send + Sync + 'static> Opened for T {
+    fn as_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync> {
+        self
+    }
+    fn release(&self) {
+        Probe::release(self);
+    }
 }
 
 /// An answer: the status, the content type and the body.
@@ -50,48 +68,16 @@ impl Reply {
 }
 
 /// Seconds the searches of one request may take together (a Connect Four position beyond an
-/// opening book and its moves, a Qubic or Sogo position): a page waits no longer, and the
-/// answer is an error (status 500) that says so.
+/// opening book and its moves, a Qubic or Sogo position), from the moment the request arrived:
+/// a page waits no longer, and the answer is an error (status 500) that says so.
 const SEARCH_SECONDS: f64 = 30.0;
 
-/// How long a request waits for its turn to compute before it is answered 503.
-const WAIT_FOR_TURN: Duration = Duration::from_secs(60);
+/// Requests searching at once; one more is answered 503 at once. Eight keep a 2-core machine
+/// busy and bound the memory of searches (docs/CLI.md).
+const SEARCHES: usize = 8;
 
-/// A counting semaphore.
-struct Permits {
-    free: Mutex<usize>,
-    returned: Condvar,
-}
-
-impl Permits {
-    fn new(n: usize) -> Permits {
-        Permits { free: Mutex::new(n), returned: Condvar::new() }
-    }
-
-    /// Runs `work` with a permit, or gives `None` when none came within `wait`.
-    fn with<T>(&self, wait: Duration, work: impl FnOnce() -> T) -> Option<T> {
-        let free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        let (mut free, _) = self
-            .returned
-            .wait_timeout_while(free, wait, |free| *free == 0)
-            .unwrap_or_else(|e| e.into_inner());
-        if *free == 0 {
-            return None;
-        }
-        *free -= 1;
-        drop(free);
-        // Given back even if `work` panics.
-        struct Back<'a>(&'a Permits);
-        impl Drop for Back<'_> {
-            fn drop(&mut self) {
-                *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-                self.0.returned.notify_one();
-            }
-        }
-        let _back = Back(self);
-        Some(work())
-    }
-}
+/// How often a request that searches looks whether its client is still there.
+const CLIENT_CHECK: Duration = Duration::from_millis(50);
 
 /// Serves until the process is stopped.
 pub fn serve(dir: &Path, bind: &str, port: u16) -> Result<(), Error> {
@@ -99,21 +85,13 @@ pub fn serve(dir: &Path, bind: &str, port: u16) -> Result<(), Error> {
         .map_err(|source| Error::Serve { address: format!("{bind}:{port}"), source })?;
     let address = listener.local_addr().map_or(format!("{bind}:{port}"), |a| a.to_string());
     complain!("tablebase: serving the tables in {} at http://{address}/ (Ctrl-C stops)", dir.display());
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let tables = Tables {
-        dir: dir.to_path_buf(),
+    let tables = Arc::new(Tables {
+        dir: plain_dir(dir),
         open: Mutex::new(HashMap::new()),
-        computing: Permits::new((2 * cores).clamp(2, 16)),
-    };
+        searching: AtomicUsize::new(0),
+    });
     http::serve(listener, http::Limits::default(), move |request| {
-        let reply = tables
-            .computing
-            .with(WAIT_FOR_TURN, || {
-                // A request must never take the server down: a bug answers 500.
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route(&tables, &request.target)))
-                    .unwrap_or_else(|_| Reply::error(500, "internal error"))
-            })
-            .unwrap_or_else(|| Reply::error(503, "busy: every worker is searching; try again"));
+        let reply = answer_request(&tables, request);
         let body = match reply.status {
             200 => reply.body,
             _ => without_dir(&reply.body, &tables.dir),
@@ -121,6 +99,104 @@ pub fn serve(dir: &Path, bind: &str, port: u16) -> Result<(), Error> {
         http::Response { status: reply.status, content_type: reply.kind, body }
     })
     .map_err(|source| Error::Serve { address, source })
+}
+
+/// The answer to one request. It is first answered where it came, with searches forbidden: the
+/// page, the game list and whatever the tables answer take no more than that. One that needs a
+/// search is answered again on a thread of its own, at the lowest priority, if one of the
+/// [`SEARCHES`] turns is free, and stopped when its client leaves.
+fn answer_request(tables: &Arc<Tables>, request: &http::Request) -> Reply {
+    let arrived = Instant::now();
+    let cheap = Work::without_searches();
+    let reply = Work::run(Some(&cheap), || guarded(tables, &request.target));
+    if !cheap.wanted_search() {
+        return reply;
+    }
+    let taken = tables.searching.fetch_add(1, Ordering::SeqCst);
+    let turn = Turn(Arc::clone(tables));
+    if taken >= SEARCHES {
+        drop(turn);
+        return Reply::error(
+            503,
+            &format!("busy: {SEARCHES} searches are running, the most at once; try again when one ends"),
+        );
+    }
+    let left = SEARCH_SECONDS - arrived.elapsed().as_secs_f64();
+    let work = Work::new(Some(left));
+    let (send, receive) = std::sync::mpsc::channel();
+    let (for_thread, target) = (Arc::clone(tables), request.target.clone());
+    let search = Arc::clone(&work);
+    let started = std::thread::Builder::new().name("search".into()).spawn(move || {
+        lowest_priority();
+        let reply = Work::run(Some(&search), || guarded(&for_thread, &target));
+        // The tables of the searches just ended go back before the answer and the turn, so
+        // that at most [`SEARCHES`] searches' memory is ever held, and none once all answered.
+        release_memory(&for_thread);
+        drop(turn);
+        // Nobody may be listening any more (a client gone).
+        let _ = send.send(reply);
+    });
+    if started.is_err() {
+        return Reply::error(503, "busy: no thread for another search; try again later");
+    }
+    loop {
+        match receive.recv_timeout(CLIENT_CHECK) {
+            Ok(reply) => return reply,
+            Err(RecvTimeoutError::Timeout) if request.client_gone() => {
+                work.stop();
+                return Reply::error(503, "the client has gone");
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return Reply::error(500, "internal error"),
+        }
+    }
+}
+
+/// A search's turn, given back when dropped.
+struct Turn(Arc<Tables>);
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        self.0.searching.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A request answered; a request that hits a bug is answered 500, and the server goes on.
+fn guarded(tables: &Tables, target: &str) -> Reply {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route(tables, target)))
+        .unwrap_or_else(|_| Reply::error(500, "internal error"))
+}
+
+/// Lets every other thread of the machine go first: a search must never slow the cheap
+/// answers. The threads it starts inherit it.
+fn lowest_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority on this thread's own id changes nothing but its niceness.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19);
+    }
+}
+
+/// Drops the searches' transposition tables that no search uses now, and gives the freed
+/// memory back to the system.
+fn release_memory(tables: &Tables) {
+    let open: Vec<Arc<dyn Opened>> =
+        tables.open.lock().unwrap_or_else(|e| e.into_inner()).values().cloned().collect();
+    for tablebase in open {
+        tablebase.release();
+    }
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory of the allocator to the system.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// `dir` as the file names of its tables start: without `.` components, doubled or trailing
+/// slashes, so that [`without_dir`] finds it in any of them.
+fn plain_dir(dir: &Path) -> PathBuf {
+    let plain: PathBuf = dir.components().collect();
+    if plain.as_os_str().is_empty() { PathBuf::from(".") } else { plain }
 }
 
 /// An error message as a remote client may read it: table files named relative to the tables'
@@ -133,7 +209,7 @@ fn without_dir(message: &str, dir: &Path) -> String {
     // The longest first, so that a name that contains another is replaced whole.
     names.sort_by_key(|n| std::cmp::Reverse(n.len()));
     let mut text = message.to_string();
-    for name in names.iter().filter(|n| !n.is_empty()) {
+    for name in names.iter().filter(|n| !n.is_empty() && n.as_str() != "/") {
         text = text.replace(&format!("{name}/"), "").replace(&format!("--dir {name}"), "--dir DIR");
     }
     text
@@ -189,16 +265,14 @@ impl ForGame for Serving<'_> {
         let tablebase = {
             let mut open = self.tables.open.lock().unwrap_or_else(|e| e.into_inner());
             let entry = open.entry(game.variant()).or_insert_with(|| {
-                Arc::new(game.tablebase(&self.tables.dir, Some(SEARCH_SECONDS))) as Arc<dyn Any + Send + Sync>
+                Arc::new(game.tablebase(&self.tables.dir, Some(SEARCH_SECONDS))) as Arc<dyn Opened>
             });
             Arc::clone(entry)
         };
-        match tablebase.downcast::<G::Tablebase>() {
-            // One bound for the whole answer: a position and every move of it can each need a
-            // search (all 60 moves of an early Qubic position).
-            Ok(tablebase) => {
-                tablebase::search::within(SEARCH_SECONDS, || call(&*tablebase, self.path, self.params))
-            }
+        // The work the request runs in bounds the whole answer: a position and every move of
+        // it can each need a search (all 60 moves of an early Qubic position).
+        match tablebase.as_any().downcast::<G::Tablebase>() {
+            Ok(tablebase) => call(&*tablebase, self.path, self.params),
             Err(_) => Reply::error(500, "internal error: a variant's tables of another type"),
         }
     }
@@ -210,8 +284,20 @@ fn call<G: Draw>(game: &G, path: &str, params: &HashMap<String, String>) -> Repl
     };
     match path {
         "/api/probe" => {
-            let line = matches!(params.get("line").map(String::as_str), Some("1" | "true"));
-            match answer(game, text, Format::Json, line) {
+            let asked = |name| matches!(params.get(name).map(String::as_str), Some("1" | "true"));
+            let answered = match asked("svg") {
+                false => answer(game, text, Format::Json, asked("line")),
+                // The picture in the same answer, from the same probe: the page asks once.
+                true => game.parse(text).and_then(|position| {
+                    let probed = tablebase::probe(game, &position)?;
+                    let line =
+                        if asked("line") { Some(tablebase::best_line(game, &position)?) } else { None };
+                    let json = output::json(&game.notation(&position), &probed, line.as_deref());
+                    let svg = json_string(&game.svg(&position, &probed));
+                    Ok(format!("{}, \"svg\": {svg}}}", json.trim_end().trim_end_matches('}')))
+                }),
+            };
+            match answered {
                 Ok(json) => Reply::json(200, json),
                 Err(e) => probe_error(&e),
             }
@@ -229,14 +315,14 @@ fn call<G: Draw>(game: &G, path: &str, params: &HashMap<String, String>) -> Repl
             let Some(wanted) = params.get("move") else {
                 return Reply::error(400, "move: missing");
             };
-            let moves = game.parse(text).and_then(|p| game.moves(&p));
-            match moves {
+            // The position after the move, without the value of any move.
+            let next = game.parse(text).and_then(|p| game.after_move(&p, wanted.trim()));
+            match next {
                 Err(e) => probe_error(&e),
-                Ok(moves) => match moves.into_iter().find(|o| o.mv.to_string() == wanted.trim()) {
-                    Some(o) => Reply::json(
-                        200,
-                        format!("{{\"position\": {}}}", json_string(&game.notation(&o.next))),
-                    ),
+                Ok(next) => match next {
+                    Some(next) => {
+                        Reply::json(200, format!("{{\"position\": {}}}", json_string(&game.notation(&next))))
+                    }
                     None => Reply::error(
                         400,
                         &format!("'{}' is not a legal move in this position", quote(wanted)),
@@ -251,7 +337,18 @@ fn probe_error(error: &ProbeError) -> Reply {
     let status = match error {
         ProbeError::Illegal(_) => 400,
         ProbeError::NotGenerated { .. } => 404,
-        ProbeError::Damaged(_) | ProbeError::Search(_) => 500,
+        ProbeError::Search(e) => match e.downcast_ref::<SearchError>() {
+            // The command line's message names its option, which serve does not take.
+            Some(SearchError::TimeLimit { nodes, .. }) => {
+                let why = format!(
+                    "the searches of this request need more than the {SEARCH_SECONDS} s a request may take; they stopped after {nodes} positions"
+                );
+                return Reply::error(500, &why);
+            }
+            Some(SearchError::Stopped) => 503,
+            None => 500,
+        },
+        ProbeError::Damaged(_) => 500,
     };
     Reply::error(status, &explain(error))
 }
@@ -324,8 +421,9 @@ fn decode(text: &str) -> Result<String, String> {
         match bytes[k] {
             b'+' => out.push(b' '),
             b'%' => {
-                let hex = bytes.get(k + 1..k + 3).and_then(|h| std::str::from_utf8(h).ok());
-                let byte = hex.and_then(|h| u8::from_str_radix(h, 16).ok());
+                // Two hexadecimal digits exactly: from_str_radix alone takes a sign (`%+1`).
+                let hex = bytes.get(k + 1..k + 3).filter(|h| h.iter().all(u8::is_ascii_hexdigit));
+                let byte = hex.and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok());
                 let byte = byte.ok_or_else(|| format!("bad percent escape in '{}'", quote(text)))?;
                 out.push(byte);
                 k += 2;
@@ -370,6 +468,9 @@ mod tests {
         assert_eq!(params["position"], "W:a1,d1 B: w 2 3");
         assert_eq!(params["line"], "1");
         assert!(parse_query("position=%zz").is_err());
+        assert!(parse_query("position=%+1").is_err());
+        assert!(parse_query("position=%-1").is_err());
+        assert!(parse_query("position=%1").is_err());
         assert!(parse_query("position=%e2%82").is_err());
         assert_eq!(decode("%41%42c").unwrap(), "ABc");
     }

@@ -88,6 +88,11 @@ impl Connect4 {
         self.searchers.value(position, max_time)
     }
 
+    /// Drops the idle searchers' transposition tables ([`SearcherPool::release`]).
+    pub fn release(&self) {
+        self.searchers.release();
+    }
+
     /// The board.
     pub fn geometry(&self) -> Geometry {
         self.geometry
@@ -151,7 +156,7 @@ impl LayeredGame for Connect4 {
     fn confirms(&self, _ply: u32, position: &Position, stored: Value) -> bool {
         match self.searchers.confirms(position, stored) {
             Ok(proved) => proved,
-            Err(SearchError::TimeLimit { .. }) => unreachable!("the book's searches have no time limit"),
+            Err(e) => unreachable!("the book's searches have no time limit: {e}"),
         }
     }
 
@@ -233,7 +238,7 @@ impl LayeredGame for Connect4 {
             // The book's last ply: the position's own value, as one pseudo-move.
             let value = match self.search(position, None) {
                 Ok(value) => value,
-                Err(SearchError::TimeLimit { .. }) => unreachable!("the book's searches have no time limit"),
+                Err(e) => unreachable!("the book's searches have no time limit: {e}"),
             };
             f(Step::Done(value));
         } else if position.is_won_by_previous(g) {

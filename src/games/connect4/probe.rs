@@ -168,6 +168,20 @@ impl Probe for Connect4Tablebase {
     fn skips_blank_lines(&self) -> bool {
         false // a blank line is the empty board
     }
+
+    fn after_move(&self, game: &Game, mv: &str) -> Result<Option<Game>, ProbeError> {
+        let mut found = None;
+        game.position.for_each_move(&self.tables.game().geometry(), |column, child| {
+            if Column(column + 1).to_string() == mv {
+                found = Some(Game { position: child, moves: format!("{}{}", game.moves, column + 1) });
+            }
+        });
+        Ok(found)
+    }
+
+    fn release(&self) {
+        self.tables.game().release();
+    }
 }
 
 /// A position's value in a batch of probes, as far as the batch has found it.

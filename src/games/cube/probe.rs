@@ -139,6 +139,19 @@ impl<const GRAVITY: bool> Probe for CubeTablebase<GRAVITY> {
     fn skips_blank_lines(&self) -> bool {
         false // a blank line is the empty cube
     }
+
+    fn after_move(&self, played: &Played<GRAVITY>, mv: &str) -> Result<Option<Played<GRAVITY>>, ProbeError> {
+        let found = self.children(&played.position).into_iter().find(|(m, _)| m.to_string() == mv);
+        Ok(found.map(|(m, position)| {
+            let mut moves = played.moves.clone();
+            moves.push(m);
+            Played { position, moves }
+        }))
+    }
+
+    fn release(&self) {
+        self.solver.release();
+    }
 }
 
 /// The four layers side by side, the bottom one first, each with row 4 at the top: `X` for

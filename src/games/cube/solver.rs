@@ -9,7 +9,7 @@
 
 use super::board::Position;
 use super::search::CubeLines;
-use crate::search::{Prover, SearchError, SearcherPool, StrategyMoves};
+use crate::search::{Deadline, Prover, SearchError, SearcherPool, StrategyMoves, Work, lock_for_search};
 use crate::value::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -157,6 +157,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
             SearchError::TimeLimit { nodes, .. } => {
                 SearchError::TimeLimit { seconds: max_time.unwrap_or(f64::INFINITY), nodes }
             }
+            stopped => stopped,
         })
     }
 
@@ -202,7 +203,9 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
     /// Whether White wins `position` by a proof that follows White's strategy; false where the
     /// position is off the strategy's way or the proof fails (which proves nothing).
     fn proves_by_strategy(&self, position: &Position, max_time: Option<f64>) -> Result<bool, SearchError> {
-        let mut held = self.strategy.lock().unwrap_or_else(PoisonError::into_inner);
+        // Another probe's proof may hold the strategy for minutes: wait for it only within
+        // this search's own time and its work's.
+        let mut held = lock_for_search(&self.strategy, Deadline::after(max_time))?;
         let strategy = held
             .get_or_insert_with(|| Strategy::new(&self.game, STRATEGY_TABLE_BYTES.max(self.prover_bytes)));
         if !strategy.moves.is_on_way(&self.game, position) {
@@ -261,7 +264,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         }
         match self.prove_outcome(position, None) {
             Ok(value) => value,
-            Err(SearchError::TimeLimit { .. }) => unreachable!("a proof without a time limit"),
+            Err(e) => unreachable!("a proof without a time limit: {e}"),
         }
     }
 
@@ -273,13 +276,27 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         }
         let proves = |attacker_to_move| match self.proves(position, attacker_to_move, None) {
             Ok(wins) => wins,
-            Err(SearchError::TimeLimit { .. }) => unreachable!("a proof without a time limit"),
+            Err(e) => unreachable!("a proof without a time limit: {e}"),
         };
         match stored {
             Value::WinUnknown => proves(true),
             Value::LossUnknown => proves(false),
             Value::Draw => !proves(true) && !proves(false),
             _ => false,
+        }
+    }
+
+    /// Drops the idle searchers' and provers' tables (gigabytes after a Qubic proof), keeping
+    /// the values found: what a long-running server does once its searches end. A table in use
+    /// is dropped by the next call after its search.
+    pub fn release(&self) {
+        self.exact.release();
+        if let Some(searchers) = self.outcome_searchers.get() {
+            searchers.release();
+        }
+        self.provers.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        if let Ok(Some(strategy)) = self.strategy.try_lock().as_deref_mut() {
+            strategy.provers.clear();
         }
     }
 
@@ -322,9 +339,17 @@ fn prove_parts<const GRAVITY: bool>(
         Ok(true)
     };
     // Threads of their own, not the rayon pool's: a thread of the pool waiting here could take
-    // up another probe's work, which would wait for the strategy this one holds.
+    // up another probe's work, which would wait for the strategy this one holds. Each is part
+    // of this thread's work, so that its deadline and stop hold there too.
+    let work = Work::current();
     let outcomes: Vec<Result<bool, SearchError>> = std::thread::scope(|scope| {
-        let threads: Vec<_> = provers.iter_mut().map(|prover| scope.spawn(move || prove_some(prover))).collect();
+        let threads: Vec<_> = provers
+            .iter_mut()
+            .map(|prover| {
+                let work = work.clone();
+                scope.spawn(move || Work::run(work.as_ref(), || prove_some(prover)))
+            })
+            .collect();
         threads.into_iter().map(|t| t.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
     // A failed part settles it (the strategy proves nothing here); else a part out of time.
