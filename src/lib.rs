@@ -86,7 +86,7 @@ mod prefetch;
 pub mod probe;
 mod progress;
 mod reference;
-mod resources;
+pub mod resources;
 mod rng;
 pub mod search;
 pub mod solve;

@@ -9,7 +9,79 @@ use cli::error::{self, Error, complain, one_line};
 use cli::{Cli, run};
 use std::io::ErrorKind as IoErrorKind;
 
+/// The system's allocator, with an allocation it refuses turned into a one-line error and exit
+/// 1: the standard library would abort (exit 134, a core dump) where a process's limit
+/// (`ulimit -v`, a batch system's) or the machine's memory is too small for a table or a
+/// search. Nothing in the program recovers from a refused allocation (no `try_reserve`), so
+/// ending here loses nothing that an abort would keep; the check is one branch per allocation.
+struct Allocator;
+
+// SAFETY: every call is the system allocator's, with the same arguments; only a null result
+// is acted on, and that ends the process.
+unsafe impl std::alloc::GlobalAlloc for Allocator {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        refused_if_null(unsafe { std::alloc::System.alloc(layout) }, layout.size())
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        refused_if_null(unsafe { std::alloc::System.alloc_zeroed(layout) }, layout.size())
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        refused_if_null(unsafe { std::alloc::System.realloc(ptr, layout, new_size) }, new_size)
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Allocator = Allocator;
+
+#[inline]
+fn refused_if_null(ptr: *mut u8, size: usize) -> *mut u8 {
+    if ptr.is_null() {
+        out_of_memory(size);
+    }
+    ptr
+}
+
+/// Says that `size` bytes could not be allocated and exits 1, allocating nothing (the
+/// allocator has just refused) and flushing nothing (a buffer's flush may allocate).
+#[cold]
+fn out_of_memory(size: usize) -> ! {
+    use std::fmt::Write as _;
+    struct Line {
+        bytes: [u8; 256],
+        len: usize,
+    }
+    impl std::fmt::Write for Line {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            let end = (self.len + s.len()).min(self.bytes.len());
+            self.bytes[self.len..end].copy_from_slice(&s.as_bytes()[..end - self.len]);
+            self.len = end;
+            Ok(())
+        }
+    }
+    let mut line = Line { bytes: [0; 256], len: 0 };
+    let _ = writeln!(
+        line,
+        "tablebase: out of memory: {size} bytes more could not be allocated (the machine's memory, ulimit -v or the batch system's limit)"
+    );
+    // SAFETY: write(2) of an initialised buffer, then _exit, which runs no Rust code.
+    unsafe {
+        libc::write(2, line.bytes.as_ptr().cast(), line.len);
+        libc::_exit(1)
+    }
+}
+
 fn main() {
+    cli::guard_standard_streams();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => e.exit(),

@@ -9,12 +9,71 @@ pub fn peak_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// Memory the machine can give without swapping, in bytes (`MemAvailable`).
+/// Memory this process can still be given, in bytes: the least of what the machine can give
+/// without swapping (`MemAvailable`), what the process's own address-space limit leaves
+/// (`ulimit -v`, RLIMIT_AS, less what it has mapped already) and what its control group's
+/// limit leaves (`memory.max` less `memory.current`, of its group and every group above). A
+/// batch system or a container sets the latter two; a check against the machine alone would
+/// let an allocation fail half-way instead.
 pub fn available_memory() -> Option<u64> {
+    [machine_available(), address_space_left(), cgroup_left()].into_iter().flatten().min()
+}
+
+/// `MemAvailable`, in bytes.
+fn machine_available() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    kib_field(&info, "MemAvailable:")
+}
+
+/// A `Name:  N kB` field of a /proc file, in bytes.
+fn kib_field(text: &str, name: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(name))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// What RLIMIT_AS leaves of the address space, where it is set.
+fn address_space_left() -> Option<u64> {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit fills the struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0 || limit.rlim_cur == libc::RLIM_INFINITY {
+        return None;
+    }
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let used = kib_field(&status, "VmSize:").unwrap_or(0);
+    Some(limit.rlim_cur.saturating_sub(used))
+}
+
+/// What the memory limits of this process's control group and those above it leave (cgroup
+/// v2, or v1's memory controller), where one is set.
+fn cgroup_left() -> Option<u64> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let number =
+        |path: &std::path::Path| -> Option<u64> { std::fs::read_to_string(path).ok()?.trim().parse().ok() };
+    let mut least: Option<u64> = None;
+    for line in groups.lines() {
+        let mut fields = line.splitn(3, ':');
+        let (_, controllers, path) = (fields.next(), fields.next()?, fields.next()?);
+        let (root, limit, usage) = match controllers {
+            "" => ("/sys/fs/cgroup", "memory.max", "memory.current"),
+            c if c.split(',').any(|c| c == "memory") => {
+                ("/sys/fs/cgroup/memory", "memory.limit_in_bytes", "memory.usage_in_bytes")
+            }
+            _ => continue,
+        };
+        let mut group = std::path::Path::new(root).join(path.trim_start_matches('/'));
+        loop {
+            // "max" (v2) does not parse, and v1 says "no limit" with a huge number.
+            if let Some(max) = number(&group.join(limit)).filter(|&m| m < 1 << 60) {
+                let left = max.saturating_sub(number(&group.join(usage)).unwrap_or(0));
+                least = Some(least.map_or(left, |l| l.min(left)));
+            }
+            if group.as_os_str().len() <= root.len() || !group.pop() {
+                break;
+            }
+        }
+    }
+    least
 }
 
 /// User plus system CPU time of all threads so far, in seconds. Linux reports it in clock

@@ -53,3 +53,11 @@ pub fn json_string(text: &str) -> String {
     out.push('"');
     out
 }
+
+/// `n` of `thing`, in the plural unless one: `1 position`, `7244 positions`.
+pub fn count(n: u64, thing: &str) -> String {
+    match n {
+        1 => format!("1 {thing}"),
+        n => format!("{n} {thing}s"),
+    }
+}

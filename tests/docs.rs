@@ -216,3 +216,19 @@ fn each_game_subcommand_is_described_by_its_game() {
         }
     }
 }
+
+/// What README's commands leave in a clone (`probe --svg board.svg`, `info --plot charts/`, the
+/// workflow's `.snakemake/` and `venv/`) is ignored by git, so `git status` stays clean.
+#[test]
+fn what_readme_leaves_in_a_clone_is_ignored() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let paths = ["board.svg", "charts/morris-outcomes.svg", ".snakemake/log/x.log", "venv/bin/python"];
+    let out = Command::new("git").args(["-C", root, "check-ignore", "--no-index"]).args(paths).output();
+    // A copy without git (a tarball) has nothing to keep clean.
+    let Ok(out) = out else { return };
+    if !std::path::Path::new(root).join(".git").exists() {
+        return;
+    }
+    let ignored = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(ignored.lines().collect::<Vec<_>>(), paths, "not ignored: {ignored}");
+}

@@ -28,6 +28,16 @@ fn refused(out: &Output, code: i32) -> String {
     text
 }
 
+/// The last line on standard error, starting `tablebase: `, after the log of a run that
+/// stopped, and the exit code.
+fn stopped(out: &Output, code: i32) -> String {
+    let text = stderr(out);
+    assert_eq!(out.status.code(), Some(code), "{text}");
+    let last = text.lines().last().unwrap_or_default().to_string();
+    assert!(last.starts_with("tablebase: "), "{text}");
+    last
+}
+
 /// Runs the binary, and kills it (failing the test) if it has not finished after `limit`.
 fn within(args: &[&str], limit: Duration) -> Output {
     let mut child = Command::new(BINARY)
@@ -331,4 +341,349 @@ fn a_set_under_a_table_name_is_named_as_such() {
     assert!(out.status.success() && stderr(&out).contains(said), "{}", stderr(&out));
     assert_eq!(std::fs::read(&table).unwrap(), original);
     assert!(dir.join("connect4-4x4-ply10.tbl.damaged").exists());
+}
+
+/// A link planted under a name that `generate` or `verify --resume` writes (on a shared
+/// cluster directory, by another user) is refused with one line naming it, exit 1, and the
+/// file it points at is left as it was; a hard link under a temporary name is replaced, never
+/// written through.
+#[test]
+fn a_link_planted_in_the_table_directory_is_never_written_through() {
+    let outside = common::scratch("planted-victim");
+    let victim = outside.join("precious");
+    let victim_bytes = b"another user's file\n".to_vec();
+    let game = ["connect4", "--size", "4x4"];
+    let run = |dir: &Path, extra: &[&str]| {
+        let mut args = vec!["generate"];
+        args.extend(game);
+        args.extend(["--dir", dir.to_str().unwrap()]);
+        args.extend(extra);
+        tablebase(&args, "")
+    };
+    // Names the first forward pass writes, the backward pass writes, the lock, and the
+    // temporary file of the checkpoints of a book's searched ply.
+    let cases: [(&str, &[&str]); 4] = [
+        (".generate.lock", &[]),
+        ("connect4-4x4-ply00.set.tmp", &[]),
+        ("connect4-4x4-ply16.tbl.tmp", &[]),
+        ("connect4-4x4-ply06.tbl.tmp.chunks.tmp", &["--book-plies", "6"]),
+    ];
+    for (name, extra) in cases {
+        let dir = common::scratch("planted-link");
+        std::fs::write(&victim, &victim_bytes).unwrap();
+        std::os::unix::fs::symlink(&victim, dir.join(name)).unwrap();
+        let text = stopped(&run(&dir, extra), 1);
+        assert!(text.contains(name) && text.contains("symbolic link"), "{name}: {text}");
+        assert_eq!(std::fs::read(&victim).unwrap(), victim_bytes, "{name}: written through");
+    }
+    // The lock folder of `--only` jobs as a link to another directory.
+    let dir = common::scratch("planted-jobs");
+    std::os::unix::fs::symlink(&outside, dir.join(".jobs")).unwrap();
+    let text = stopped(&run(&dir, &["--only", "ply-0-reachable-set"]), 1);
+    assert!(text.contains(".jobs") && text.contains("symbolic link"), "{text}");
+    assert_eq!(std::fs::read_dir(&*outside).unwrap().count(), 1, "no lock file made there");
+    // A hard link under a temporary name: removed and replaced, the file it shared left whole.
+    let dir = common::scratch("planted-hard-link");
+    std::fs::write(&victim, &victim_bytes).unwrap();
+    std::fs::hard_link(&victim, dir.join("connect4-4x4-ply00.set.tmp")).unwrap();
+    let out = run(&dir, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&victim).unwrap(), victim_bytes, "written through a hard link");
+    // verify --resume's journal.
+    std::fs::write(&victim, &victim_bytes).unwrap();
+    std::os::unix::fs::symlink(&victim, dir.join("verify.journal")).unwrap();
+    let d = dir.to_str().unwrap();
+    let text = refused(&tablebase(&["verify", "connect4", "--size", "4x4", "--dir", d, "--resume"], ""), 1);
+    assert!(text.contains("verify.journal") && text.contains("symbolic link"), "{text}");
+    assert_eq!(std::fs::read(&victim).unwrap(), victim_bytes, "journal appended through a link");
+}
+
+/// `verify` never reports counts read beside damaged bytes as a complete table's: every byte
+/// of ply 0 of 4x4 (table and set) flipped in turn gives either the undamaged row or
+/// `damaged` with null counts.
+#[test]
+fn verify_reports_a_damaged_table_as_damaged_without_counts() {
+    let dir = common::scratch("verify-damaged-counts");
+    connect4_4x4(&dir);
+    let d = dir.to_str().unwrap();
+    let row = || {
+        let out = tablebase(&["verify", "connect4", "--size", "4x4", "--dir", d, "--quick", "--json"], "");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = text.lines().next().unwrap().to_string();
+        serde_json::from_str::<serde_json::Value>(&line).unwrap()
+    };
+    let truth = row();
+    assert_eq!((truth["status"].as_str(), truth["draw"].as_u64()), (Some("complete"), Some(1)), "{truth}");
+    let mut damaged = 0;
+    for name in ["connect4-4x4-ply00.tbl", "connect4-4x4-ply00.set"] {
+        let path = dir.join(name);
+        let original = std::fs::read(&path).unwrap();
+        for at in 0..original.len() {
+            let mut bytes = original.clone();
+            bytes[at] ^= 0x01;
+            std::fs::write(&path, &bytes).unwrap();
+            let found = row();
+            if found == truth {
+                continue;
+            }
+            damaged += 1;
+            assert_eq!(found["status"], "damaged", "{name} byte {at}: {found}");
+            for field in ["positions", "win", "loss", "draw", "max_win", "max_loss", "consistent"] {
+                assert!(found[field].is_null(), "{name} byte {at}: {field} in {found}");
+            }
+        }
+        std::fs::write(&path, &original).unwrap();
+    }
+    assert!(damaged > 100, "the flips were found: {damaged}");
+}
+
+/// A batch reads a line that never ends in linear time, holds only its start, and answers it
+/// with an error line of its own; the lines around it are answered as usual.
+#[test]
+fn a_batch_refuses_an_overlong_line_and_answers_the_others() {
+    let dir = common::scratch("overlong-line");
+    connect4_4x4(&dir);
+    let d = dir.to_str().unwrap();
+    // Over MAX_LINE, in pieces a pipe delivers, and once as the last line without its end.
+    let long = "1".repeat(3 << 20);
+    let input = format!("12\n{long}\n21\n{long}");
+    let out = tablebase(&["probe", "connect4", "--size", "4x4", "--dir", d, "--brief", "-"], &input);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    let overlong = "error\tline longer than 65536 bytes: not a position";
+    assert_eq!((lines[1], lines[3]), (overlong, overlong), "{text}");
+    let alone = |moves: &str| {
+        let out = tablebase(&["probe", "connect4", "--size", "4x4", "--dir", d, "--brief", moves], "");
+        String::from_utf8(out.stdout).unwrap().trim_end().to_string()
+    };
+    assert_eq!((lines[0], lines[2]), (alone("12").as_str(), alone("21").as_str()));
+    let errors = stderr(&out);
+    assert!(
+        errors.contains("line 2: line longer than") && errors.contains("line 4: line longer than"),
+        "{errors}"
+    );
+    // With --json, the position quoted briefly.
+    let out =
+        tablebase(&["probe", "connect4", "--size", "4x4", "--dir", d, "--json", "-"], &format!("{long}\n"));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["position"], format!("{}...", "1".repeat(60)));
+}
+
+/// Runs the binary with standard output closed, as `>&-` in a shell leaves it.
+fn with_stdout_closed(args: &[&str]) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" >&-")
+        .arg(BINARY)
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+/// A standard output closed before the start (`>&-`) is an error, exit 1, for every command
+/// whose output is its result: never 0 with the output lost.
+#[test]
+fn a_closed_standard_output_is_an_error_not_success() {
+    let dir = common::scratch("closed-stdout");
+    connect4_4x4(&dir);
+    let d = dir.to_str().unwrap();
+    for args in [
+        &["probe", "connect4", "--size", "4x4", "--dir", d, "12"][..],
+        &["verify", "connect4", "--size", "4x4", "--dir", d, "--quick"],
+        &["info", "connect4", "--size", "4x4", "--dir", d],
+        &["plan", "connect4", "--size", "4x4", "--dir", d],
+    ] {
+        let out = with_stdout_closed(args);
+        let text = refused(&out, 1);
+        assert!(text.contains("standard output") && text.contains("Bad file descriptor"), "{args:?}: {text}");
+    }
+    // Redirected to /dev/null, the output is discarded as asked.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" >/dev/null")
+        .arg(BINARY)
+        .args(["info", "connect4", "--size", "4x4", "--dir", d])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// Runs the binary under an address-space limit of `kib` KiB (`ulimit -v`).
+fn under_ulimit(kib: u64, args: &[&str]) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(BINARY)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// Memory limits are errors of one line, never an abort (exit 134): the memory check reads
+/// the process's own limit, an allocation refused ends the run cleanly, and `--table-mb` has a
+/// range.
+#[test]
+fn memory_limits_are_clean_errors() {
+    let dir = common::scratch("ulimit");
+    let d = dir.to_str().unwrap();
+    let out = under_ulimit(400_000, &["generate", "morris", "--stones", "5", "--dir", d]);
+    let text = refused(&out, 1);
+    assert!(text.contains("memory"), "{text}");
+    // A search whose tables do not fit the limit: refused or stopped, in one line.
+    let out = under_ulimit(400_000, &["probe", "qubic", "--dir", d, "--max-time", "5", "a11b22"]);
+    let text = refused(&out, 1);
+    assert!(text.contains("memory") || text.contains("--max-time"), "{text}");
+    let text =
+        refused(&tablebase(&["bench", "cube-prove", "qubic", "a11", "--table-mb", "100000000"], ""), 2);
+    assert!(text.contains("--table-mb"), "{text}");
+    let out = under_ulimit(400_000, &["bench", "cube-prove", "qubic", "a11", "--table-mb", "1024"]);
+    let text = refused(&out, 1);
+    assert!(text.contains("--table-mb 1024: needs 1.07 GB of memory"), "{text}");
+}
+
+/// Connect Four boards of 10 to 12 columns cannot be written as positions: refused before any
+/// work by every command, not accepted by plan and generate and refused by probe.
+#[test]
+fn boards_wider_than_nine_columns_are_refused_up_front() {
+    let dir = common::scratch("wide-boards");
+    let d = dir.to_str().unwrap();
+    for size in ["10x4", "12x4"] {
+        for command in ["plan", "generate", "info", "probe"] {
+            let mut args = vec![command, "connect4", "--size", size, "--dir", d];
+            if command == "probe" {
+                args.push("1");
+            }
+            let text = refused(&tablebase(&args, ""), 2);
+            assert!(text.contains("at most 9 columns"), "{args:?}: {text}");
+        }
+    }
+    assert_eq!(std::fs::read_dir(&*dir).unwrap().count(), 0, "nothing was built");
+}
+
+/// The cosmetics: a tiny `--max-time` is refused, not written out in 300 digits; a file in the
+/// place of `--plot`'s directory is named as such; a journal line that is not text costs its
+/// record only.
+#[test]
+fn tiny_times_plot_targets_and_journal_bytes_are_said_plainly() {
+    let text =
+        refused(&tablebase(&["probe", "connect4", "--size", "7x6", "--max-time", "1e-300", "1"], ""), 2);
+    assert!(text.contains("at least 0.001") && text.len() < 200, "{text}");
+    let dir = common::scratch("cosmetics");
+    connect4_4x4(&dir);
+    let d = dir.to_str().unwrap();
+    let plain = dir.join("plain-file");
+    std::fs::write(&plain, b"").unwrap();
+    let text = refused(
+        &tablebase(&["info", "connect4", "--size", "4x4", "--dir", d, "--plot", plain.to_str().unwrap()], ""),
+        1,
+    );
+    assert!(text.contains("plain-file") && text.contains("Not a directory"), "{text}");
+    let out = tablebase(&["verify", "connect4", "--size", "4x4", "--dir", d, "--resume"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let journal = dir.join("verify.journal");
+    let mut bytes = std::fs::read(&journal).unwrap();
+    let lines = bytes.iter().filter(|&&b| b == b'\n').count();
+    assert_eq!(lines, 17, "a line per ply");
+    bytes[3] = 0xff; // the first record is no longer text
+    std::fs::write(&journal, &bytes).unwrap();
+    let out = tablebase(&["verify", "connect4", "--size", "4x4", "--dir", d, "--resume"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("verify.journal: 1 line(s) not text"), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches("consistent (journal)").count(), 16, "one table checked again: {text}");
+}
+
+/// Rows of different boards say which board they are of, and text output keeps each game's
+/// title with its lines on standard output.
+#[test]
+fn rows_of_different_boards_carry_their_settings() {
+    let dir = common::scratch("settings-in-rows");
+    let d = dir.to_str().unwrap();
+    for size in ["4x4", "5x4"] {
+        let out = tablebase(&["generate", "connect4", "--size", size, "--dir", d], "");
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    for args in [&["info", "--dir", d, "--json"][..], &["verify", "--dir", d, "--quick", "--json"]] {
+        let out = tablebase(args, "");
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let sizes: Vec<String> = text
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|row| row["table"] == "ply 0")
+            .map(|row| row["settings"]["size"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(sizes, ["5x4", "4x4"], "largest first: {args:?}: {text}");
+    }
+    let out = tablebase(&["verify", "--dir", d, "--quick"], "");
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let titles: Vec<&str> = text.lines().filter(|l| l.starts_with("Connect Four")).collect();
+    assert_eq!(titles, ["Connect Four 5x4", "Connect Four 4x4"], "{text}");
+}
+
+/// `plan`'s first line is the line `generate` starts with.
+#[test]
+fn plan_says_what_generate_starts_with() {
+    let dir = common::scratch("plan-first-line");
+    let d = dir.to_str().unwrap();
+    for game in [&["morris", "--stones", "3"][..], &["connect4", "--size", "4x4"]] {
+        let plan = tablebase(&[&["plan"], game, &["--dir", d]].concat(), "");
+        let plan = String::from_utf8(plan.stdout).unwrap();
+        let out = tablebase(&[&["generate"], game, &["--dir", d]].concat(), "");
+        let log = stderr(&out);
+        assert_eq!(plan.lines().next(), log.lines().next(), "{game:?}: {plan}\n{log}");
+        assert!(!log.contains(" 1 positions"), "{log}");
+    }
+}
+
+/// Benchmarks that run for minutes say how far they got, and a missing file says where files
+/// come from.
+#[test]
+fn long_benchmarks_show_progress_and_missing_files_get_a_hint() {
+    let out = tablebase(
+        &["bench", "connect4-book", "--size", "5x4", "--ply", "4", "--count", "3", "--runs", "1"],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("connect4 5x4 ply 4 run 0 search and confirm: started, 3 to do"),
+        "{}",
+        stderr(&out)
+    );
+    let text = refused(&tablebase(&["bench", "pair-code", "no-such.tbl"], ""), 1);
+    assert!(text.contains("no-such.tbl: no such file") && text.contains("tablebase generate"), "{text}");
+}
+
+/// Text output: `info` says the longest distances as `verify` does, and `-` where there are
+/// none; piped `play` shows each line it read after its prompt.
+#[test]
+fn text_output_says_none_apart_from_zero_and_play_shows_piped_moves() {
+    let dir = common::scratch("text-words");
+    connect4_4x4(&dir);
+    let d = dir.to_str().unwrap();
+    let info =
+        String::from_utf8(tablebase(&["info", "connect4", "--size", "4x4", "--dir", d], "").stdout).unwrap();
+    let verify = String::from_utf8(
+        tablebase(&["verify", "connect4", "--size", "4x4", "--dir", d, "--quick"], "").stdout,
+    )
+    .unwrap();
+    // Ply 0 of 4x4 is a draw: neither a win nor a loss, so no longest of either.
+    for (text, what) in [(&info, "info"), (&verify, "verify")] {
+        let row = text.lines().find(|l| l.starts_with("ply 0 ")).unwrap();
+        assert!(row.contains("longest win   - loss   -"), "{what}: {row}");
+        // Ply 16, the full board: no position is won, every loss is one at once (0 plies).
+        let row = text.lines().find(|l| l.starts_with("ply 16 ")).unwrap();
+        assert!(row.contains("loss   0") || row.contains("loss   -"), "{what}: {row}");
+    }
+    assert!(!info.contains("lwin"), "{info}");
+    let out = tablebase(&["play", "connect4", "--size", "4x4", "--dir", d, "--seed", "1"], "2\nquit\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("your move: 2\n") && text.contains("your move: quit\nGame abandoned.\n"), "{text}");
+    assert!(!text.contains("your move: Game abandoned."), "{text}");
 }

@@ -320,3 +320,43 @@ fn plan_paths_are_relative_to_the_directory() {
     assert_eq!(strings(&first["writes"]), vec!["connect4-4x4-ply00.set".to_string()]);
     assert!(!dir.exists(), "plan creates nothing");
 }
+
+/// A job that finds the lock of a file's writer held (by a job compressing another of its
+/// files, or one that looked before this job was complete) waits for it and compresses the
+/// file, rather than leave it raw for good: the race that left a Lasker table in format
+/// version 3 with four jobs at a time, made certain here by holding the lock.
+#[test]
+fn only_compresses_a_table_whose_writers_lock_is_held_meanwhile() {
+    let game = ["connect4", "--size", "4x4"];
+    let (plain, jobs) = (common::scratch("held-plain"), common::scratch("held-jobs"));
+    assert!(generate(&game, &plain, None).status.success());
+    for id in ids(&plan(&game, &jobs)) {
+        if id != "ply-11" {
+            let output = generate(&game, &jobs, Some(&id));
+            assert!(output.status.success(), "--only {id}: {}", stderr(&output));
+            continue;
+        }
+        // ply-11 is the last reader of ply 12's table, written by job ply-12.
+        let lock = std::fs::File::options().write(true).open(jobs.join(".jobs/ply-12.lock")).unwrap();
+        lock.lock().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tablebase"))
+            .args(["generate", "connect4", "--size", "4x4", "--only", &id, "--dir", jobs.to_str().unwrap()])
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A job that does not wait ends while the lock is held; one that waits is let go.
+        for _ in 0..100 {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(30));
+        }
+        drop(lock);
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "--only {id}: {}", stderr(&output));
+    }
+    let (expected, found) = (files(&plain), files(&jobs));
+    for (name, bytes) in &expected {
+        assert!(found[name] == *bytes, "{name} differs from a plain generate");
+    }
+}

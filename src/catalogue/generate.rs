@@ -286,13 +286,14 @@ fn compress_finished<C: Catalogue>(
         if !complete(writer) || !readers_done {
             continue;
         }
+        // Waited for, not tried: the holder may be a job compressing another file of the same
+        // writer, or one that looked before this job was complete and left this file; giving
+        // up here would leave the file raw for good (Lasker 4, four jobs at a time: a table in
+        // version 3). No deadlock: a job waits only for the writers of files it reads, which
+        // come before it in the graph. `compress` leaves a file compressed meanwhile alone.
         let _lock = match job_id(&writer) == job_id(&job) {
             true => None,
-            false => match lock_job(dir, &job_id(&writer)) {
-                Ok(lock) => Some(lock),
-                Err(BuildError::JobLocked { .. }) => continue,
-                Err(e) => return Err(e),
-            },
+            false => Some(wait_for_job_lock(dir, &job_id(&writer))?),
         };
         compress(&spec, progress)?;
     }
@@ -601,15 +602,7 @@ fn check_fits<C: Catalogue>(catalogue: &C, plan: &Estimate, dir: &Path) -> Resul
 /// the system can give a run now, where the system tells.
 pub fn room(dir: &Path) -> (Option<u64>, Option<u64>) {
     let existing = dir.ancestors().find(|d| d.as_os_str().is_empty() || d.is_dir()).unwrap_or(Path::new("."));
-    (free_space(&existing.join(LOCK_FILE)), available_memory())
-}
-
-/// Memory the system can give a new job without swapping (`MemAvailable`), in bytes.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    (free_space(&existing.join(LOCK_FILE)), crate::resources::available_memory())
 }
 
 /// Whether every file a job writes is there and sound. Files of an older format version are
@@ -666,6 +659,8 @@ pub const JOB_LOCKS: &str = ".jobs";
 enum LockMode {
     Alone,
     Shared,
+    /// Alone, waiting for the holder to let go.
+    AloneWaiting,
 }
 
 /// Opens the lock file `path` and takes its lock as `mode` says, or gives back `busy` with the
@@ -678,7 +673,7 @@ fn take_lock(
 ) -> Result<std::fs::File, BuildError> {
     use std::io::{Seek, Write};
     let failed = |source| BuildError::Directory { path: path.to_path_buf(), source };
-    let mut file = crate::table::open_regular(
+    let mut file = crate::table::open_to_write(
         std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false),
         path,
     )
@@ -686,13 +681,14 @@ fn take_lock(
     let taken = match mode {
         LockMode::Alone => file.try_lock(),
         LockMode::Shared => file.try_lock_shared(),
+        LockMode::AloneWaiting => file.lock().map_err(std::fs::TryLockError::Error),
     };
     match taken {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => return Err(busy(holder(path))),
         Err(std::fs::TryLockError::Error(source)) => return Err(failed(source)),
     }
-    if mode == LockMode::Alone {
+    if mode != LockMode::Shared {
         file.set_len(0).map_err(failed)?;
         file.rewind().map_err(failed)?;
         writeln!(file, "{}", std::process::id()).map_err(failed)?;
@@ -709,13 +705,36 @@ fn lock_shared(dir: &Path) -> Result<std::fs::File, BuildError> {
     })
 }
 
+/// The folder of the job locks in `dir`, made if needed.
+fn job_locks(dir: &Path) -> Result<std::path::PathBuf, BuildError> {
+    let locks = dir.join(JOB_LOCKS);
+    let failed = |source| BuildError::Directory { path: locks.clone(), source };
+    // A link in its place would put the lock files wherever it points.
+    if std::fs::symlink_metadata(&locks).is_ok_and(|meta| meta.file_type().is_symlink()) {
+        return Err(failed(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "a symbolic link: refusing to write through it (remove it if it is yours)",
+        )));
+    }
+    std::fs::create_dir_all(&locks).map_err(failed)?;
+    Ok(locks)
+}
+
 /// Takes the lock of job `id` alone, so that a job run twice at once (a scheduler's retry
 /// beside a lost run) does not write its files twice.
 fn lock_job(dir: &Path, id: &str) -> Result<std::fs::File, BuildError> {
-    let locks = dir.join(JOB_LOCKS);
-    std::fs::create_dir_all(&locks)
-        .map_err(|source| BuildError::Directory { path: locks.clone(), source })?;
+    let locks = job_locks(dir)?;
     take_lock(&locks.join(format!("{id}.lock")), LockMode::Alone, |holder| BuildError::JobLocked {
+        dir: dir.to_path_buf(),
+        id: id.to_string(),
+        holder,
+    })
+}
+
+/// Takes the lock of job `id` alone, waiting while another process holds it.
+fn wait_for_job_lock(dir: &Path, id: &str) -> Result<std::fs::File, BuildError> {
+    let path = job_locks(dir)?.join(format!("{id}.lock"));
+    take_lock(&path, LockMode::AloneWaiting, |holder| BuildError::JobLocked {
         dir: dir.to_path_buf(),
         id: id.to_string(),
         holder,

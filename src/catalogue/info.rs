@@ -10,6 +10,8 @@ use std::path::Path;
 pub struct InfoRow {
     /// The game, `morris`.
     pub game: &'static str,
+    /// Its settings as a JSON object ([`super::Variant::settings_json`]).
+    pub settings: String,
     /// The table, `8-7` or `ply 12`.
     pub table: String,
     /// The size of its index space.
@@ -45,8 +47,9 @@ impl InfoRow {
             )
         });
         format!(
-            "{{\"game\": \"{}\", \"table\": \"{}\", \"index_size\": {}, \"positions\": {positions}, \"status\": \"{}\"{counts}}}",
+            "{{\"game\": \"{}\", \"settings\": {}, \"table\": \"{}\", \"index_size\": {}, \"positions\": {positions}, \"status\": \"{}\"{counts}}}",
             self.game,
+            self.settings,
             self.table,
             self.index_size,
             self.status.word()
@@ -56,8 +59,8 @@ impl InfoRow {
     /// The column names of [`InfoRow::text`].
     pub fn text_heading() -> String {
         format!(
-            "{:<16} {:>14} {:>14}  {:<9} {:>13} {:>13} {:>13} {:>5} {:>5}",
-            "table", "index_size", "positions", "status", "win", "loss", "draw", "lwin", "lloss"
+            "{:<16} {:>14} {:>14}  {:<9} {:>13} {:>13} {:>13}",
+            "table", "index_size", "positions", "status", "win", "loss", "draw"
         )
     }
 
@@ -68,7 +71,11 @@ impl InfoRow {
             Status::Complete(h) => {
                 let c = &h.counts;
                 let (max_win, max_loss) = super::verify::longest_text(c);
-                format!("{:>13} {:>13} {:>13} {max_win:>5} {max_loss:>5}", c.win, c.loss, c.draw)
+                // In the words of `verify`'s line.
+                format!(
+                    "{:>13} {:>13} {:>13}  longest win {max_win:>3} loss {max_loss:>3}",
+                    c.win, c.loss, c.draw
+                )
             }
             Status::Damaged(why) => why.to_string(),
             Status::Partial => {
@@ -90,6 +97,7 @@ impl InfoRow {
 /// Every table `catalogue` has, whether or not it is on disk yet. A file that holds another
 /// table than its name says is damaged.
 pub fn info<C: Catalogue>(catalogue: &C, dir: &Path) -> Vec<InfoRow> {
+    let settings = catalogue.variant().settings_json();
     catalogue
         .keys()
         .into_iter()
@@ -105,6 +113,7 @@ pub fn info<C: Catalogue>(catalogue: &C, dir: &Path) -> Vec<InfoRow> {
             InfoRow {
                 section: catalogue.section(key),
                 game: catalogue.game(),
+                settings: settings.clone(),
                 table: key.to_string(),
                 index_size: catalogue.index_size(key),
                 positions,

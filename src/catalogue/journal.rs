@@ -32,6 +32,8 @@ pub struct Journal {
     scope: String,
     /// Tables of this scope recomputed and found consistent.
     done: HashSet<String>,
+    /// Lines that are not text (UTF-8), ignored: their tables are checked again.
+    pub unreadable: usize,
 }
 
 impl Journal {
@@ -47,28 +49,38 @@ impl Journal {
             }
         }
         let scope = format!("{}\t{:08x}", catalogue.name(), fingerprint.finalize());
-        let mut text = String::new();
+        let mut bytes = Vec::new();
         match crate::table::open_to_read(&path) {
             Ok(mut file) => {
-                file.read_to_string(&mut text).map_err(io("cannot read it"))?;
+                file.read_to_end(&mut bytes).map_err(io("cannot read it"))?;
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(io("cannot open it to read")(e)),
         }
-        let done = text
-            .lines()
+        // Line by line: a line damaged into bytes that are not text is a record lost (its table
+        // is checked again), never a journal that no later run can read.
+        let mut unreadable = 0;
+        let done = bytes
+            .split(|&b| b == b'\n')
+            .filter_map(|line| match std::str::from_utf8(line) {
+                Ok(line) => Some(line),
+                Err(_) => {
+                    unreadable += 1;
+                    None
+                }
+            })
             .filter_map(|line| {
-                let (rest, table) = line.rsplit_once('\t')?;
+                let (rest, table) = line.trim_end_matches('\r').rsplit_once('\t')?;
                 (rest == scope && !table.is_empty()).then(|| table.to_string())
             })
             .collect();
-        let mut file = crate::table::open_regular(OpenOptions::new().create(true).append(true), &path)
+        let mut file = crate::table::open_to_write(OpenOptions::new().create(true).append(true), &path)
             .map_err(io("cannot open it to append"))?;
-        if !text.is_empty() && !text.ends_with('\n') {
+        if !bytes.is_empty() && !bytes.ends_with(b"\n") {
             // End a line cut short, so the next one is whole.
             file.write_all(b"\n").map_err(io("cannot end its last line"))?;
         }
-        Ok(Journal { path, file, scope, done })
+        Ok(Journal { path, file, scope, done, unreadable })
     }
 
     /// Whether the values of `table` were recomputed and found consistent over these files.

@@ -38,6 +38,20 @@ impl Variant {
         self.settings.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.as_deref())
     }
 
+    /// The settings as one JSON object, `{"size": "7x6", "book-plies": "8"}`, a switch `true`:
+    /// what tells rows of `info --json` and `verify --json` of different variants apart.
+    pub fn settings_json(&self) -> String {
+        let fields: Vec<String> = self
+            .settings
+            .iter()
+            .map(|(name, value)| {
+                let value = value.as_deref().map_or("true".to_string(), crate::text::json_string);
+                format!("{}: {value}", crate::text::json_string(name))
+            })
+            .collect();
+        format!("{{{}}}", fields.join(", "))
+    }
+
     /// Whether `name` is given (a switch that is on, or a setting with a value).
     pub fn has(&self, name: &str) -> bool {
         self.settings.iter().any(|(n, _)| *n == name)

@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 pub struct TableReport {
     /// The game, `morris`.
     pub game: &'static str,
+    /// Its settings as a JSON object ([`super::Variant::settings_json`]).
+    pub settings: String,
     /// The class (`8-7`) or layer (`ply 12`).
     pub table: String,
     /// The counts in its header.
@@ -65,16 +67,17 @@ pub(crate) fn longest_json(counts: &Counts) -> (String, String) {
     (word(win), word(loss))
 }
 
-/// The longest distances for people: `?` for wins counted whose distances are all unknown, 0
-/// where there are none.
+/// The longest distances for people, as `info` and `verify` write them (`longest win 17 loss
+/// 16`): `?` for wins counted whose distances are all unknown, `-` where there are none (JSON's
+/// null), so that a real 0 (a loss at once) reads apart from none.
 pub(crate) fn longest_text(counts: &Counts) -> (String, String) {
     let (win, loss) = longest(counts);
     let win = match win {
         Some(plies) => plies.to_string(),
         None if counts.win > 0 => "?".to_string(),
-        None => "0".to_string(),
+        None => "-".to_string(),
     };
-    (win, loss.unwrap_or(0).to_string())
+    (win, loss.map_or("-".to_string(), |plies| plies.to_string()))
 }
 
 impl TableReport {
@@ -95,13 +98,19 @@ impl TableReport {
         match_word(self.reference_match)
     }
 
-    /// The `verify --json` object.
+    /// The `verify --json` object. A table whose files fail their checksums is `damaged`, its
+    /// counts null: the counts in a header beside damaged bytes are not to be reported as the
+    /// table's.
     pub fn json(&self) -> String {
+        if !self.checksum_ok {
+            return without_counts(self.game, &self.settings, &self.table, "damaged", "\"bad\"");
+        }
         let c = &self.counts;
         let (max_win, max_loss) = longest_json(c);
         format!(
-            "{{\"game\": \"{}\", \"table\": \"{}\", \"status\": \"complete\", \"positions\": {}, \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {max_win}, \"max_loss\": {max_loss}, \"checksum\": \"{}\", \"consistent\": {}, \"reference\": \"{}\", \"published\": \"{}\"}}",
+            "{{\"game\": \"{}\", \"settings\": {}, \"table\": \"{}\", \"status\": \"complete\", \"positions\": {}, \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {max_win}, \"max_loss\": {max_loss}, \"checksum\": \"{}\", \"consistent\": {}, \"reference\": \"{}\", \"published\": \"{}\"}}",
             self.game,
+            self.settings,
             self.table,
             c.positions(),
             c.win,
@@ -116,6 +125,9 @@ impl TableReport {
 
     /// One line for people.
     pub fn text(&self) -> String {
+        if !self.checksum_ok {
+            return format!("{:<16} DAMAGED", self.table);
+        }
         let c = &self.counts;
         let consistent = match self.consistent {
             Some(true) if self.from_journal => "consistent (journal)",
@@ -138,6 +150,13 @@ impl TableReport {
     }
 }
 
+/// The `verify --json` object of a table whose counts cannot be read.
+fn without_counts(game: &str, settings: &str, table: &str, status: &str, checksum: &str) -> String {
+    format!(
+        "{{\"game\": \"{game}\", \"settings\": {settings}, \"table\": \"{table}\", \"status\": \"{status}\", \"positions\": null, \"win\": null, \"loss\": null, \"draw\": null, \"max_win\": null, \"max_loss\": null, \"checksum\": {checksum}, \"consistent\": null, \"reference\": \"none\", \"published\": \"none\"}}"
+    )
+}
+
 /// What `verify` says about one table.
 #[derive(Debug)]
 pub enum TableOutcome {
@@ -147,6 +166,8 @@ pub enum TableOutcome {
     Missing {
         /// The game, `morris`.
         game: &'static str,
+        /// Its settings as a JSON object ([`super::Variant::settings_json`]).
+        settings: String,
         /// The table, `8-7` or `ply 12`.
         table: String,
         /// The file that is missing.
@@ -158,6 +179,8 @@ pub enum TableOutcome {
     NeedsUpgrade {
         /// The game, `morris`.
         game: &'static str,
+        /// Its settings as a JSON object ([`super::Variant::settings_json`]).
+        settings: String,
         /// The table, `8-7` or `ply 12`.
         table: String,
         /// The file.
@@ -169,6 +192,8 @@ pub enum TableOutcome {
     Unusable {
         /// The game, `morris`.
         game: &'static str,
+        /// Its settings as a JSON object ([`super::Variant::settings_json`]).
+        settings: String,
         /// The table, `8-7` or `ply 12`.
         table: String,
         /// Why, naming the file.
@@ -180,17 +205,19 @@ impl TableOutcome {
     /// The `verify --json` object: for a table that is not there or cannot be read, its counts
     /// are `null` and `status` says why.
     pub fn json(&self) -> String {
-        let (game, table, status, checksum) = match self {
+        let (game, settings, table, status, checksum) = match self {
             TableOutcome::Checked(report) => return report.json(),
-            TableOutcome::Missing { game, table, partial, .. } => {
-                (game, table, if *partial { "partial" } else { "missing" }, "null")
+            TableOutcome::Missing { game, settings, table, partial, .. } => {
+                (game, settings, table, if *partial { "partial" } else { "missing" }, "null")
             }
-            TableOutcome::NeedsUpgrade { game, table, .. } => (game, table, "outdated", "null"),
-            TableOutcome::Unusable { game, table, .. } => (game, table, "damaged", "\"bad\""),
+            TableOutcome::NeedsUpgrade { game, settings, table, .. } => {
+                (game, settings, table, "outdated", "null")
+            }
+            TableOutcome::Unusable { game, settings, table, .. } => {
+                (game, settings, table, "damaged", "\"bad\"")
+            }
         };
-        format!(
-            "{{\"game\": \"{game}\", \"table\": \"{table}\", \"status\": \"{status}\", \"positions\": null, \"win\": null, \"loss\": null, \"draw\": null, \"max_win\": null, \"max_loss\": null, \"checksum\": {checksum}, \"consistent\": null, \"reference\": \"none\", \"published\": \"none\"}}"
-        )
+        without_counts(game, settings, table, status, checksum)
     }
 
     /// One line for people.
@@ -229,19 +256,20 @@ pub fn verify<C: Catalogue, E>(
     mut report: impl FnMut(TableOutcome) -> Result<(), E>,
 ) -> Result<(), E> {
     let name = catalogue.name();
+    let variant_settings = catalogue.variant().settings_json();
     for key in catalogue.keys() {
         let files: Vec<_> = catalogue.set(dir, key).into_iter().chain([catalogue.table(dir, key)]).collect();
-        let (game, table) = (catalogue.game(), key.to_string());
+        let (game, table, settings) = (catalogue.game(), key.to_string(), variant_settings.clone());
         let (status, decides) = Status::of_files(&files);
         let path = files[decides].path.clone();
         let not_checked = match status {
             Status::Complete(_) => None,
-            Status::Damaged(why) => Some(TableOutcome::Unusable { game, table, why }),
+            Status::Damaged(why) => Some(TableOutcome::Unusable { game, settings, table, why }),
             Status::NeedsUpgrade(header) => {
-                Some(TableOutcome::NeedsUpgrade { game, table, path, version: header.version })
+                Some(TableOutcome::NeedsUpgrade { game, settings, table, path, version: header.version })
             }
-            Status::Missing => Some(TableOutcome::Missing { game, table, path, partial: false }),
-            Status::Partial => Some(TableOutcome::Missing { game, table, path, partial: true }),
+            Status::Missing => Some(TableOutcome::Missing { game, settings, table, path, partial: false }),
+            Status::Partial => Some(TableOutcome::Missing { game, settings, table, path, partial: true }),
         };
         if let Some(outcome) = not_checked {
             report(outcome)?;
@@ -342,6 +370,7 @@ pub fn verify<C: Catalogue, E>(
         progress.clear();
         report(TableOutcome::Checked(TableReport {
             game: catalogue.game(),
+            settings: variant_settings.clone(),
             table,
             counts,
             checksum_ok,

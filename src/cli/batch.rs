@@ -51,13 +51,16 @@ fn answer_piece<G: Probe>(game: &G, bytes: &[u8], format: Format, with_line: boo
         }
     };
     let blank = |line: &str| skip_blank && line.trim().is_empty();
+    // A line over MAX_LINE bytes is refused however the reads cut it, whole in one read or not.
+    let refused = |line: &str| (line.len() > MAX_LINE).then(overlong_line);
     if format == Format::Brief && !with_line {
         // Parse all, look up all, then write: the fast path for big batches.
         let parsed: Vec<Result<G::Position, ProbeError>> = lines
             .iter()
-            .map(|line| match blank(line) {
-                true => Err(ProbeError::Illegal("empty line: no position".into())),
-                false => game.parse(line),
+            .map(|line| match (blank(line), refused(line)) {
+                (_, Some(e)) => Err(e),
+                (true, None) => Err(ProbeError::Illegal("empty line: no position".into())),
+                (false, None) => game.parse(line),
             })
             .collect();
         let positions: Vec<G::Position> = parsed.iter().filter_map(|p| p.as_ref().ok()).cloned().collect();
@@ -71,9 +74,10 @@ fn answer_piece<G: Probe>(game: &G, bytes: &[u8], format: Format, with_line: boo
             if blank(line) && format == Format::Text {
                 continue;
             }
-            let result = match blank(line) {
-                true => Err(ProbeError::Illegal("empty line: no position".into())),
-                false => answer(game, line, format, with_line),
+            let result = match (blank(line), refused(line)) {
+                (_, Some(e)) => Err(e),
+                (true, None) => Err(ProbeError::Illegal("empty line: no position".into())),
+                (false, None) => answer(game, line, format, with_line),
             };
             answered(k, line, result);
         }
@@ -110,48 +114,93 @@ pub fn answer_lines<G: Probe>(
     let mut first_line = 1usize;
     let mut pending: Vec<u8> = Vec::new();
     let mut buffer = vec![0u8; BLOCK];
+    // The start of a line over MAX_LINE bytes whose end is still to come: the rest of it is
+    // read and dropped, never held.
+    let mut overlong: Option<Vec<u8>> = None;
     let mut at_end = false;
     while !at_end {
         let n = input.read(&mut buffer).map_err(BatchError::Input)?;
         at_end = n == 0;
-        pending.extend_from_slice(&buffer[..n]);
-        // Answer every complete line; keep a partial last line for the next read.
+        let mut fresh = &buffer[..n];
+        if let Some(start) = &overlong {
+            match fresh.iter().position(|&b| b == b'\n') {
+                Some(end) => fresh = &fresh[end + 1..],
+                None if at_end => fresh = &[],
+                None => continue,
+            }
+            let (text, e) = (String::from_utf8_lossy(start), overlong_line());
+            code = worse(code, probe_exit_code(&e));
+            out.flush().map_err(|e| BatchError::Output(e, code))?;
+            if let Some(answer) = error_line(format, &text, &e) {
+                writeln!(out, "{answer}").map_err(|e| BatchError::Output(e, code))?;
+            }
+            say_error(first_line, &e);
+            first_line += 1;
+            overlong = None;
+            out.flush().map_err(|e| BatchError::Output(e, code))?;
+        }
+        // Only the bytes just read are searched for the last line end: what was pending before
+        // holds none, and searching it again at every read would take time quadratic in the
+        // length of a line that arrives in many reads (a pipe gives 64 KB at a time).
+        let before = pending.len();
+        pending.extend_from_slice(fresh);
         let cut = if at_end {
             pending.len()
         } else {
-            pending.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+            pending[before..].iter().rposition(|&b| b == b'\n').map_or(0, |i| before + i + 1)
         };
-        if cut == 0 && !at_end {
-            continue;
+        if cut > 0 {
+            let pieces = line_pieces(&pending[..cut], PIECE);
+            let answers: Vec<Piece> =
+                pieces.par_iter().map(|piece| answer_piece(game, piece, format, with_line)).collect();
+            for piece in answers {
+                // Counted before anything is written, so that output cut short still reports them.
+                for (_, e) in &piece.errors {
+                    code = worse(code, probe_exit_code(e));
+                }
+                if !piece.errors.is_empty() {
+                    // Keep the order of answers and errors when both go to a terminal.
+                    out.flush().map_err(|e| BatchError::Output(e, code))?;
+                }
+                out.write_all(piece.answers.as_bytes()).map_err(|e| BatchError::Output(e, code))?;
+                for (k, e) in piece.errors {
+                    say_error(first_line + k, &e);
+                }
+                first_line += piece.lines;
+            }
+            // Another program may be waiting for these answers before it writes more questions.
+            out.flush().map_err(|e| BatchError::Output(e, code))?;
+            pending.drain(..cut);
         }
-        let pieces = line_pieces(&pending[..cut], PIECE);
-        let answers: Vec<Piece> =
-            pieces.par_iter().map(|piece| answer_piece(game, piece, format, with_line)).collect();
-        for piece in answers {
-            // Counted before anything is written, so that output cut short still reports them.
-            for (_, e) in &piece.errors {
-                code = worse(code, probe_exit_code(e));
-            }
-            if !piece.errors.is_empty() {
-                // Keep the order of answers and errors when both go to a terminal.
-                out.flush().map_err(|e| BatchError::Output(e, code))?;
-            }
-            out.write_all(piece.answers.as_bytes()).map_err(|e| BatchError::Output(e, code))?;
-            for (k, e) in piece.errors {
-                // Never a panic on a closed standard error: the answers on standard output are
-                // what the batch is for.
-                let _ = std::io::Write::write_fmt(
-                    &mut std::io::stderr(),
-                    format_args!("tablebase: line {}: {}\n", first_line + k, explain(&e)),
-                );
-            }
-            first_line += piece.lines;
+        if pending.len() > MAX_LINE {
+            // Its start, for the error line; the rest goes as it comes.
+            let mut start = std::mem::take(&mut pending);
+            start.truncate(QUOTED);
+            overlong = Some(start);
         }
-        // Another program may be waiting for these answers before it writes more questions.
-        out.flush().map_err(|e| BatchError::Output(e, code))?;
-        pending.drain(..cut);
     }
     Ok(code)
+}
+
+/// The longest line a batch reads: far beyond any position (a Qubic game of 64 moves is 256
+/// bytes), short enough that a line without end cannot take the machine's memory.
+pub const MAX_LINE: usize = 64 << 10;
+
+/// Bytes kept of an overlong line, for its error line (which quotes 60 characters).
+const QUOTED: usize = 256;
+
+/// The error of a line over [`MAX_LINE`] bytes.
+fn overlong_line() -> ProbeError {
+    ProbeError::Illegal(format!("line longer than {MAX_LINE} bytes: not a position"))
+}
+
+/// Says on standard error that line `number` failed with `e`. Never a panic on a closed standard
+/// error: the answers on standard output are what the batch is for.
+fn say_error(number: usize, e: &ProbeError) {
+    let _ = std::io::Write::write_fmt(
+        &mut std::io::stderr(),
+        format_args!("tablebase: line {number}: {}\n", explain(e)),
+    );
 }
 
 /// The exit code to report when both happened: usage errors (2) before runtime errors (1).

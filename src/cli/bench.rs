@@ -100,8 +100,15 @@ pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
     use tablebase::table::{Check, FileSpec, SetFile, TableError, TableFile};
     use tablebase::testing::{BlockIndex, GROUP_BLOCKS, Header, PairCode, RECORD_BYTES, sample_of};
     let block_entries = args.block_entries;
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout();
     for path in &args.files {
+        if matches!(std::fs::symlink_metadata(path), Err(e) if e.kind() == std::io::ErrorKind::NotFound) {
+            // A newcomer's first try: say where such files come from.
+            return Err(Error::NotOnDisk {
+                what: format!("{}: no such file (pair-code reads a table or set file)", path.display()),
+                command: "tablebase generate connect4 --size 5x4 and pass one of its files, such as tables/connect4-5x4-ply10.tbl".into(),
+            });
+        }
         // Opened as the program opens its own tables: header, length and every block checked.
         let (header, is_set) = match Header::read(path) {
             Err(TableError::WrongKind { .. }) => (Header::read_set(path).map_err(Error::Table)?, true),
@@ -190,7 +197,7 @@ pub fn set_rank(args: &SetRankArgs) -> Result<(), Error> {
     use tablebase::games::GAMES;
     use tablebase::table::{Check, FileSpec, SetFile, TableError};
     use tablebase::testing::Header;
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout();
     for path in &args.files {
         let header = Header::read_set(path).map_err(Error::Table)?;
         let game = GAMES.iter().find(|about| about.key == header.game).map(|about| about.key);
@@ -283,7 +290,7 @@ pub fn morris(args: &MorrisBenchArgs) -> Result<(), Error> {
     } else {
         args.classes.iter().map(|c| parse_class(c)).collect::<Result<_, _>>()?
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout();
     writeln!(
         out,
         "single thread, median of {} runs; M/s = million per second\n{:<6} {:>10} {:>12} {:>12} {:>12} {:>12} {:>10} {:>12} {:>10}",
@@ -483,7 +490,7 @@ struct ProbeFigures {
 
 impl ProbeFigures {
     fn print(&self, heading: &str) -> Result<(), Error> {
-        let mut out = std::io::stdout().lock();
+        let mut out = super::output::stdout();
         writeln!(
             out,
             "{heading}\nprobe --brief batch ({} threads): {:.2} M positions/s\nfull move list (1 thread): {:.2} us per position, {:.1} moves each\nsingle value lookup (1 thread): {:.2} us, median of {}",
@@ -641,19 +648,24 @@ pub fn morris_forward<V: MorrisVariant>(args: &MorrisForwardArgs) -> Result<(), 
         )));
     }
     let reference = |ply| tablebase::testing::morris::placement_positions(V::RULES.key, stones, ply);
-    forward_counts(&Opening::<V>::new(stones), args.plies.unwrap_or(2 * stones - 1), reference)
+    let label = format!("{} {stones}", V::RULES.key);
+    forward_counts(&Opening::<V>::new(stones), &label, args.plies.unwrap_or(2 * stones - 1), reference)
 }
 
 /// The forward pass of `game` alone, in memory, to layer `last`: positions per layer against
 /// `reference`, with the time since the start. Exit 3 when a count differs from the reference.
 fn forward_counts<G: tablebase::LayeredGame>(
     game: &G,
+    label: &str,
     last: u32,
     reference: impl Fn(u32) -> Option<u64>,
 ) -> Result<(), Error> {
     let progress = tablebase::Progress::stderr();
+    // Named, with its clock restarted for every ply, so that a log line says what it counts
+    // and how long this ply has taken.
+    progress.task(label);
     let start = Instant::now();
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout();
     writeln!(out, "ply\tpositions\treference\tseconds").map_err(Error::Output)?;
     let mut mismatches = 0;
     tablebase::testing::reachable_counts(game, last, &progress, |ply, positions| {
@@ -665,6 +677,7 @@ fn forward_counts<G: tablebase::LayeredGame>(
             }
             None => "none",
         };
+        progress.task(label);
         writeln!(out, "{ply}\t{positions}\t{word}\t{:.1}", start.elapsed().as_secs_f64())
             .map_err(Error::Output)
     })?;
@@ -687,7 +700,7 @@ pub struct Connect4ForwardArgs {
 pub fn connect4_forward(args: &Connect4ForwardArgs) -> Result<(), Error> {
     let g = args.size;
     let reference = |ply| tablebase::testing::connect4::connect4_ply_positions(g.width, g.height, ply);
-    forward_counts(&Connect4::new(g), args.plies, reference)
+    forward_counts(&Connect4::new(g), &format!("connect4 {g}"), args.plies, reference)
 }
 
 /// The size of a search benchmark's transposition table.
@@ -731,7 +744,7 @@ pub fn connect4_search(args: &Connect4SearchArgs) -> Result<(), Error> {
     use tablebase::games::connect4::parse_moves;
     use tablebase::testing::connect4::{Searcher, value_of_score};
     let g = args.size;
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout();
     writeln!(out, "set\tpositions\texact\tmean ms\tmax ms\tmean nodes\tnodes/s").map_err(Error::Output)?;
     let mut wrong = 0;
     let mut searcher = Searcher::new(g, args.table.bytes());
@@ -822,7 +835,7 @@ pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
     progress.clear();
     let members = set.len();
     let mut rng = SplitMix64::new(args.seed);
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout();
     writeln!(out, "run\tfirst index\tpositions\tmean ms\tmax ms\tnodes/s\tverify mean ms")
         .map_err(Error::Output)?;
     let (mut total, mut searched, mut total_confirm) = (0.0f64, 0u64, 0.0f64);
@@ -836,6 +849,9 @@ pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
         let (mut seconds, mut longest, mut count) = (0.0f64, 0.0f64, 0u64);
         let mut walker = Default::default();
         let mut indices = (first..set.capacity()).chain(0..first);
+        // A position of 7x6's ply 8 takes a second or more: a run is minutes, to be seen going.
+        progress.task(&format!("connect4 {g} ply {} run {run}", args.ply));
+        progress.phase("search and confirm", args.count as u64);
         while count < args.count as u64
             && let Some(index) = indices.next()
         {
@@ -851,8 +867,10 @@ pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
                 if !proved {
                     return Err(Error::NotConfirmed { index, value });
                 }
+                progress.advance(1);
             }
         }
+        progress.clear();
         writeln!(
             out,
             "{run}\t{first}\t{count}\t{:.3}\t{:.1}\t{:.0}\t{:.3}",
@@ -892,11 +910,12 @@ pub struct CubeProveArgs {
     #[arg(long)]
     other: bool,
     /// Give up after this many seconds.
-    #[arg(long)]
+    #[arg(long, value_name = "S", value_parser = super::parse_seconds)]
     max_time: Option<f64>,
-    /// Memory of the prover's tables, in MB.
-    #[arg(long, default_value_t = 2048, value_parser = at_least_one)]
-    table_mb: usize,
+    /// Memory of the prover's tables, in MB (1 to 1048576, and at most what the process can be
+    /// given).
+    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    table_mb: u64,
     /// Prove by a proof-number search over a tree of positions kept in memory, each leaf
     /// searched by the prover for about this many nodes (PN²), instead of one prover search.
     #[arg(long, value_name = "NODES", value_parser = at_least_one)]
@@ -985,14 +1004,14 @@ pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
     ) -> Result<String, Error> {
         let start = Instant::now();
         if args.alpha_beta {
-            let mut searcher = Searcher::<G>::new(game, args.table_mb << 20);
+            let mut searcher = Searcher::<G>::new(game, (args.table_mb as usize) << 20);
             searcher.set_time_limit(args.max_time);
             let wins = searcher.wins(position, !args.other).map_err(Error::Search)?;
             let outcome = if wins { "wins" } else { "does not win" };
             let seconds = start.elapsed().as_secs_f64();
             return Ok(format!("{outcome}\t{}\t\t\t{seconds:.1}", searcher.nodes()));
         }
-        let mut prover = Prover::<G>::new(game, args.table_mb << 20);
+        let mut prover = Prover::<G>::new(game, (args.table_mb as usize) << 20);
         prover.set_time_limit(args.max_time);
         // The columns: outcome, proof nodes, threat nodes, stored (a tree gives its prover's
         // nodes together, with the tree's size).
@@ -1037,6 +1056,16 @@ pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
         }
     }
     let bad = |e: tablebase::games::cube::MovesError| Error::Usage(format!("position: {e}"));
+    let wanted = args.table_mb << 20;
+    if let Some(available) = tablebase::resources::available_memory()
+        && wanted > available
+    {
+        return Err(Error::Memory {
+            what: format!("--table-mb {}", args.table_mb),
+            needed: wanted,
+            available,
+        });
+    }
     let line = match args.game {
         CubeGameName::Qubic => {
             prove(game(Qubic::new(), args), &parse_qubic(&args.position).map_err(bad)?, args, cell_name)?
@@ -1047,7 +1076,7 @@ pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
         }
     };
     let attacker = if args.other { "the side not to move" } else { "the side to move" };
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout();
     writeln!(out, "attacker\toutcome\tproof nodes\tthreat nodes\tstored\tseconds").map_err(Error::Output)?;
     writeln!(out, "{attacker}\t{line}").map_err(Error::Output)?;
     Ok(())

@@ -86,6 +86,16 @@ pub enum Error {
         /// The value the search found.
         value: tablebase::Value,
     },
+    /// More memory asked for than this process can be given (the machine's, its `ulimit -v`, its
+    /// control group's): exit 1.
+    Memory {
+        /// What asks for it, `--table-mb 100000`.
+        what: String,
+        /// Bytes asked for.
+        needed: u64,
+        /// Bytes the process can be given now.
+        available: u64,
+    },
     /// `serve` cannot listen or stopped serving: exit 1.
     Serve {
         /// The address.
@@ -142,6 +152,12 @@ impl fmt::Display for Error {
             Error::NotConfirmed { index, value } => {
                 write!(f, "index {index}: {value} found but not confirmed")
             }
+            Error::Memory { what, needed, available } => write!(
+                f,
+                "{what}: needs {} of memory, and this process can be given {} (the least of the machine's available memory, ulimit -v and its control group's limit)",
+                tablebase::resources::bytes(*needed),
+                tablebase::resources::bytes(*available)
+            ),
             Error::Serve { address, .. } => write!(f, "serving on {address}"),
             Error::Input(_) => write!(f, "standard input"),
             Error::Output(_) => write!(f, "standard output"),

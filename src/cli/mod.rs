@@ -7,6 +7,7 @@ pub mod bench;
 pub mod error;
 mod games;
 mod output;
+pub use output::guard_standard_streams;
 mod play;
 mod serve;
 
@@ -284,11 +285,15 @@ impl PlayArgs {
 /// no clock can represent the deadline.
 const MOST_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
 
-fn parse_seconds(text: &str) -> Result<f64, String> {
+/// The shortest `--max-time`: a millisecond. A shorter limit stops any search at once all the
+/// same, and a number such as 1e-300 would be written out in messages as 300 digits.
+const LEAST_SECONDS: f64 = 0.001;
+
+pub(crate) fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(s) if s > 0.0 && s <= MOST_SECONDS => Ok(s),
+        Ok(s) if (LEAST_SECONDS..=MOST_SECONDS).contains(&s) => Ok(s),
         _ => Err(format!(
-            "bad time '{}': expected seconds, a number above 0 and at most {MOST_SECONDS} (a year)",
+            "bad time '{}': expected seconds, a number at least {LEAST_SECONDS} and at most {MOST_SECONDS} (a year)",
             quote(text)
         )),
     }
@@ -403,14 +408,15 @@ impl OnVariant for Planning<'_> {
         let catalogue =
             game.catalogue(&args.dir, Purpose::Generate).map_err(|e| variant_error(e, &args.dir))?;
         // Written, not printed: `plan ... | head -1` closes the pipe, which is not a panic.
-        let mut out = std::io::stdout().lock();
+        let mut out = output::stdout();
         if args.json {
             let jobs = tablebase::catalogue::plan(&catalogue, &args.dir, rayon::current_num_threads());
             let json = tablebase::catalogue::plan_json(catalogue.game(), &jobs);
             return writeln!(out, "{json}").map_err(Error::Output);
         }
         let plan = tablebase::catalogue::estimate(&catalogue, &args.dir);
-        writeln!(out, "{}: {plan}", game.title()).map_err(Error::Output)?;
+        // The line `generate` starts with, word for word (docs/CLI.md, "plan").
+        writeln!(out, "{}: {plan}", catalogue.name()).map_err(Error::Output)?;
         writeln!(out, "{}", plan.on_this_machine(&args.dir)).map_err(Error::Output)?;
         Ok(())
     }
@@ -444,8 +450,15 @@ impl ForGame for Verifying<'_, '_> {
         let mut worst = Ok(());
         for game in G::present(&args.dir) {
             *found += 1;
+            // Each variant's lines under its title, on standard output with them: in JSON, each
+            // row names its game and settings.
             if !args.json {
-                complain!("tablebase: verify {}", game.title());
+                let blank = if *found > 1 { "\n" } else { "" };
+                if let Err(e) = writeln!(output::stdout(), "{blank}{}", game.title()) {
+                    let before = worst.as_ref().err().map_or(0, Error::exit_code);
+                    keep_worse(&mut worst, Err(cut_short(e, before)));
+                    return worst;
+                }
             }
             keep_worse(&mut worst, OnVariant::run(Verifying(args, None), game));
         }
@@ -477,7 +490,7 @@ impl ForGame for Listing<'_, '_> {
         let (args, found) = (self.0, self.1.expect("counted"));
         for game in G::present(&args.dir) {
             if *found > 0 && !args.json {
-                writeln!(std::io::stdout()).map_err(Error::Output)?;
+                writeln!(output::stdout()).map_err(Error::Output)?;
             }
             *found += 1;
             OnVariant::run(Listing(args, None), game)?;
@@ -494,8 +507,10 @@ impl OnVariant for Playing<'_> {
         let start = args.from.clone().unwrap_or_else(|| game.start());
         let side = G::SIDES.iter().position(|s| Some(*s) == args.side.as_deref()).unwrap_or(0);
         let tablebase = game.tablebase(&args.dir, Some(args.max_time));
-        let (stdin, mut stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
-        play::play(&tablebase, &game.title(), &start, side, args.seed(), stdin, &mut stdout)
+        let (stdin, mut stdout) = (std::io::stdin().lock(), output::stdout());
+        let echo = !std::io::IsTerminal::is_terminal(&std::io::stdin());
+        let input = play::Input { lines: stdin, echo };
+        play::play(&tablebase, &game.title(), &start, side, args.seed(), input, &mut stdout)
     }
 }
 
@@ -529,7 +544,7 @@ fn probe<G: Draw>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<
             }
         }
     }
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = std::io::BufWriter::new(output::stdout());
     let code = match positions {
         [] => {
             return Err(Error::Usage(
@@ -597,12 +612,19 @@ fn generate_only(
 fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<(), Error> {
     args.threads.apply()?;
     let progress = Progress::stderr();
-    let mut out = std::io::stdout().lock();
+    let mut out = output::stdout();
     let (mut failed, mut missing) = (false, Vec::new());
     let mut journal = match args.resume {
         true => Some(Journal::open(catalogue, dir).map_err(Error::Table)?),
         false => None,
     };
+    if let Some(journal) = journal.as_ref().filter(|j| j.unreadable > 0) {
+        complain!(
+            "tablebase: {}: {} line(s) not text (UTF-8), ignored: what they recorded is checked again",
+            dir.join(tablebase::catalogue::JOURNAL_NAME).display(),
+            journal.unreadable
+        );
+    }
     let checked = tablebase::verify(catalogue, dir, args.quick, journal.as_mut(), &progress, |outcome| {
         match &outcome {
             TableOutcome::Checked(report) => report.problems.iter().for_each(|p| complain!("tablebase: {p}")),
@@ -645,7 +667,7 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
 
 fn info(catalogue: &impl Catalogue, dir: &Path, json: bool) -> Result<(), Error> {
     let rows = tablebase::info(catalogue, dir);
-    let mut out = std::io::stdout().lock();
+    let mut out = output::stdout();
     let mut write = |line: String| writeln!(out, "{line}").map_err(Error::Output);
     if json {
         return rows.iter().try_for_each(|row| write(row.json()));
@@ -685,6 +707,12 @@ fn cut_short(e: std::io::Error, found: i32) -> Error {
     match (e.kind(), found) {
         (std::io::ErrorKind::BrokenPipe, 0) => Error::Reported(error::CUT_SHORT),
         (std::io::ErrorKind::BrokenPipe, found) => Error::Reported(found),
+        // Any other failure (a closed descriptor, a full disk) is said, and exits 1 or with
+        // what was found before, if worse.
+        (_, found) if found > 1 => {
+            complain!("tablebase: {}", error::one_line(&Error::Output(e)));
+            Error::Reported(found)
+        }
         _ => Error::Output(e),
     }
 }

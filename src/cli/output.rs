@@ -126,3 +126,68 @@ pub fn error_line(format: Format, line: &str, error: &ProbeError) -> Option<Stri
         Format::Text => None,
     }
 }
+
+/// Whether standard output was closed when the program started (`>&-`), as
+/// [`guard_standard_streams`] found.
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Finds out whether standard output was closed when the program started. The standard
+/// library opens /dev/null, read and write, on a descriptor 0 to 2 that is closed at start (so
+/// that no file opened later takes its number and receives what is printed), and what is
+/// written then vanishes with success. A shell's `>/dev/null` opens it write-only, so
+/// /dev/null opened for reading and writing on descriptor 1 is taken for a closed standard
+/// output (`1<>/dev/null` is too, and fails the same way: there is no other trace of `>&-`).
+pub fn guard_standard_streams() {
+    let is_dev_null_read_write = || -> Option<bool> {
+        use std::os::unix::fs::MetadataExt;
+        let null = std::fs::metadata("/dev/null").ok()?;
+        // SAFETY: fstat fills the struct it is given; fcntl F_GETFL only reads flags.
+        let (stat, flags) = unsafe {
+            let mut stat: libc::stat = std::mem::zeroed();
+            (libc::fstat(1, &mut stat) == 0).then_some(())?;
+            (stat, libc::fcntl(1, libc::F_GETFL))
+        };
+        let char_device = stat.st_mode & libc::S_IFMT == libc::S_IFCHR;
+        Some(
+            char_device
+                && stat.st_rdev == null.rdev()
+                && flags >= 0
+                && flags & libc::O_ACCMODE == libc::O_RDWR,
+        )
+    };
+    if is_dev_null_read_write() == Some(true) {
+        STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Standard output, locked, whose writes fail with EBADF where it was closed at the start.
+pub fn stdout() -> Stdout {
+    Stdout(std::io::stdout().lock())
+}
+
+/// See [`stdout`].
+pub struct Stdout(std::io::StdoutLock<'static>);
+
+fn closed() -> std::io::Result<()> {
+    match STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
+        true => Err(std::io::Error::from_raw_os_error(libc::EBADF)),
+        false => Ok(()),
+    }
+}
+
+impl std::io::Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        closed()?;
+        self.0.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        closed()?;
+        self.0.write_all(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        closed()?;
+        self.0.flush()
+    }
+}

@@ -20,6 +20,13 @@ fn say(out: &mut impl Write, text: &str) -> Result<(), Error> {
     writeln!(out, "{text}").map_err(Error::Output)
 }
 
+/// What the person types, and whether to write each line read after its prompt (input from a
+/// pipe or a file, which no terminal shows).
+pub struct Input<R> {
+    pub lines: R,
+    pub echo: bool,
+}
+
 /// Plays a game from `start` (or the game's start) with the person on side `human` (0 starts).
 pub fn play<G: Play>(
     game: &G,
@@ -27,9 +34,10 @@ pub fn play<G: Play>(
     start: &str,
     human: usize,
     seed: u64,
-    input: impl BufRead,
+    input: Input<impl BufRead>,
     out: &mut impl Write,
 ) -> Result<(), Error> {
+    let Input { lines: input, echo } = input;
     let start = game.parse(start).map_err(failed)?;
     // A missing table shows before the first prompt, not after the first move.
     game.value(&start).map_err(failed)?;
@@ -75,6 +83,12 @@ pub fn play<G: Play>(
             return say(out, "\nEnd of input: the game stops here.");
         };
         let line = line.map_err(Error::Input)?;
+        if echo {
+            // Input that is not typed is not shown by a terminal: without it, the answer would
+            // follow the prompt on its line ("your move: Game abandoned.").
+            let shown = String::from_utf8_lossy(&line);
+            say(out, &tablebase::text::quote(shown.trim_end_matches('\r')))?;
+        }
         let Ok(line) = String::from_utf8(line) else {
             say(
                 out,

@@ -117,7 +117,7 @@ impl<G: LayeredGame> Layered<G> {
             next
         };
         write_set(&self.set_spec(dir, layer), next.capacity(), &next)?;
-        Ok(format!("{} positions reachable up to symmetry", next.len()))
+        Ok(format!("{}, stored up to symmetry", crate::text::count(next.len(), "reachable position")))
     }
 
     fn solve(&self, dir: &Path, layer: u32, build: &Build) -> Result<String, BuildError> {
@@ -135,9 +135,23 @@ impl<G: LayeredGame> Layered<G> {
         let header = solve_layered(&layer_set, &self.table_spec(dir, layer), build.progress, checkpoints)
             .map_err(BuildError::solve(format!("{} {}", self.game.name(), self.layer(layer))))?;
         drop(next);
+        let stored = set.len();
         self.keep(vec![(set_spec.path, Opened::Set(set))]);
         let c = header.counts;
-        Ok(format!("solved, {} positions: win {} loss {} draw {}", c.positions(), c.win, c.loss, c.draw))
+        // The counts are as the references count them (Connect Four: each mirror image apart),
+        // which the set's line before, up to symmetry, does not: said, so the two never read as
+        // one count.
+        let counted = match c.positions() == stored {
+            true => "up to symmetry".to_string(),
+            false => format!("symmetric images counted apart, {stored} stored"),
+        };
+        Ok(format!(
+            "solved, {} ({counted}): win {} loss {} draw {}",
+            crate::text::count(c.positions(), "position"),
+            c.win,
+            c.loss,
+            c.draw
+        ))
     }
 }
 

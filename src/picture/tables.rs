@@ -47,6 +47,11 @@ impl std::error::Error for ChartError {
 /// Writes `chart` to `dir/name`, creating `dir`; returns the path.
 pub fn write_chart(dir: &Path, name: &str, chart: &str) -> Result<PathBuf, ChartError> {
     let path = dir.join(name);
+    // create_dir_all says "File exists" of a file in the directory's place (`--plot /dev/full`).
+    if std::fs::metadata(dir).is_ok_and(|meta| !meta.is_dir()) {
+        let source = std::io::Error::from_raw_os_error(libc::ENOTDIR);
+        return Err(ChartError::Write { path: dir.to_path_buf(), source });
+    }
     std::fs::create_dir_all(dir)
         .and_then(|()| std::fs::write(&path, chart))
         .map_err(|source| ChartError::Write { path: path.clone(), source })?;

@@ -24,14 +24,12 @@ pub(crate) struct Pending {
 }
 
 impl Pending {
-    /// Creates (or truncates) the temporary file of `path`.
+    /// Creates the temporary file of `path` anew (one an earlier run left is removed first; a
+    /// link under its name is refused, never followed).
     pub fn create(path: &Path) -> Result<Pending, TableError> {
         let temporary = temporary_path(path);
-        let file = super::regular::open_regular(
-            OpenOptions::new().read(true).write(true).create(true).truncate(true),
-            &temporary,
-        )
-        .map_err(|source| TableError::Io { path: temporary.clone(), source })?;
+        let file = super::regular::create_to_write(&temporary)
+            .map_err(|source| TableError::Io { path: temporary.clone(), source })?;
         Ok(Pending { file, temporary, path: path.to_path_buf(), committed: false })
     }
 
@@ -39,7 +37,7 @@ impl Pending {
     /// there is none.
     pub(crate) fn open_existing(path: &Path) -> Result<Option<Pending>, TableError> {
         let temporary = temporary_path(path);
-        match super::regular::open_regular(OpenOptions::new().read(true).write(true), &temporary) {
+        match super::regular::open_to_write(OpenOptions::new().read(true).write(true), &temporary) {
             Ok(file) => Ok(Some(Pending { file, temporary, path: path.to_path_buf(), committed: false })),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(source) => Err(TableError::Io { path: temporary, source }),

@@ -68,8 +68,13 @@ impl Checkpoints {
         };
         // Only the whole records, so that new ones follow them directly.
         let fresh = temporary_path(&at);
-        fs::write(&fresh, &kept).and_then(|()| fs::rename(&fresh, &at)).map_err(io)?;
-        let file = super::regular::open_regular(OpenOptions::new().append(true), &at).map_err(io)?;
+        let written = super::regular::create_to_write(&fresh).and_then(|mut file| file.write_all(&kept));
+        written.and_then(|()| fs::rename(&fresh, &at)).map_err(|source| match source.kind() {
+            // The message names the file that was refused, not the one it was to become.
+            std::io::ErrorKind::InvalidInput => TableError::Io { path: fresh.clone(), source },
+            _ => io(source),
+        })?;
+        let file = super::regular::open_to_write(OpenOptions::new().append(true), &at).map_err(io)?;
         let count = done.iter().filter(|d| d.is_some()).count();
         Ok((pending, Checkpoints { path: at, file: Mutex::new(file), done }, count))
     }

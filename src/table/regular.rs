@@ -15,8 +15,14 @@ pub(crate) fn open_regular(options: &OpenOptions, path: &Path) -> io::Result<Fil
     if let Ok(meta) = std::fs::metadata(path) {
         refuse_special(&meta.file_type())?;
     }
+    open_checked(options, path, 0)
+}
+
+/// Opens `path` with `options` and `flags` added to O_NONBLOCK, refusing anything but a
+/// regular file.
+fn open_checked(options: &OpenOptions, path: &Path, flags: i32) -> io::Result<File> {
     let mut options = options.clone();
-    options.custom_flags(libc::O_NONBLOCK);
+    options.custom_flags(libc::O_NONBLOCK | flags);
     let file = options.open(path)?;
     refuse_special(&file.metadata()?.file_type())?;
     // O_NONBLOCK means nothing to a regular file's reads and writes; cleared all the same, so
@@ -30,6 +36,65 @@ pub(crate) fn open_regular(options: &OpenOptions, path: &Path) -> io::Result<Fil
         }
     }
     Ok(file)
+}
+
+/// Opens `path` to write into it (with `options`, which may create it), as [`open_regular`]
+/// does, and never through a link: a symbolic link at its name is refused, not followed, and
+/// so is a file with another name (a hard link). A table directory may be shared (a cluster's
+/// project directory), and a link planted under a name `tablebase` writes would otherwise
+/// make it overwrite or append to whatever file the link names, with the writer's rights.
+pub(crate) fn open_to_write(options: &OpenOptions, path: &Path) -> io::Result<File> {
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if meta.file_type().is_symlink() {
+            return Err(linked());
+        }
+        refuse_special(&meta.file_type())?;
+    }
+    // O_NOFOLLOW again at the open itself: a link may be planted after the check.
+    let file = open_checked(options, path, libc::O_NOFOLLOW).map_err(|e| match e.raw_os_error() {
+        Some(libc::ELOOP) => linked(),
+        _ => e,
+    })?;
+    use std::os::unix::fs::MetadataExt;
+    if file.metadata()?.nlink() > 1 {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "a file with other names (a hard link): refusing to write to it (remove it if it is yours)",
+        ));
+    }
+    Ok(file)
+}
+
+/// Creates `path` anew to write into it, never through a link: a file left there by an
+/// earlier run is removed first (removing a name never touches what a link points at), a
+/// symbolic link is refused, and the file is created exclusively (O_EXCL), so that a link
+/// planted between the removal and the creation is an error too, not followed.
+pub(crate) fn create_to_write(path: &Path) -> io::Result<File> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => return Err(linked()),
+        Ok(meta) => {
+            refuse_special(&meta.file_type())?;
+            std::fs::remove_file(path)?;
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    open_checked(OpenOptions::new().read(true).write(true).create_new(true), path, libc::O_NOFOLLOW).map_err(
+        |e| match e.kind() {
+            io::ErrorKind::AlreadyExists => io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "created by another process while this one was creating it: refusing to write to it",
+            ),
+            _ => e,
+        },
+    )
+}
+
+fn linked() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "a symbolic link: refusing to write through it (remove it if it is yours)",
+    )
 }
 
 /// Opens `path` to read, if it is a regular file.

@@ -47,12 +47,24 @@ impl Game for Connect4Game {
     type Tablebase = Connect4Tablebase;
 
     fn from_variant(variant: &Variant, _purpose: Purpose) -> Result<Connect4Game, VariantError> {
+        const MOST_COLUMNS: u32 = 9;
         let text = variant.value("size").ok_or(VariantError::Missing { setting: "size", example: "7x6" })?;
         let size = Geometry::parse(text).map_err(|e| VariantError::Invalid {
             setting: "size",
             value: text.to_string(),
             expected: e.to_string(),
         })?;
+        // Positions are written one digit a column, so a board of 10 to 12 columns could be
+        // generated but never probed: refused before any work.
+        if size.width > MOST_COLUMNS {
+            return Err(VariantError::Invalid {
+                setting: "size",
+                value: text.to_string(),
+                expected: format!(
+                    "at most {MOST_COLUMNS} columns (a position is written as the columns played, 1 to {MOST_COLUMNS}, one digit each)"
+                ),
+            });
+        }
         let book_plies = match variant.value("book-plies") {
             None => None,
             Some(text) => match text.trim().parse::<u32>() {

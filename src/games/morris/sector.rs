@@ -278,7 +278,7 @@ impl<V: MorrisVariant> SectorPair<'_, V> {
             let entry = |_: &mut (), i: u64| Ok::<_, TableError>((solution.value(offset + i), 1));
             write_table(spec, sector.index().size(), build.progress, || (), entry)?;
         }
-        Ok(format!("{} positions solved", self.size()))
+        Ok(format!("{} solved", crate::text::count(self.size(), "position")))
     }
 
     /// Recomputes every value of member `k` from its successors' values: the pair's own as
