@@ -974,6 +974,7 @@ pub fn sogo_prove(args: &SogoProveArgs) -> Result<(), Error> {
             let (outcome, nodes, by_rule) = match prover.prove(&position, attacker_to_move) {
                 Ok(proof) => (if proof.attacker_wins { "wins" } else { "does not win" }, proof.nodes, proof.by_rule.to_string()),
                 Err(tablebase::search::SearchError::TimeLimit { nodes, .. }) => ("out of time", nodes, String::new()),
+                Err(e) => return Err(Error::Search(e)),
             };
             let attacker = if attacker_to_move { "mover" } else { "other" };
             let seconds = start.elapsed().as_secs_f64();
