@@ -13,6 +13,7 @@
 //! same way. A position's entry is the least index among its images.
 
 use super::board::{self, CELLS, Position, Symmetry};
+use super::sogo::ProofJournal;
 use super::solver::CubeSolver;
 use crate::catalogue::Variant;
 use crate::combinations::{binomial, subset_rank, subset_unrank};
@@ -20,6 +21,7 @@ use crate::layered::{Layered, LayeredGame, Step};
 use crate::table::TableError;
 use crate::value::Value;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The largest book: ply 6 of the index spans 1.5 billion entries.
 pub const MAX_BOOK_PLIES: u32 = 6;
@@ -104,6 +106,14 @@ impl<const GRAVITY: bool> CubeBook<GRAVITY> {
     /// The book's tables.
     pub fn tables(last: u32) -> Layered<CubeBook<GRAVITY>> {
         Layered::new(CubeBook::new(last))
+    }
+
+    /// The book's tables, the proofs of its last ply recorded in `journal` and read back from
+    /// it (Sogo's prover), so that a stopped generation goes on from what it proved.
+    pub fn tables_with_journal(last: u32, journal: Arc<ProofJournal>) -> Layered<CubeBook<GRAVITY>> {
+        let mut book = CubeBook::new(last);
+        book.solver = book.solver.with_journal(journal);
+        Layered::new(book)
     }
 
     /// The last ply of the book on disk in `dir` (the last ply with a set or table file,

@@ -75,6 +75,15 @@ impl<const GRAVITY: bool> Game for CubeGame<GRAVITY> {
             Generate => self.book_plies,
             _ => CubeBook::<GRAVITY>::on_disk(dir),
         };
+        if GRAVITY && purpose == Generate && let Some(last) = last {
+            // Sogo's proofs are long: they are recorded as they go, and read back by the next
+            // run. verify re-proves every value without them.
+            let path = dir.join(super::sogo::JOURNAL_FILE);
+            match super::sogo::ProofJournal::open(&path) {
+                Ok(journal) => return Ok(CubeBook::tables_with_journal(last, std::sync::Arc::new(journal))),
+                Err(e) => eprintln!("tablebase: warning: {e}; the proofs go on without recording"),
+            }
+        }
         last.map(CubeBook::tables).ok_or_else(|| VariantError::NotOnDisk {
             generate: Variant::of(Self::KEY).with("book-plies", "N"),
             what: format!(

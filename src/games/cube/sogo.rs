@@ -25,6 +25,11 @@
 use super::board::{self, CELLS, Position};
 use super::search::Sogo;
 use crate::search::{Deadline, LineGame, SearchError};
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// The cells of the first and third levels (heights 1 and 3: bits of `z` = 0 and 2).
 const ODD_LEVELS: u64 = 0x0000_ffff_0000_ffff;
@@ -221,13 +226,6 @@ fn some_pairing_covers(cells: &[u64], used: u64, pairs: &mut Vec<u64>, needs: &[
     false
 }
 
-/// Whether every column holds an even number of stones: under gravity a column of height 1 or
-/// 3 is one whose first or third level is taken and the next one empty.
-#[inline]
-fn all_columns_even(mask: u64) -> bool {
-    (mask ^ (mask >> 16)) & (LAYER | LAYER << 32) == 0
-}
-
 /// The stones of the side to move after counting every dead stone of the opponent's as its
 /// own: a stone is recoloured when each of its lines holds both colours among its other three
 /// cells (then no line's fate depends on it), one at a time, so that the condition holds at
@@ -288,11 +286,6 @@ impl Outcomes {
     }
 
     #[inline(always)]
-    fn prefetch(&self, key: u128) {
-        crate::prefetch::prefetch(&self.buckets[self.locate(key).0]);
-    }
-
-    #[inline(always)]
     fn get(&self, key: u128) -> Option<bool> {
         let (bucket, stored) = self.locate(key);
         self.buckets[bucket]
@@ -323,6 +316,187 @@ impl Outcomes {
     }
 }
 
+/// The proof's journal: outcomes of positions near the root proved by long searches, one line
+/// each, appended (and synced) as they are proved, so that a proof stopped on one machine goes
+/// on from them on another, and so that anyone can re-prove each line on its own.
+///
+/// A line is `ATTACKER OUTCOME POSITION NODES`: `white` or `black`; `wins` or `cannot-win`; the
+/// position as `cube_notation` writes it (layers from the bottom, `x` for White, `o` for Black);
+/// the nodes its search took. Only positions of at most [`JOURNAL_PLIES`] stones whose proof
+/// took at least [`JOURNAL_NODES`] nodes are written, which keeps the file small enough to be
+/// checked in.
+pub struct ProofJournal {
+    path: PathBuf,
+    file: Mutex<File>,
+    entries: Mutex<HashMap<(Position, bool), bool>>,
+}
+
+/// The journal's name in the table directory.
+pub const JOURNAL_FILE: &str = "sogo-proof.journal";
+
+/// The most stones of a position the journal records.
+pub const JOURNAL_PLIES: u32 = 24;
+/// The fewest nodes of a proof the journal records: about ten seconds of searching.
+pub const JOURNAL_NODES: u64 = 1 << 24;
+
+/// What is wrong with a journal.
+#[derive(Debug)]
+pub enum JournalError {
+    /// It cannot be opened, read or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What was being done.
+        doing: &'static str,
+        /// Why it failed.
+        source: std::io::Error,
+    },
+    /// A line that is not a record of the journal.
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// The line (1-based).
+        line: usize,
+    },
+}
+
+impl std::fmt::Display for JournalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            JournalError::Io { path, doing, source } => write!(f, "{}: {doing}: {source}", path.display()),
+            JournalError::Malformed { path, line } => {
+                write!(f, "{}: line {line} is not a record of a proof journal", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for JournalError {}
+
+impl ProofJournal {
+    /// Opens the journal at `path` (made if missing; never through a link), with the outcomes
+    /// it holds.
+    pub fn open(path: &Path) -> Result<ProofJournal, JournalError> {
+        let io = |doing| move |source| JournalError::Io { path: path.to_path_buf(), doing, source };
+        let file = crate::table::open_to_write(std::fs::OpenOptions::new().create(true).append(true).read(true), path)
+            .map_err(io("cannot open it to append"))?;
+        let reader = BufReader::new(crate::table::open_to_read(path).map_err(io("cannot read it"))?);
+        let mut entries = HashMap::new();
+        for (number, line) in reader.split(b'\n').enumerate() {
+            let line = line.map_err(io("cannot read it"))?;
+            let malformed = || JournalError::Malformed { path: path.to_path_buf(), line: number + 1 };
+            let text = std::str::from_utf8(&line).map_err(|_| malformed())?;
+            if text.trim().is_empty() {
+                continue;
+            }
+            let (position, white_attacks, wins) = parse_record(text).ok_or_else(malformed)?;
+            entries.insert((position, white_attacks), wins);
+        }
+        Ok(ProofJournal { path: path.to_path_buf(), file: Mutex::new(file), entries: Mutex::new(entries) })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Outcomes recorded.
+    pub fn len(&self) -> usize {
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
+
+    /// Whether it records nothing.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every outcome recorded: the position, whether White attacks, whether the attacker wins.
+    pub fn entries(&self) -> Vec<(Position, bool, bool)> {
+        let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut out: Vec<_> = entries.iter().map(|(&(p, white), &wins)| (p, white, wins)).collect();
+        out.sort_by_key(|&(p, white, _)| (p.ply, p.mask, p.current, white));
+        out
+    }
+
+    /// Whether the attacker (White when `white_attacks`) wins `position`, where recorded.
+    fn get(&self, position: &Position, white_attacks: bool) -> Option<bool> {
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner).get(&(*position, white_attacks)).copied()
+    }
+
+    /// Records an outcome, synced before it counts.
+    fn record(&self, position: &Position, white_attacks: bool, wins: bool, nodes: u64) -> Result<(), JournalError> {
+        let line = format!(
+            "{} {} {} {nodes}\n",
+            if white_attacks { "white" } else { "black" },
+            if wins { "wins" } else { "cannot-win" },
+            super::catalogue::cube_notation(position)
+        );
+        let mut file = self.file.lock().unwrap_or_else(PoisonError::into_inner);
+        let io = |doing| move |source| JournalError::Io { path: self.path.clone(), doing, source };
+        file.write_all(line.as_bytes()).map_err(io("cannot append a record"))?;
+        file.sync_data().map_err(io("cannot sync it"))?;
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner).insert((*position, white_attacks), wins);
+        Ok(())
+    }
+}
+
+/// A journal line's position, whether White attacks, and whether the attacker wins.
+fn parse_record(text: &str) -> Option<(Position, bool, bool)> {
+    let mut words = text.split_whitespace();
+    let white_attacks = match words.next()? {
+        "white" => true,
+        "black" => false,
+        _ => return None,
+    };
+    let wins = match words.next()? {
+        "wins" => true,
+        "cannot-win" => false,
+        _ => return None,
+    };
+    let position = parse_notation(words.next()?)?;
+    words.next()?.parse::<u64>().ok()?;
+    words.next().is_none().then_some((position, white_attacks, wins))
+}
+
+/// A Sogo position written as `cube_notation` writes it, if it is one: every stone on the floor
+/// or on a stone, White's stones as many as Black's or one more, and no line finished.
+pub fn parse_notation(text: &str) -> Option<Position> {
+    let layers: Vec<&str> = text.split('|').collect();
+    if layers.len() != 4 {
+        return None;
+    }
+    let (mut white, mut black) = (0u64, 0u64);
+    for (z, layer) in layers.iter().enumerate() {
+        let rows: Vec<&str> = layer.split('/').collect();
+        if rows.len() != 4 {
+            return None;
+        }
+        for (y, row) in rows.iter().enumerate() {
+            if row.len() != 4 {
+                return None;
+            }
+            for (x, c) in row.bytes().enumerate() {
+                let bit = board::cell(x as u32, y as u32, z as u32);
+                match c {
+                    b'x' => white |= bit,
+                    b'o' => black |= bit,
+                    b'.' => {}
+                    _ => return None,
+                }
+            }
+        }
+    }
+    let mask = white | black;
+    let (w, b) = (white.count_ones(), black.count_ones());
+    let floating = mask & !(mask << 16 | LAYER) != 0;
+    if floating || !(w == b || w == b + 1) || board::has_line(white) || board::has_line(black) {
+        return None;
+    }
+    let ply = w + b;
+    let current = if ply.is_multiple_of(2) { white } else { black };
+    Some(Position { current, mask, ply })
+}
+
 /// What a proof did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SogoProof {
@@ -342,6 +516,7 @@ pub struct SogoProver {
     nodes: u64,
     by_rule: u64,
     deadline: Deadline,
+    journal: Option<Arc<ProofJournal>>,
 }
 
 /// The most moves a Sogo position has: one per column.
@@ -357,7 +532,14 @@ impl SogoProver {
             nodes: 0,
             by_rule: 0,
             deadline: Deadline::default(),
+            journal: None,
         }
+    }
+
+    /// The same prover, reading outcomes from `journal` and recording its long proofs there.
+    pub fn with_journal(mut self, journal: Arc<ProofJournal>) -> SogoProver {
+        self.journal = Some(journal);
+        self
     }
 
     /// The knowledge it uses.
@@ -443,6 +625,12 @@ impl SogoProver {
         if let Some(wins) = self.table.get(key) {
             return Ok(wins);
         }
+        let journaled = self.journal.is_some() && mask.count_ones() <= JOURNAL_PLIES;
+        let position = Position { current, mask, ply: mask.count_ones() };
+        if journaled && let Some(wins) = self.journal.as_ref().and_then(|j| j.get(&position, attacker == 1)) {
+            self.table.put(key, wins, JOURNAL_NODES);
+            return Ok(wins);
+        }
 
         let mut ordered = [(0u32, 0u64); COLUMNS];
         let mut count = 0;
@@ -468,7 +656,16 @@ impl SogoProver {
                 break;
             }
         }
-        self.table.put(key, wins, self.nodes - start_nodes + 1);
+        let nodes = self.nodes - start_nodes + 1;
+        self.table.put(key, wins, nodes);
+        if journaled && nodes >= JOURNAL_NODES && let Some(journal) = &self.journal {
+            // A journal that cannot be written (a full disk) costs the next run the proofs it
+            // would have kept, not this proof: it goes on without.
+            if let Err(e) = journal.record(&position, attacker == 1, wins, nodes) {
+                eprintln!("tablebase: warning: {e}; the proof goes on without recording");
+                self.journal = None;
+            }
+        }
         Ok(wins)
     }
 
@@ -652,18 +849,47 @@ mod tests {
         assert!(compared > roots, "{compared} of {roots} compared");
     }
 
+    /// A journal reads back what it recorded, a prover with it takes the recorded outcome
+    /// without searching, and a damaged line or a planted link is an error naming the file.
     #[test]
-    fn columns_are_even_exactly_when_each_has_0_2_or_4_stones() {
-        let mut mask = 0u64;
-        assert!(all_columns_even(mask));
-        mask |= board::cell(1, 2, 0);
-        assert!(!all_columns_even(mask));
-        mask |= board::cell(1, 2, 1);
-        assert!(all_columns_even(mask));
-        mask |= board::cell(1, 2, 2);
-        assert!(!all_columns_even(mask));
-        mask |= board::cell(1, 2, 3);
-        assert!(all_columns_even(mask));
+    fn the_journal_reads_back_its_records_and_refuses_damage() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(JOURNAL_FILE);
+        let mut rng = crate::rng::SplitMix64::new(3);
+        let positions: Vec<Position> = (0..50).filter_map(|i| random_position(&mut rng, 10 + i % 14)).collect();
+        {
+            let journal = ProofJournal::open(&path).unwrap();
+            assert!(journal.is_empty());
+            for (i, p) in positions.iter().enumerate() {
+                assert_eq!(parse_notation(&super::super::catalogue::cube_notation(p)), Some(*p));
+                journal.record(p, i % 2 == 0, i % 3 == 0, 1 << 30).unwrap();
+            }
+        }
+        let journal = std::sync::Arc::new(ProofJournal::open(&path).unwrap());
+        assert_eq!(journal.len(), positions.len());
+        for (i, p) in positions.iter().enumerate() {
+            assert_eq!(journal.get(p, i % 2 == 0), Some(i % 3 == 0));
+            assert_eq!(journal.get(p, i % 2 == 1), None);
+        }
+        // A recorded outcome is believed: what a proof reads back from its journal.
+        let p = positions[0];
+        let mut prover = SogoProver::new(Knowledge::ALL, 0).with_journal(journal.clone());
+        let white_to_move = p.ply.is_multiple_of(2);
+        let proof = prover.prove(&p, white_to_move).unwrap();
+        assert_eq!((proof.attacker_wins, proof.nodes), (true, 1));
+
+        std::fs::write(&path, "white wins x/..\n").unwrap();
+        let error = ProofJournal::open(&path).err().unwrap().to_string();
+        assert!(error.contains(JOURNAL_FILE) && error.contains("line 1"), "{error}");
+        let target = dir.path().join("elsewhere");
+        std::fs::write(&target, "kept").unwrap();
+        std::fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        assert!(ProofJournal::open(&path).is_err());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept");
+        for bad in ["", "x", "xxxx/..../..../....|....|....|....", "....|x.../..../....|....|...."] {
+            assert_eq!(parse_notation(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -9,11 +9,12 @@
 
 use super::board::Position;
 use super::search::CubeLines;
+use super::sogo::{Knowledge, ProofJournal, SogoProver};
 use crate::search::{Deadline, Prover, SearchError, SearcherPool, StrategyMoves, Work, lock_for_search};
 use crate::value::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// Seconds the exact search has before the prover takes over (or the whole limit, if smaller).
@@ -39,9 +40,10 @@ pub struct CubeSolver<const GRAVITY: bool> {
     /// share one and later proofs find what earlier ones stored.
     provers: Mutex<Vec<Prover<CubeLines<GRAVITY>>>>,
     prover_bytes: usize,
-    /// Sogo's searchers of who wins (null-window alpha-beta), with tables of `prover_bytes`,
-    /// made at the first such question.
-    outcome_searchers: OnceLock<SearcherPool<CubeLines<GRAVITY>>>,
+    /// Sogo's idle provers ([`SogoProver`], tables of `prover_bytes`), made as proofs need them.
+    sogo_provers: Mutex<Vec<SogoProver>>,
+    /// Where Sogo's provers record their long proofs and read them back, if anywhere.
+    journal: Option<Arc<ProofJournal>>,
     exact_seconds: f64,
     known: Mutex<HashMap<u128, Value>>,
     /// White's strategy ([`super::strategy`]; Qubic only), made at the first proof of a win
@@ -115,11 +117,18 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
             game,
             provers: Mutex::new(Vec::new()),
             prover_bytes,
-            outcome_searchers: OnceLock::new(),
+            sogo_provers: Mutex::new(Vec::new()),
+            journal: None,
             exact_seconds,
             known: Mutex::new(HashMap::new()),
             strategy: Mutex::new(None),
         }
+    }
+
+    /// The same solver, its Sogo proofs recorded in `journal` and read back from it.
+    pub fn with_journal(mut self, journal: Arc<ProofJournal>) -> CubeSolver<GRAVITY> {
+        self.journal = Some(journal);
+        self
     }
 
     /// The value of `position` for the side to move: exact where the exact search finishes in
@@ -185,12 +194,22 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         }
         let max_time = max_time.map(|t| (t - start.elapsed().as_secs_f64()).max(0.0));
         if GRAVITY {
-            // Under gravity alpha-beta settled who wins 5 to 40 times sooner than the
-            // proof-number search on Sogo's middle game (docs/BENCHMARKS.md, "Sogo by
-            // alpha-beta"): a draw or a refutation there is a long defence, which alpha-beta's
-            // table keeps bounds for and df-pn must disprove move by move.
-            let outcomes = self.outcome_searchers.get_or_init(|| SearcherPool::new(self.game.clone(), self.prover_bytes));
-            return outcomes.with_searcher(max_time, |searcher| searcher.wins(position, attacker_to_move));
+            // Under gravity a depth-first search of two outcomes settled who wins 5 to 40 times
+            // sooner than the proof-number search on Sogo's middle game, and the prover that
+            // knows the game (follow-up rules, dead stones) sooner again (docs/BENCHMARKS.md,
+            // "Sogo by alpha-beta" and "Sogo's prover").
+            let idle = || self.sogo_provers.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut prover = idle().pop().unwrap_or_else(|| {
+                let prover = SogoProver::new(Knowledge::ALL, self.prover_bytes);
+                match &self.journal {
+                    Some(journal) => prover.with_journal(journal.clone()),
+                    None => prover,
+                }
+            });
+            prover.set_time_limit(max_time);
+            let proof = prover.prove(position, attacker_to_move);
+            idle().push(prover);
+            return Ok(proof?.attacker_wins);
         }
         let idle = || self.provers.lock().unwrap_or_else(PoisonError::into_inner);
         let mut prover = idle().pop().unwrap_or_else(|| Prover::new(self.game.clone(), self.prover_bytes));
@@ -291,9 +310,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
     /// is dropped by the next call after its search.
     pub fn release(&self) {
         self.exact.release();
-        if let Some(searchers) = self.outcome_searchers.get() {
-            searchers.release();
-        }
+        self.sogo_provers.lock().unwrap_or_else(PoisonError::into_inner).clear();
         self.provers.lock().unwrap_or_else(PoisonError::into_inner).clear();
         if let Ok(Some(strategy)) = self.strategy.try_lock().as_deref_mut() {
             strategy.provers.clear();
