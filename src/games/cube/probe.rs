@@ -59,8 +59,10 @@ impl<const GRAVITY: bool> CubeTablebase<GRAVITY> {
 
     fn value_of(&self, position: &Position) -> Result<Value, ProbeError> {
         // A ply of the book on disk, if there is one (asked of the directory each time, so
-        // that a book built while `serve` runs counts).
-        if CubeBook::<GRAVITY>::on_disk(&self.dir).is_some_and(|last| position.ply <= last) {
+        // that a book built while `serve` runs counts). A ply whose table is not finished yet
+        // (a proof under way, such as Sogo's, checked in as it goes) is searched instead.
+        let finished = |ply| self.book.table_spec(&self.dir, ply).path.exists();
+        if CubeBook::<GRAVITY>::on_disk(&self.dir).is_some_and(|last| position.ply <= last) && finished(position.ply) {
             let layer = self.plies.get(
                 position.ply as usize,
                 || self.book.open_layer(&self.dir, position.ply, |_| Check::Header),
