@@ -214,7 +214,7 @@ fn holds_with(attacker: u64, mask: u64, reserved: u64, paired: u64) -> bool {
 /// each of `needs` holds a whole pair.
 fn some_pairing_covers(cells: &[u64], used: u64, pairs: &mut Vec<u64>, needs: &[u64]) -> bool {
     let Some(&first) = cells.iter().find(|&&c| c & used == 0) else {
-        return needs.iter().all(|&need| pairs.iter().any(|&pair| need & pair == pair));
+        return needs.iter().all(|&need| pairs.iter().any(|&pair| pair & !need == 0));
     };
     for &second in cells.iter().filter(|&&c| c & used == 0 && c != first) {
         pairs.push(first | second);
