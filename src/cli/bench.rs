@@ -531,13 +531,13 @@ where
     for pos in sample {
         probe(tablebase, pos).map_err(|source| Error::Unanswerable { dir: dir.to_path_buf(), source })?;
     }
-    match answer_lines(tablebase, text.as_bytes(), &mut std::io::sink(), Format::Brief, false) {
+    match answer_lines(tablebase, text.as_bytes(), &mut std::io::sink(), Format::Brief, false, None) {
         Ok(0) => {}
         Ok(code) => return Err(Error::Reported(code)),
         Err(_) => return Err(Error::NoCompleteTable { dir: dir.to_path_buf() }),
     }
     let brief_rate = median_rate(runs, positions.len(), || {
-        let _ = answer_lines(tablebase, text.as_bytes(), &mut std::io::sink(), Format::Brief, false);
+        let _ = answer_lines(tablebase, text.as_bytes(), &mut std::io::sink(), Format::Brief, false, None);
     });
     let mut moves = 0usize;
     let list_rate = median_rate(runs, sample.len(), || {
@@ -957,7 +957,8 @@ pub struct SogoProveArgs {
 pub fn sogo_prove(args: &SogoProveArgs) -> Result<(), Error> {
     use tablebase::games::cube::parse_sogo;
     use tablebase::games::cube::sogo::{Knowledge, SogoProver};
-    let knowledge = Knowledge::parse(&args.knowledge).map_err(|e| Error::Usage(format!("--knowledge: {e}")))?;
+    let knowledge =
+        Knowledge::parse(&args.knowledge).map_err(|e| Error::Usage(format!("--knowledge: {e}")))?;
     let mut prover = SogoProver::new(knowledge, args.table_mb << 20);
     let mut out = std::io::stdout().lock();
     writeln!(out, "position\tattacker\toutcome\tnodes\tby rule\tseconds\tpeak MB").map_err(Error::Output)?;
@@ -972,14 +973,21 @@ pub fn sogo_prove(args: &SogoProveArgs) -> Result<(), Error> {
             let start = Instant::now();
             prover.set_time_limit(args.max_time);
             let (outcome, nodes, by_rule) = match prover.prove(&position, attacker_to_move) {
-                Ok(proof) => (if proof.attacker_wins { "wins" } else { "does not win" }, proof.nodes, proof.by_rule.to_string()),
-                Err(tablebase::search::SearchError::TimeLimit { nodes, .. }) => ("out of time", nodes, String::new()),
+                Ok(proof) => (
+                    if proof.attacker_wins { "wins" } else { "does not win" },
+                    proof.nodes,
+                    proof.by_rule.to_string(),
+                ),
+                Err(tablebase::search::SearchError::TimeLimit { nodes, .. }) => {
+                    ("out of time", nodes, String::new())
+                }
                 Err(e) => return Err(Error::Search(e)),
             };
             let attacker = if attacker_to_move { "mover" } else { "other" };
             let seconds = start.elapsed().as_secs_f64();
             let peak = peak_resident_mb().map_or(String::new(), |mb| mb.to_string());
-            writeln!(out, "{text}\t{attacker}\t{outcome}\t{nodes}\t{by_rule}\t{seconds:.2}\t{peak}").map_err(Error::Output)?;
+            writeln!(out, "{text}\t{attacker}\t{outcome}\t{nodes}\t{by_rule}\t{seconds:.2}\t{peak}")
+                .map_err(Error::Output)?;
         }
     }
     Ok(())
