@@ -529,7 +529,8 @@ impl OnVariant for Playing<'_> {
         let (stdin, mut stdout) = (std::io::stdin().lock(), output::stdout());
         let echo = !std::io::IsTerminal::is_terminal(&std::io::stdin());
         let input = play::Input { lines: stdin, echo };
-        play::play(&tablebase, &game.title(), &start, side, args.seed(), args.max_time, input, &mut stdout)
+        let engine = play::Engine { seed: args.seed(), max_time: args.max_time };
+        play::play(&tablebase, &game.title(), &start, side, engine, input, &mut stdout)
     }
 }
 

@@ -28,18 +28,25 @@ pub struct Input<R> {
     pub echo: bool,
 }
 
+/// The perfect player: the seed of its choices among equally good moves, and the seconds all
+/// the searches of one of its moves may take together (`--max-time`).
+pub struct Engine {
+    pub seed: u64,
+    pub max_time: f64,
+}
+
 /// Plays a game from `start` (or the game's start) with the person on side `human` (0 starts).
 pub fn play<G: Play>(
     game: &G,
     title: &str,
     start: &str,
     human: usize,
-    seed: u64,
-    max_time: f64,
+    engine: Engine,
     input: Input<impl BufRead>,
     out: &mut impl Write,
 ) -> Result<(), Error> {
     let Input { lines: input, echo } = input;
+    let Engine { seed, max_time } = engine;
     let start = game.parse(start).map_err(failed)?;
     // A missing table shows before the first prompt, not after the first move; a value that
     // needs a search is not sought here, so that the first prompt comes at once.

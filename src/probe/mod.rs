@@ -45,10 +45,7 @@ pub trait Probe: Sync {
     }
     /// Every legal move and the position it leads to, without values: what playing a move or
     /// seeing that the game is over needs. Games whose values may need searches override it.
-    fn legal_moves(
-        &self,
-        position: &Self::Position,
-    ) -> Result<Vec<(Self::Move, Self::Position)>, ProbeError> {
+    fn legal_moves(&self, position: &Self::Position) -> Result<Legal<Self>, ProbeError> {
         Ok(self.moves(position)?.into_iter().map(|o| (o.mv, o.next)).collect())
     }
     /// Whether a value may need a search, which can run out of time: [`probe`] then answers
@@ -66,6 +63,9 @@ pub trait Probe: Sync {
     /// mapped: a long-running server calls it once its searches end.
     fn release(&self) {}
 }
+
+/// Every legal move of a position and the position it leads to.
+pub type Legal<G> = Vec<(<G as Probe>::Move, <G as Probe>::Position)>;
 
 /// A legal move, where it leads, and what that gives the side to move.
 pub struct Outcome<G: Probe + ?Sized> {

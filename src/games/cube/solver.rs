@@ -1,5 +1,6 @@
 //! The value of a cube position by search: the exact search first, for a short while, then the
-//! prover, which settles who wins without the distance.
+//! prover, which settles who wins without the distance, and where distances are asked for
+//! ([`CubeSolver::seek_distances`]) the exact search again with the time left.
 //!
 //! Late positions (a few dozen empty cells) are searched exactly in well under a second. Early
 //! ones are not: their distances would take an exact search far too long, but the prover shows
