@@ -107,7 +107,7 @@ impl<'a, G: Play> Match<'a, G> {
         if self.seen.get(self.position()).copied().unwrap_or(0) >= 3 {
             return Ok(Some(Ending::Drawn));
         }
-        if !self.game.moves(self.position())?.is_empty() {
+        if !self.game.legal_moves(self.position())?.is_empty() {
             return Ok(None);
         }
         let mover = self.game.side_to_move(self.position());
@@ -121,16 +121,17 @@ impl<'a, G: Play> Match<'a, G> {
     /// Plays the move typed in the game's notation (surrounding blanks and case ignored).
     pub fn play(&mut self, typed: &str) -> Result<G::Move, MoveError> {
         let wanted = typed.trim().to_ascii_lowercase();
-        let moves = self.game.moves(self.position())?;
-        match moves.iter().position(|o| o.mv.to_string() == wanted) {
-            Some(k) => {
-                let chosen = &moves[k];
-                self.push(chosen.next.clone());
-                Ok(chosen.mv)
+        // Legal moves without their values: playing one must not cost a search of every move.
+        let moves = self.game.legal_moves(self.position())?;
+        match moves.into_iter().partition::<Vec<_>, _>(|(mv, _)| mv.to_string() == wanted) {
+            (mut chosen, _) if !chosen.is_empty() => {
+                let (mv, next) = chosen.swap_remove(0);
+                self.push(next);
+                Ok(mv)
             }
-            None => Err(MoveError::Illegal {
+            (_, others) => Err(MoveError::Illegal {
                 typed: typed.trim().to_string(),
-                legal: moves.iter().map(|o| o.mv.to_string()).collect(),
+                legal: others.iter().map(|(mv, _)| mv.to_string()).collect(),
             }),
         }
     }
@@ -138,6 +139,9 @@ impl<'a, G: Play> Match<'a, G> {
     /// The perfect player's move: one of the moves that keep the position's value, chosen at
     /// random; `None` when the game is over.
     pub fn reply(&mut self) -> Result<Option<(G::Move, Value)>, ProbeError> {
+        if self.game.searches() {
+            return self.reply_by_search();
+        }
         let moves = self.game.moves(self.position())?;
         let Some(best) = moves.iter().map(|o| o.value).max() else { return Ok(None) };
         let equal: Vec<&Outcome<G>> = moves.iter().filter(|o| o.value == best).collect();
@@ -145,6 +149,50 @@ impl<'a, G: Play> Match<'a, G> {
         let (mv, next) = (chosen.mv, chosen.next.clone());
         self.push(next);
         Ok(Some((mv, best)))
+    }
+
+    /// The perfect player's move where values need searches: the first move, in a random
+    /// order, found to keep the position's value. An early cube position has dozens of moves
+    /// whose proofs take minutes each; one that keeps the value is all a player needs.
+    fn reply_by_search(&mut self) -> Result<Option<(G::Move, Value)>, ProbeError> {
+        let mut children = self.game.legal_moves(self.position())?;
+        if children.is_empty() {
+            return Ok(None);
+        }
+        for k in (1..children.len()).rev() {
+            children.swap(k, self.rng.below(k as u64 + 1) as usize);
+        }
+        let value = self.game.value(self.position())?;
+        // A lost position's every move loses: with the distance unknown there is nothing to
+        // search, only the loss at once to avoid, which the game knows without a search.
+        let cheap = |next: &G::Position| {
+            crate::search::Work::run(Some(&crate::search::Work::without_searches()), || self.game.value(next))
+        };
+        let chosen = match value {
+            Value::LossUnknown => {
+                let soonest = Value::Loss(1);
+                children.iter().position(|(_, next)| cheap(next).map_or(true, |v| v.for_mover() != soonest))
+            }
+            _ => {
+                let mut found = None;
+                let mut best: Option<(usize, Value)> = None;
+                for (k, (_, next)) in children.iter().enumerate() {
+                    let got = self.game.value(next)?.for_mover();
+                    let keeps = got == value || (value.distance_unknown() && got.word() == value.word());
+                    if keeps {
+                        found = Some(k);
+                        break;
+                    }
+                    if best.is_none_or(|(_, b)| got > b) {
+                        best = Some((k, got));
+                    }
+                }
+                found.or(best.map(|(k, _)| k))
+            }
+        };
+        let (mv, next) = children.swap_remove(chosen.unwrap_or(0));
+        self.push(next);
+        Ok(Some((mv, value)))
     }
 
     /// Takes back the last `plies` moves (fewer when the game is younger); returns how many.

@@ -15,6 +15,17 @@ pub fn verdict(side: &str, value: Value) -> String {
     }
 }
 
+/// What a value not settled within the time limit is called in text, and how to lift the limit.
+pub const UNSETTLED: &str = "unknown: not settled within the time limit (--max-time S searches longer)";
+
+/// [`verdict`], or where the value was not settled within the time limit, that it is unknown.
+pub fn verdict_or_unknown(side: &str, value: Option<Value>) -> String {
+    match value {
+        Some(value) => verdict(side, value),
+        None => format!("{side} to move: {UNSETTLED}"),
+    }
+}
+
 /// A distance in words: `1 ply`, `17 plies`.
 pub fn plies(n: u32) -> String {
     if n == 1 { "1 ply".to_string() } else { format!("{n} plies") }

@@ -311,8 +311,21 @@ fn probe_7x6_by_search_gives_pons_scores() {
     let probed = &json_lines(&out)[0];
     assert_eq!((&probed["value"], &probed["plies"]), (&"loss".into(), &serde_json::json!(4)));
     assert!(probed["moves"].as_array().unwrap().iter().all(|m| m["value"] == "loss"));
-    // The empty board takes a long search without the book: the limit stops it, exit 1.
+    // The empty board takes a long search without the book: the limit stops it. The text
+    // answer marks what it did not settle and says how to lift the limit; the value alone
+    // (--brief) is an error, exit 1.
     let out = tablebase(&["probe", "connect4", "--size", "7x6", "--dir", d, "--max-time", "0.2", ""], "");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.matches("unknown: not settled within the time limit (--max-time S searches longer)").count(),
+        8,
+        "{text}"
+    );
+    let out = tablebase(
+        &["probe", "connect4", "--size", "7x6", "--dir", d, "--brief", "--max-time", "0.2", ""],
+        "",
+    );
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("needs more than the 0.2 s allowed (--max-time)"), "{stderr}");

@@ -326,7 +326,7 @@ fn check_probes(gravity: bool, count: usize, seed: u64) {
         assert_eq!(tables.notation(&played), text);
         let p = played.position;
         let probed = probe(&tables, &played).unwrap();
-        assert_eq!(probed.value, brute.value(p.current, p.mask ^ p.current), "{text}");
+        assert_eq!(probed.value, Some(brute.value(p.current, p.mask ^ p.current)), "{text}");
         let legal = brute.moves(p.mask);
         assert_eq!(probed.moves.len(), legal.len(), "{text}");
         for (mv, value) in &probed.moves {
@@ -335,7 +335,7 @@ fn check_probes(gravity: bool, count: usize, seed: u64) {
             assert_eq!(*value, expected, "{text} {mv}");
         }
         let line = best_line(&tables, &played).unwrap();
-        if let Some(n) = probed.value.distance() {
+        if let Some(n) = probed.value.and_then(|v| v.distance()) {
             assert_eq!(line.len() as u32, n, "{text}: the line of a win or loss is as long as its distance");
         }
     }
@@ -419,7 +419,8 @@ fn completing_after_a_stone_equals_completing_again() {
 
 /// `search::within` bounds every search of the work it wraps, however many (the position and
 /// each of its moves) and whatever their own limits (none here), as `serve` bounds a request:
-/// probing the empty Sogo cube with no limit of its own stops with a time-limit error, also
+/// probing the empty Sogo cube with no limit of its own answers by then with nothing settled
+/// (the start and every move unknown), a value alone stops with a time-limit error, also
 /// under a later outer bound; the same tablebase answers a late position afterwards.
 #[test]
 fn a_bound_on_the_work_stops_every_search_in_it() {
@@ -428,8 +429,10 @@ fn a_bound_on_the_work_stops_every_search_in_it() {
     let scratch = tempfile::tempdir().unwrap();
     let tables = CubeTablebase::<true>::open(scratch.path(), None);
     let empty = tables.parse("").unwrap();
-    let answer = tablebase::search::within(0.5, || probe(&tables, &empty));
-    assert!(matches!(answer, Err(ProbeError::Search(_))), "{:?}", answer.map(|p| p.value));
+    let answer = tablebase::search::within(0.5, || probe(&tables, &empty)).unwrap();
+    assert_eq!((answer.value, answer.moves.len(), answer.unknown.len()), (None, 0, 16));
+    let alone = tablebase::search::within(0.5, || tables.value(&empty));
+    assert!(matches!(alone, Err(ProbeError::Search(_))), "{alone:?}");
     let nested = tablebase::search::within(60.0, || tablebase::search::within(0.2, || tables.value(&empty)));
     assert!(nested.is_err(), "the inner, earlier bound holds");
     let late = "b1d1a2c4a3b4b3a2d2a3c1b3c1d1a2a2d1c4d1c1a3a1a4b1c4d2c1d2a4a4b1d3d3b2d4d2a1d4a4d4d3a1a3d4b4d3c4b3b2b4";

@@ -43,7 +43,7 @@ fn every_value_up_to_4_4_is_explained_by_its_moves() {
             let pos = Position::moving(mover, other);
             let probed = tb.probe(&pos).unwrap();
             let values: Vec<Value> = probed.moves.iter().map(|(_, v)| *v).collect();
-            match probed.value {
+            match probed.value.expect("a table's value") {
                 Value::Win(n) => {
                     // A move to a position the opponent loses in n - 1, and none faster.
                     assert_eq!(values.first(), Some(&Value::Win(n)), "{class} #{i}");
@@ -81,16 +81,16 @@ fn known_positions() {
     // White flies b6-g7 closing a7-d7-g7 and leaves Black two stones.
     let mill = position("W:a7,d7,b6 B:a1,d1,g4 w");
     let probed = tb.probe(&mill).unwrap();
-    assert_eq!(probed.value, Value::Win(1));
+    assert_eq!(probed.value, Some(Value::Win(1)));
     assert!(probed.moves.iter().any(|(m, v)| m.to_string().starts_with("b6-g7x") && *v == Value::Win(1)));
     // White's four stones are boxed in: lost, no moves.
     let blocked = position("W:a4,a7,d7,g7 B:a1,b4,d6,g4 w");
     let probed = tb.probe(&blocked).unwrap();
-    assert_eq!((probed.value, probed.moves.len()), (Value::Loss(0), 0));
+    assert_eq!((probed.value, probed.moves.len()), (Some(Value::Loss(0)), 0));
     assert!(tb.best_line(&blocked).unwrap().is_empty());
     // The same positions with colours swapped and mirrored have the same values.
     let mirrored = position("W:a1,b4,d6,g4 B:a4,a7,d7,g7 b");
-    assert_eq!(tb.probe(&mirrored).unwrap().value, Value::Loss(0));
+    assert_eq!(tb.probe(&mirrored).unwrap().value, Some(Value::Loss(0)));
 }
 
 #[test]
@@ -102,7 +102,7 @@ fn best_lines_play_out_to_the_end_in_exactly_the_distance() {
     for i in (0..index.size()).step_by(97) {
         let (m, o) = index.position(i);
         let pos = Position::moving(m, o);
-        let value = tb.probe(&pos).unwrap().value;
+        let value = tb.probe(&pos).unwrap().value.expect("a table's value");
         let line = tb.best_line(&pos).unwrap();
         let mut current = pos;
         for mv in &line {
@@ -117,7 +117,7 @@ fn best_lines_play_out_to_the_end_in_exactly_the_distance() {
         match value {
             Value::Win(n) | Value::Loss(n) => {
                 assert_eq!(line.len() as u32, n, "#{i} {value}");
-                assert_eq!(tb.probe(&current).unwrap().value, Value::Loss(0));
+                assert_eq!(tb.probe(&current).unwrap().value, Some(Value::Loss(0)));
             }
             Value::Draw => assert!(!line.is_empty()),
             Value::WinUnknown | Value::LossUnknown => panic!("#{i}: no distance"),

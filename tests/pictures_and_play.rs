@@ -726,3 +726,68 @@ fn qubic_and_sogo_are_drawn_played_and_served() {
     let (status, _, body) = server.request("GET", "/api/probe?game=sogo&position=a1a1a1a1a1");
     assert_eq!(status, 400, "a full column: {body}");
 }
+
+/// Both cube games are usable from the first move: `play` shows its first prompt without
+/// searching (Sogo's start is not solved, Qubic's first moves take minutes to prove each), and
+/// `probe --json ""` answers within its default limit with what is settled, the rest marked
+/// `"unknown"`, every legal move listed. The time bounds are generous: they show only that
+/// nothing waits for a search without end.
+#[test]
+fn qubic_and_sogo_answer_from_the_first_move() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir: &'static str = scratch.path().to_str().unwrap().to_string().leak();
+    for game in ["qubic", "sogo"] {
+        let started = std::time::Instant::now();
+        let mut session = Session::start(&["play", game, "--dir", "tables"]);
+        assert_eq!(session.until_prompt().as_deref(), Some(""), "{game}");
+        assert!(started.elapsed().as_secs_f64() < 5.0, "{game}: the first prompt waited for a search");
+        session.send("quit");
+        assert!(session.finish().contains("Game abandoned."), "{game}");
+    }
+    // Both at once: each takes its whole default limit where nothing settles.
+    let probes: Vec<_> = [("qubic", "tables", 64), ("sogo", dir, 16)]
+        .into_iter()
+        .map(|(game, dir, moves)| {
+            std::thread::spawn(move || {
+                let started = std::time::Instant::now();
+                let out = tablebase(&["probe", game, "--dir", dir, "--json", ""]);
+                (game, moves, started.elapsed().as_secs_f64(), out)
+            })
+        })
+        .collect();
+    for probe in probes {
+        let (game, moves, seconds, out) = probe.join().unwrap();
+        assert!(out.status.success(), "{game}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(seconds < 60.0, "{game}: {seconds} s for a default limit of 30 s");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let value = if game == "qubic" { "win" } else { "unknown" };
+        assert!(text.starts_with(&format!("{{\"position\": \"\", \"value\": \"{value}\"")), "{game}: {text}");
+        assert_eq!(text.matches("\"move\": ").count(), moves, "{game}: every legal move listed");
+        let unknown = text.matches("\"value\": \"unknown\", \"plies\": null}").count();
+        let settled =
+            text.matches("\"distance\": \"unknown\"}").count() + text.matches("\"value\": \"draw\"").count();
+        assert_eq!(unknown + settled, moves, "{game}: a move is settled or unknown: {text}");
+    }
+    // Brief has no moves to mark: the start's unsettled value is an error that names the way
+    // to lift the limit.
+    let out = tablebase(&["probe", "sogo", "--dir", dir, "--brief", "--max-time", "1", ""]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-time"));
+}
+
+/// `--max-time` asks for exact distances: a Sogo position of 34 stones whose outcome is proved
+/// in a second but whose distance the quarter-second exact search does not find gets it when
+/// the limit allows (the exact search alone finds a loss in 26).
+#[test]
+fn sogo_gets_its_exact_distance_when_a_limit_is_given() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_str().unwrap();
+    let position = "b1d1a2c4a3b4b3a2d2a3c1b3c1d1a2a2d1c4d1c1a3a1a4b1c4d2c1d2a4a4b1d3d3b2";
+    let out = tablebase(&["probe", "sogo", "--dir", dir, "--brief", "--max-time", "120", position]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "loss\t26\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

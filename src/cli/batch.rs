@@ -31,7 +31,13 @@ fn line_pieces(bytes: &[u8], size: usize) -> Vec<&[u8]> {
 }
 
 /// Answers the lines of one piece of a batch.
-fn answer_piece<G: Probe>(game: &G, bytes: &[u8], format: Format, with_line: bool) -> Piece {
+fn answer_piece<G: Probe>(
+    game: &G,
+    bytes: &[u8],
+    format: Format,
+    with_line: bool,
+    limit: Option<f64>,
+) -> Piece {
     let text = String::from_utf8_lossy(bytes);
     let lines: Vec<&str> = text.lines().collect();
     let skip_blank = game.skips_blank_lines();
@@ -77,7 +83,7 @@ fn answer_piece<G: Probe>(game: &G, bytes: &[u8], format: Format, with_line: boo
             let result = match (blank(line), refused(line)) {
                 (_, Some(e)) => Err(e),
                 (true, None) => Err(ProbeError::Illegal("empty line: no position".into())),
-                (false, None) => answer(game, line, format, with_line),
+                (false, None) => answer(game, line, format, with_line, limit),
             };
             answered(k, line, result);
         }
@@ -103,6 +109,7 @@ pub fn answer_lines<G: Probe>(
     out: &mut impl std::io::Write,
     format: Format,
     with_line: bool,
+    limit: Option<f64>,
 ) -> Result<i32, BatchError> {
     use rayon::prelude::*;
     // Input is read in blocks of whole lines, cut into pieces at line ends, and the pieces are
@@ -152,7 +159,7 @@ pub fn answer_lines<G: Probe>(
         if cut > 0 {
             let pieces = line_pieces(&pending[..cut], PIECE);
             let answers: Vec<Piece> =
-                pieces.par_iter().map(|piece| answer_piece(game, piece, format, with_line)).collect();
+                pieces.par_iter().map(|piece| answer_piece(game, piece, format, with_line, limit)).collect();
             for piece in answers {
                 // Counted before anything is written, so that output cut short still reports them.
                 for (_, e) in &piece.errors {

@@ -531,13 +531,13 @@ where
     for pos in sample {
         probe(tablebase, pos).map_err(|source| Error::Unanswerable { dir: dir.to_path_buf(), source })?;
     }
-    match answer_lines(tablebase, text.as_bytes(), &mut std::io::sink(), Format::Brief, false) {
+    match answer_lines(tablebase, text.as_bytes(), &mut std::io::sink(), Format::Brief, false, None) {
         Ok(0) => {}
         Ok(code) => return Err(Error::Reported(code)),
         Err(_) => return Err(Error::NoCompleteTable { dir: dir.to_path_buf() }),
     }
     let brief_rate = median_rate(runs, positions.len(), || {
-        let _ = answer_lines(tablebase, text.as_bytes(), &mut std::io::sink(), Format::Brief, false);
+        let _ = answer_lines(tablebase, text.as_bytes(), &mut std::io::sink(), Format::Brief, false, None);
     });
     let mut moves = 0usize;
     let list_rate = median_rate(runs, sample.len(), || {

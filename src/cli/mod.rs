@@ -22,6 +22,7 @@ use tablebase::catalogue::{InfoRow, Journal, Storage, TableOutcome};
 use tablebase::game::{Game, Purpose};
 use tablebase::games::{ForGame, GAMES, with_game};
 use tablebase::picture::Draw;
+use tablebase::probe::Probe;
 use tablebase::text::quote;
 use tablebase::{Catalogue, Progress, TableError};
 
@@ -180,14 +181,26 @@ struct ProbeArgs {
     /// marked by its outcome, the side to move and the value.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
-    /// Stop a search (a Connect Four position beyond the tables of a board too large to
-    /// tabulate, such as 7x6; a Qubic or Sogo position past its book) after S seconds: that
-    /// position fails with exit 1. Qubic and Sogo search exactly for a quarter of a second, then
-    /// prove who wins without the distance.
+    /// Give the searches of each position (a Connect Four position beyond the tables of a board
+    /// too large to tabulate, such as 7x6; a Qubic or Sogo position past its book) S seconds in
+    /// all, the position and its moves together (default 30): a move not settled by then is
+    /// marked unknown, and a position's value (--brief) fails with exit 1. Qubic and Sogo prove
+    /// who wins, then with --max-time search for the exact distance with the time left.
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     max_time: Option<f64>,
     /// Positions, or - to read one per line from standard input.
     positions: Vec<String>,
+}
+
+/// Seconds the searches of one position may take when `--max-time` does not say: an answer
+/// comes within half a minute, as the page's, whatever the position.
+const PROBE_SECONDS: f64 = 30.0;
+
+impl ProbeArgs {
+    /// What the searches of one position may take together.
+    fn limit(&self) -> f64 {
+        self.max_time.unwrap_or(PROBE_SECONDS)
+    }
 }
 
 impl CommandArgs for ProbeArgs {
@@ -256,7 +269,7 @@ struct PlayArgs {
     side: Option<String>,
     /// Stop a search (a position beyond the tables of a board too large to tabulate, such
     /// as Connect Four 7x6 past its opening book, or Qubic and Sogo) after S seconds: the game
-    /// stops with exit 1.
+    /// stops with exit 1. For each move of the perfect player, all its searches together.
     #[arg(long, value_name = "S", value_parser = parse_seconds, default_value = "60")]
     max_time: f64,
     /// Seed of the perfect player's choice among equally good moves (random when absent).
@@ -427,7 +440,12 @@ struct Probing<'a>(&'a ProbeArgs);
 impl OnVariant for Probing<'_> {
     fn run<G: Game>(self, game: G) -> Result<(), Error> {
         let args = self.0;
-        probe(&game.tablebase(&args.dir, args.max_time), &args.positions, args)
+        let mut tablebase = game.tablebase(&args.dir, Some(args.limit()));
+        // A limit given is a wish for exact distances within it, not only outcomes.
+        if args.max_time.is_some() {
+            tablebase.seek_distances();
+        }
+        probe(&tablebase, &args.positions, args)
     }
 }
 
@@ -506,19 +524,22 @@ impl OnVariant for Playing<'_> {
         let args = self.0;
         let start = args.from.clone().unwrap_or_else(|| game.start());
         let side = G::SIDES.iter().position(|s| Some(*s) == args.side.as_deref()).unwrap_or(0);
-        let tablebase = game.tablebase(&args.dir, Some(args.max_time));
+        // No limit of each search's own: play bounds the searches of each move together.
+        let tablebase = game.tablebase(&args.dir, None);
         let (stdin, mut stdout) = (std::io::stdin().lock(), output::stdout());
         let echo = !std::io::IsTerminal::is_terminal(&std::io::stdin());
         let input = play::Input { lines: stdin, echo };
-        play::play(&tablebase, &game.title(), &start, side, args.seed(), input, &mut stdout)
+        let engine = play::Engine { seed: args.seed(), max_time: args.max_time };
+        play::play(&tablebase, &game.title(), &start, side, engine, input, &mut stdout)
     }
 }
 
 /// Writes the SVG picture of `position` to `path`. A position that cannot be probed is
 /// reported with the answers, so it draws nothing here.
-fn draw<G: Draw>(game: &G, position: &str, path: &Path) -> Result<(), Error> {
+fn draw<G: Draw>(game: &G, position: &str, path: &Path, limit: f64) -> Result<(), Error> {
     let Ok(position) = game.parse(position) else { return Ok(()) };
-    let Ok(probed) = tablebase::probe(game, &position) else { return Ok(()) };
+    let probed = tablebase::search::within(limit, || tablebase::probe(game, &position));
+    let Ok(probed) = probed else { return Ok(()) };
     std::fs::write(path, game.svg(&position, &probed))
         .map_err(|source| Error::File { path: path.to_path_buf(), source })
 }
@@ -532,10 +553,10 @@ fn probe<G: Draw>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<
     } else {
         Format::Text
     };
-    let line = output.line;
+    let (line, limit) = (output.line, output.limit());
     if let Some(path) = &output.svg {
         match positions.first() {
-            Some(first) if first != "-" => draw(game, first, path)?,
+            Some(first) if first != "-" => draw(game, first, path, limit)?,
             _ => {
                 return Err(Error::Usage(
                     "--svg draws a position given on the command line, not one read from standard input"
@@ -551,15 +572,18 @@ fn probe<G: Draw>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<
                 "no position given (pass positions, or - to read them from standard input)".into(),
             ));
         }
-        [dash] if dash == "-" => answer_lines(game, std::io::stdin().lock(), &mut out, format, line)
-            .map_err(|e| match e {
-                BatchError::Input(e) => Error::Input(e),
-                BatchError::Output(e, found) => cut_short(e, found),
-            })?,
+        [dash] if dash == "-" => {
+            answer_lines(game, std::io::stdin().lock(), &mut out, format, line, Some(limit)).map_err(|e| {
+                match e {
+                    BatchError::Input(e) => Error::Input(e),
+                    BatchError::Output(e, found) => cut_short(e, found),
+                }
+            })?
+        }
         _ => {
             let mut code = 0;
             for (n, text) in positions.iter().enumerate() {
-                match answer(game, text, format, line) {
+                match answer(game, text, format, line, Some(limit)) {
                     Ok(answer) => {
                         if format == Format::Text && n > 0 {
                             writeln!(out).map_err(|e| cut_short(e, code))?;

@@ -17,20 +17,26 @@ fn plies_json(value: Value) -> String {
     }
 }
 
+/// A value's `"value"` and `"plies"` fields: `"unknown"` and null where it was not settled
+/// within the time limit.
+fn value_json(value: Option<Value>) -> String {
+    match value {
+        Some(v) => format!("\"value\": \"{}\", \"plies\": {}", v.word(), plies_json(v)),
+        None => "\"value\": \"unknown\", \"plies\": null".to_string(),
+    }
+}
+
 /// `--json`: one object per position (docs/CLI.md, "JSON").
 pub fn json<M: fmt::Display>(position: &str, probed: &Probed<M>, line: Option<&[M]>) -> String {
-    let moves: Vec<String> = probed
-        .moves
-        .iter()
-        .map(|(m, v)| {
-            format!("{{\"move\": \"{m}\", \"value\": \"{}\", \"plies\": {}}}", v.word(), plies_json(*v))
-        })
+    let settled = probed.moves.iter().map(|(m, v)| (m, Some(*v)));
+    let moves: Vec<String> = settled
+        .chain(probed.unknown.iter().map(|m| (m, None)))
+        .map(|(m, v)| format!("{{\"move\": \"{m}\", {}}}", value_json(v)))
         .collect();
     let mut out = format!(
-        "{{\"position\": \"{}\", \"value\": \"{}\", \"plies\": {}, \"moves\": [{}]",
+        "{{\"position\": \"{}\", {}, \"moves\": [{}]",
         position,
-        probed.value.word(),
-        plies_json(probed.value),
+        value_json(probed.value),
         moves.join(", ")
     );
     if let Some(line) = line {
@@ -61,10 +67,13 @@ pub fn text<G: Probe>(
     if !out.ends_with('\n') {
         out.push('\n');
     }
-    if !probed.moves.is_empty() {
+    if !probed.moves.is_empty() || !probed.unknown.is_empty() {
         out.push_str("moves:\n");
         for (m, v) in &probed.moves {
             out.push_str(&format!("  {:<12} {v}\n", m.to_string()));
+        }
+        for m in &probed.unknown {
+            out.push_str(&format!("  {:<12} {}\n", m.to_string(), tablebase::text::UNSETTLED));
         }
     }
     if let Some(line) = line {
@@ -88,8 +97,23 @@ pub enum Format {
     Brief,
 }
 
-/// The output for one position in `format` (with the best line when `with_line`).
+/// The output for one position in `format` (with the best line when `with_line`), its searches
+/// all stopped `limit` seconds from now where given: the limit bounds the whole answer, the
+/// position and each of its moves.
 pub fn answer<G: Probe>(
+    game: &G,
+    input: &str,
+    format: Format,
+    with_line: bool,
+    limit: Option<f64>,
+) -> Result<String, ProbeError> {
+    match limit {
+        Some(seconds) => tablebase::search::within(seconds, || answer_now(game, input, format, with_line)),
+        None => answer_now(game, input, format, with_line),
+    }
+}
+
+fn answer_now<G: Probe>(
     game: &G,
     input: &str,
     format: Format,

@@ -6,6 +6,7 @@ use std::io::{BufRead, Write};
 use tablebase::Value;
 use tablebase::play::{Ending, Match, MoveError, Play};
 use tablebase::probe::ProbeError;
+use tablebase::search::{Work, within};
 use tablebase::text::{plies, quote};
 
 /// A probe error as the command line reports it.
@@ -27,20 +28,35 @@ pub struct Input<R> {
     pub echo: bool,
 }
 
+/// The perfect player: the seed of its choices among equally good moves, and the seconds all
+/// the searches of one of its moves may take together (`--max-time`).
+pub struct Engine {
+    pub seed: u64,
+    pub max_time: f64,
+}
+
 /// Plays a game from `start` (or the game's start) with the person on side `human` (0 starts).
 pub fn play<G: Play>(
     game: &G,
     title: &str,
     start: &str,
     human: usize,
-    seed: u64,
+    engine: Engine,
     input: Input<impl BufRead>,
     out: &mut impl Write,
 ) -> Result<(), Error> {
     let Input { lines: input, echo } = input;
+    let Engine { seed, max_time } = engine;
     let start = game.parse(start).map_err(failed)?;
-    // A missing table shows before the first prompt, not after the first move.
-    game.value(&start).map_err(failed)?;
+    // A missing table shows before the first prompt, not after the first move; a value that
+    // needs a search is not sought here, so that the first prompt comes at once.
+    let cheap = Work::without_searches();
+    match Work::run(Some(&cheap), || game.value(&start)) {
+        Err(_) if cheap.wanted_search() => {}
+        checked => {
+            checked.map_err(failed)?;
+        }
+    }
     let mut game_now = Match::new(game, start, seed);
     let names = game.side_names();
     let (you, engine) = (names[human], names[1 - human]);
@@ -72,7 +88,8 @@ pub fn play<G: Play>(
             return say(out, &result);
         }
         if game.side_to_move(&position) != human {
-            if let Some((mv, value)) = game_now.reply().map_err(failed)? {
+            // All the searches of one move within the limit.
+            if let Some((mv, value)) = within(max_time, || game_now.reply()).map_err(failed)? {
                 say(out, &format!("{engine} plays {mv} ({}).", for_them(value)))?;
             }
             continue;
@@ -105,10 +122,15 @@ pub fn play<G: Play>(
                 redraw = false;
             }
             "hint" => {
-                let value = game.value(&position).map_err(failed)?;
-                say(out, &format!("You {}. Moves, best first:", for_you(value)))?;
-                for outcome in game_now.moves().map_err(failed)? {
-                    say(out, &format!("  {:<12} {}", outcome.mv.to_string(), outcome.value))?;
+                // What is settled within the limit; the rest is marked unknown.
+                let probed = within(max_time, || tablebase::probe(game, &position)).map_err(failed)?;
+                let you = probed.value.map_or("may win or not (not settled in time)".to_string(), for_you);
+                say(out, &format!("You {you}. Moves, best first:"))?;
+                for (mv, value) in &probed.moves {
+                    say(out, &format!("  {:<12} {value}", mv.to_string()))?;
+                }
+                for mv in &probed.unknown {
+                    say(out, &format!("  {:<12} unknown (--max-time S searches longer)", mv.to_string()))?;
                 }
                 redraw = false;
             }

@@ -1,6 +1,6 @@
 //! What both boards share: colours of outcomes, labels, the caption and text escaping.
 
-pub use crate::text::verdict;
+pub use crate::text::verdict_or_unknown;
 use crate::value::Value;
 use std::fmt::Write;
 

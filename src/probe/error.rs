@@ -55,6 +55,20 @@ impl From<TableError> for ProbeError {
 }
 
 impl ProbeError {
+    /// Whether a search ran out of its time (not stopped for another reason, nor a table's
+    /// error): what an answer marks unknown and goes on past.
+    pub fn is_time_limit(&self) -> bool {
+        match self {
+            ProbeError::Search(e) => {
+                matches!(
+                    e.downcast_ref::<crate::search::SearchError>(),
+                    Some(crate::search::SearchError::TimeLimit { .. })
+                )
+            }
+            _ => false,
+        }
+    }
+
     /// A table that cannot be read: not generated (with the variant that generates it), or
     /// damaged.
     pub fn from_table(error: &Arc<TableError>, variant: impl FnOnce() -> Variant) -> ProbeError {

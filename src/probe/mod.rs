@@ -30,8 +30,9 @@ pub trait Probe: Sync {
     }
     /// Every legal move with the position it leads to and the value that gives the mover.
     fn moves(&self, position: &Self::Position) -> Result<Vec<Outcome<Self>>, ProbeError>;
-    /// A few lines that show the position to a person, and a sentence with its value.
-    fn describe(&self, position: &Self::Position, value: Value) -> String;
+    /// A few lines that show the position to a person, and a sentence with its value (`None`:
+    /// not settled within the time limit).
+    fn describe(&self, position: &Self::Position, value: Option<Value>) -> String;
     /// Whether `probe -` skips blank lines (false where the empty string is a position).
     fn skips_blank_lines(&self) -> bool {
         true
@@ -42,10 +43,29 @@ pub trait Probe: Sync {
     fn after_move(&self, position: &Self::Position, mv: &str) -> Result<Option<Self::Position>, ProbeError> {
         Ok(self.moves(position)?.into_iter().find(|o| o.mv.to_string() == mv).map(|o| o.next))
     }
+    /// Every legal move and the position it leads to, without values: what playing a move or
+    /// seeing that the game is over needs. Games whose values may need searches override it.
+    fn legal_moves(&self, position: &Self::Position) -> Result<Legal<Self>, ProbeError> {
+        Ok(self.moves(position)?.into_iter().map(|o| (o.mv, o.next)).collect())
+    }
+    /// Whether a value may need a search, which can run out of time: [`probe`] then answers
+    /// what is settled within the time left and marks the rest unknown, and `play` looks for
+    /// one move that keeps the value rather than every move's value. Such games override
+    /// [`Probe::legal_moves`] too.
+    fn searches(&self) -> bool {
+        false
+    }
+    /// Has a search with a time limit whose outcome is proved go on for the exact distance with
+    /// the time left, where the game proves outcomes without distances: what a person who gives
+    /// a limit asks for (`--max-time`).
+    fn seek_distances(&mut self) {}
     /// Drops what the game keeps for later searches (transposition tables), keeping the tables
     /// mapped: a long-running server calls it once its searches end.
     fn release(&self) {}
 }
+
+/// Every legal move of a position and the position it leads to.
+pub type Legal<G> = Vec<(<G as Probe>::Move, <G as Probe>::Position)>;
 
 /// A legal move, where it leads, and what that gives the side to move.
 pub struct Outcome<G: Probe + ?Sized> {
@@ -60,27 +80,72 @@ pub struct Outcome<G: Probe + ?Sized> {
 /// A probed position: its value and every move, best first.
 #[derive(Clone, Debug)]
 pub struct Probed<M> {
-    /// The value of the position.
-    pub value: Value,
-    /// Every legal move with what it gives the side to move, best first.
+    /// The value of the position; `None` where its search ran out of time.
+    pub value: Option<Value>,
+    /// Every legal move whose value is settled, with what it gives the side to move, best
+    /// first.
     pub moves: Vec<(M, Value)>,
+    /// The legal moves whose searches ran out of time, in the order the game lists moves.
+    pub unknown: Vec<M>,
 }
 
 /// The value and all moves of `position`, best first (ties in the order the game lists moves).
+/// Where the game searches ([`Probe::searches`]) and the thread's work has a deadline
+/// ([`crate::search::within`]), the position has half the time left and its moves share the
+/// rest; a value not settled in its share is `None` (the position's) or listed as unknown (a
+/// move's), and the answer goes on.
 pub fn probe<G: Probe>(game: &G, position: &G::Position) -> Result<Probed<G::Move>, ProbeError> {
-    let mut value = game.value(position)?;
-    let mut moves: Vec<(G::Move, Value)> =
-        game.moves(position)?.into_iter().map(|o| (o.mv, o.value)).collect();
+    let (mut value, mut moves, unknown) = match game.searches() {
+        false => {
+            let value = game.value(position)?;
+            (Some(value), game.moves(position)?.into_iter().map(|o| (o.mv, o.value)).collect(), Vec::new())
+        }
+        true => {
+            let children = game.legal_moves(position)?;
+            let value = settled(if children.is_empty() { 1.0 } else { 0.5 }, || game.value(position))?;
+            let (mut moves, mut unknown) = (Vec::new(), Vec::new());
+            let count = children.len();
+            for (k, (mv, next)) in children.into_iter().enumerate() {
+                match settled(1.0 / (count - k) as f64, || game.value(&next))? {
+                    Some(value) => moves.push((mv, value.for_mover())),
+                    None => unknown.push(mv),
+                }
+            }
+            (value, moves, unknown)
+        }
+    };
     // A value proved without its distance, whose moves all have theirs (a search that ran out
     // of time on the position but not on its moves): the moves give the distance.
-    if value.distance_unknown() && !moves.is_empty() {
+    if let Some(known) = value
+        && known.distance_unknown()
+        && !moves.is_empty()
+        && unknown.is_empty()
+    {
         let from_moves = crate::value::best_of(moves.iter().map(|&(_, v)| v));
-        if from_moves.word() == value.word() && !from_moves.distance_unknown() {
-            value = from_moves;
+        if from_moves.word() == known.word() && !from_moves.distance_unknown() {
+            value = Some(from_moves);
         }
     }
     moves.sort_by_key(|&(_, value)| std::cmp::Reverse(value));
-    Ok(Probed { value, moves })
+    Ok(Probed { value, moves, unknown })
+}
+
+/// The value `search` finds within `share` of the time left to the thread's work (all of it
+/// where the work has no deadline); `None` where it runs out of time. Other errors stay errors:
+/// a stopped work, a missing table.
+fn settled(
+    share: f64,
+    search: impl FnOnce() -> Result<Value, ProbeError>,
+) -> Result<Option<Value>, ProbeError> {
+    let found = match crate::search::time_left() {
+        Some(left) if share < 1.0 => crate::search::within(left * share, search),
+        _ => search(),
+    };
+    match found {
+        Ok(value) => Ok(Some(value)),
+        Err(e) if e.is_time_limit() => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// Plies a drawn line is followed at most before giving up on finding a repetition.
@@ -93,11 +158,30 @@ pub fn best_line<G: Probe>(game: &G, position: &G::Position) -> Result<Vec<G::Mo
     let mut seen = std::collections::HashSet::new();
     let mut current = position.clone();
     loop {
-        let value = game.value(&current)?;
+        // A search game's line ends where a value is not settled within the time left.
+        let unsettled = |e: &ProbeError| game.searches() && e.is_time_limit();
+        let value = match game.value(&current) {
+            Ok(value) => value,
+            Err(e) if unsettled(&e) => break,
+            Err(e) => return Err(e),
+        };
         if !seen.insert(current.clone()) || line.len() >= MAX_DRAW_LINE {
             break;
         }
-        let moves = game.moves(&current)?;
+        let moves: Vec<Outcome<G>> = match game.searches() {
+            false => game.moves(&current)?,
+            true => {
+                let mut moves = Vec::new();
+                for (mv, next) in game.legal_moves(&current)? {
+                    match game.value(&next) {
+                        Ok(value) => moves.push(Outcome { mv, next, value: value.for_mover() }),
+                        Err(e) if unsettled(&e) => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+                moves
+            }
+        };
         // The first move that keeps the value: a win in n goes to a loss in n - 1, a loss in n
         // to a win in n - 1, a draw to a draw. Where the distance is not known, the best move
         // of the same outcome (a known win is then the one to follow).
@@ -107,7 +191,7 @@ pub fn best_line<G: Probe>(game: &G, position: &G::Position) -> Result<Vec<G::Mo
         };
         let Some(best) = moves.into_iter().filter(keeps).reduce(|a, b| if b.value > a.value { b } else { a })
         else {
-            break; // no move: the game is over
+            break; // no move (the game is over), or none settled that keeps the value
         };
         line.push(best.mv);
         current = best.next;
@@ -148,17 +232,17 @@ mod tests {
                 _ => Vec::new(),
             })
         }
-        fn describe(&self, _position: &u8, _value: Value) -> String {
+        fn describe(&self, _position: &u8, _value: Option<Value>) -> String {
             String::new()
         }
     }
 
     #[test]
     fn moves_of_known_distance_give_an_unknown_one() {
-        assert_eq!(probe(&Proved, &0).unwrap().value, Value::Win(3));
+        assert_eq!(probe(&Proved, &0).unwrap().value, Some(Value::Win(3)));
         // A move of unknown distance might win sooner: the distance stays unknown.
         let probed = probe(&Proved, &3).unwrap();
-        assert_eq!(probed.value, Value::WinUnknown);
+        assert_eq!(probed.value, Some(Value::WinUnknown));
         assert_eq!(probed.moves[0], (1, Value::Win(3)), "a known win is listed first");
     }
 }

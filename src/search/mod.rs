@@ -230,6 +230,21 @@ impl Work {
         f()
     }
 
+    /// Seconds until the earliest deadline of this work and those it is part of; `None`
+    /// where none has one.
+    fn time_left(&self, now: Instant) -> Option<f64> {
+        let mut left: Option<f64> = None;
+        let mut work = Some(self);
+        while let Some(w) = work {
+            if let Some((deadline, _)) = w.deadline {
+                let this = deadline.saturating_duration_since(now).as_secs_f64();
+                left = Some(left.map_or(this, |l| l.min(this)));
+            }
+            work = w.outer.as_deref();
+        }
+        left
+    }
+
     fn check(&self, now: Instant, nodes: u64) -> Result<(), SearchError> {
         let mut work = Some(self);
         while let Some(w) = work {
@@ -258,6 +273,12 @@ pub(crate) fn may_search() -> Result<(), SearchError> {
         }
         Some(work) => work.check(Instant::now(), 0),
     })
+}
+
+/// Seconds left to the searches of the work this thread does ([`Work`]); `None` where it has no
+/// deadline. A search that shares its time among several lets each have a part of this.
+pub fn time_left() -> Option<f64> {
+    WORK.with_borrow(|work| work.as_ref().and_then(|work| work.time_left(Instant::now())))
 }
 
 /// `mutex` locked for a search, waiting no longer than `deadline` and the thread's work allow:

@@ -265,7 +265,8 @@ impl ForGame for Serving<'_> {
         let tablebase = {
             let mut open = self.tables.open.lock().unwrap_or_else(|e| e.into_inner());
             let entry = open.entry(game.variant()).or_insert_with(|| {
-                Arc::new(game.tablebase(&self.tables.dir, Some(SEARCH_SECONDS))) as Arc<dyn Opened>
+                // No limit of its own: the request's work bounds all its searches together.
+                Arc::new(game.tablebase(&self.tables.dir, None)) as Arc<dyn Opened>
             });
             Arc::clone(entry)
         };
@@ -286,7 +287,7 @@ fn call<G: Draw>(game: &G, path: &str, params: &HashMap<String, String>) -> Repl
         "/api/probe" => {
             let asked = |name| matches!(params.get(name).map(String::as_str), Some("1" | "true"));
             let answered = match asked("svg") {
-                false => answer(game, text, Format::Json, asked("line")),
+                false => answer(game, text, Format::Json, asked("line"), None),
                 // The picture in the same answer, from the same probe: the page asks once.
                 true => game.parse(text).and_then(|position| {
                     let probed = tablebase::probe(game, &position)?;

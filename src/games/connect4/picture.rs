@@ -1,7 +1,7 @@
 //! The Connect Four grid as SVG.
 
 use crate::picture::Draw;
-use crate::picture::svg::{badge, caption, open, open_mark, verdict};
+use crate::picture::svg::{badge, caption, open, open_mark, verdict_or_unknown};
 use super::{Column, Connect4Tablebase, Game, Geometry};
 use crate::probe::Probed;
 use std::fmt::Write;
@@ -75,7 +75,7 @@ pub fn connect4_svg(g: Geometry, game: &Game, probed: &Probed<Column>) -> String
         out.push_str("</g>\n");
     }
     let side = if p.ply.is_multiple_of(2) { "First player (red)" } else { "Second player (yellow)" };
-    let mut lines = vec![verdict(side, probed.value)];
+    let mut lines = vec![verdict_or_unknown(side, probed.value)];
     if p.ply == g.cells() && probed.moves.is_empty() {
         lines[0] = format!("{side} to move: the board is full, a draw");
     } else if p.is_won_by_previous(&g) {

@@ -139,27 +139,35 @@ impl Probe for Connect4Tablebase {
     }
 
     fn moves(&self, game: &Game) -> Result<Vec<Outcome<Self>>, ProbeError> {
-        let mut outcomes = Vec::new();
-        let mut children = Vec::new();
-        game.position
-            .for_each_move(&self.tables.game().geometry(), |column, child| children.push((column, child)));
-        for (column, child) in children {
-            let value = self.value_of(&child)?.for_mover();
-            let next = Game { position: child, moves: format!("{}{}", game.moves, column + 1) };
-            outcomes.push(Outcome { mv: Column(column + 1), next, value });
-        }
-        Ok(outcomes)
+        self.legal_moves(game)?
+            .into_iter()
+            .map(|(mv, next)| Ok(Outcome { value: self.value_of(&next.position)?.for_mover(), mv, next }))
+            .collect()
     }
 
-    fn describe(&self, game: &Game, value: Value) -> String {
+    fn legal_moves(&self, game: &Game) -> Result<Vec<(Column, Game)>, ProbeError> {
+        let mut children = Vec::new();
+        game.position.for_each_move(&self.tables.game().geometry(), |column, child| {
+            let next = Game { position: child, moves: format!("{}{}", game.moves, column + 1) };
+            children.push((Column(column + 1), next));
+        });
+        Ok(children)
+    }
+
+    /// A board too large to tabulate, or a book's, is searched past its tables.
+    fn searches(&self) -> bool {
+        self.searches_past_tables()
+    }
+
+    fn describe(&self, game: &Game, value: Option<Value>) -> String {
         let g = &self.tables.game().geometry();
         let p = &game.position;
         let mut out = diagram(g, p);
         let side = if p.ply.is_multiple_of(2) { "First player (X)" } else { "Second player (O)" };
         out.push_str(&match value {
-            Value::Loss(0) if p.ply == g.cells() => format!("{side} to move: the board is full"),
-            Value::Loss(0) => format!("{side} to move has lost: the last move made four"),
-            value => crate::text::verdict(side, value),
+            Some(Value::Loss(0)) if p.ply == g.cells() => format!("{side} to move: the board is full"),
+            Some(Value::Loss(0)) => format!("{side} to move has lost: the last move made four"),
+            value => crate::text::verdict_or_unknown(side, value),
         });
         out.push('\n');
         out

@@ -5,7 +5,7 @@
 use super::board::{self, CELLS};
 use super::probe::{CubeMove, CubeTablebase, Played};
 use crate::picture::Draw;
-use crate::picture::svg::{badge, caption, open, open_mark, verdict};
+use crate::picture::svg::{badge, caption, open, open_mark, verdict_or_unknown};
 use crate::probe::Probed;
 use std::fmt::Write;
 
@@ -98,7 +98,7 @@ pub fn cube_svg<const GRAVITY: bool>(played: &Played<GRAVITY>, probed: &Probed<C
         out.push_str("</g>\n");
     }
     let side = if p.ply.is_multiple_of(2) { "White" } else { "Black" };
-    let mut lines = vec![verdict(side, probed.value)];
+    let mut lines = vec![verdict_or_unknown(side, probed.value)];
     if p.is_won_by_previous() {
         lines[0] = format!("{side} to move has lost: the last move made four in a row");
     } else if p.ply == CELLS {

@@ -114,25 +114,37 @@ impl<const GRAVITY: bool> Probe for CubeTablebase<GRAVITY> {
     }
 
     fn moves(&self, played: &Played<GRAVITY>) -> Result<Vec<Outcome<Self>>, ProbeError> {
-        self.children(&played.position)
+        self.legal_moves(played)?
             .into_iter()
-            .map(|(mv, next)| {
-                let value = self.value_of(&next)?.for_mover();
-                let mut moves = played.moves.clone();
-                moves.push(mv);
-                Ok(Outcome { mv, next: Played { position: next, moves }, value })
-            })
+            .map(|(mv, next)| Ok(Outcome { value: self.value_of(&next.position)?.for_mover(), mv, next }))
             .collect()
     }
 
-    fn describe(&self, played: &Played<GRAVITY>, value: Value) -> String {
+    fn legal_moves(&self, played: &Played<GRAVITY>) -> Result<Vec<(CubeMove<GRAVITY>, Played<GRAVITY>)>, ProbeError> {
+        let children = self.children(&played.position).into_iter().map(|(mv, position)| {
+            let mut moves = played.moves.clone();
+            moves.push(mv);
+            (mv, Played { position, moves })
+        });
+        Ok(children.collect())
+    }
+
+    fn searches(&self) -> bool {
+        true
+    }
+
+    fn seek_distances(&mut self) {
+        self.solver.seek_distances(true);
+    }
+
+    fn describe(&self, played: &Played<GRAVITY>, value: Option<Value>) -> String {
         let p = &played.position;
         let mut out = diagram(p);
         let side = if p.ply.is_multiple_of(2) { "White (X)" } else { "Black (O)" };
         out.push_str(&match value {
-            Value::Loss(0) if p.is_won_by_previous() => format!("{side} to move has lost: the last move made four"),
-            Value::Draw if p.ply == CELLS => format!("{side} to move: the cube is full, a draw"),
-            value => crate::text::verdict(side, value),
+            Some(Value::Loss(0)) if p.is_won_by_previous() => format!("{side} to move has lost: the last move made four"),
+            Some(Value::Draw) if p.ply == CELLS => format!("{side} to move: the cube is full, a draw"),
+            value => crate::text::verdict_or_unknown(side, value),
         });
         out.push('\n');
         out

@@ -1,5 +1,6 @@
 //! The value of a cube position by search: the exact search first, for a short while, then the
-//! prover, which settles who wins without the distance.
+//! prover, which settles who wins without the distance, and where distances are asked for
+//! ([`CubeSolver::seek_distances`]) the exact search again with the time left.
 //!
 //! Late positions (a few dozen empty cells) are searched exactly in well under a second. Early
 //! ones are not: their distances would take an exact search far too long, but the prover shows
@@ -45,6 +46,9 @@ pub struct CubeSolver<const GRAVITY: bool> {
     /// Where Sogo's provers record their long proofs and read them back, if anywhere.
     journal: Option<Arc<ProofJournal>>,
     exact_seconds: f64,
+    /// Whether a search whose outcome is proved within its limit goes on for the distance with
+    /// the time left ([`CubeSolver::seek_distances`]).
+    seeks_distances: bool,
     known: Mutex<HashMap<u128, Value>>,
     /// White's strategy ([`super::strategy`]; Qubic only), made at the first proof of a win
     /// of White's.
@@ -120,6 +124,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
             sogo_provers: Mutex::new(Vec::new()),
             journal: None,
             exact_seconds,
+            seeks_distances: false,
             known: Mutex::new(HashMap::new()),
             strategy: Mutex::new(None),
         }
@@ -129,6 +134,14 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
     pub fn with_journal(mut self, journal: Arc<ProofJournal>) -> CubeSolver<GRAVITY> {
         self.journal = Some(journal);
         self
+    }
+
+    /// Has every search with a time limit whose outcome is proved go on for the exact distance
+    /// with the time left: what a person who gives a limit asks for (`--max-time`). Without
+    /// it, the exact search has [`EXACT_SECONDS`] only, and an early position's answer comes
+    /// as soon as its outcome is proved.
+    pub fn seek_distances(&mut self, seek: bool) {
+        self.seeks_distances = seek;
     }
 
     /// The value of `position` for the side to move: exact where the exact search finishes in
@@ -155,30 +168,53 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
 
     fn search(&self, position: &Position, max_time: Option<f64>) -> Result<Value, SearchError> {
         let start = Instant::now();
-        let exact_limit = max_time.map_or(self.exact_seconds, |t| t.min(self.exact_seconds));
+        // What is left of this search's own limit and of the work it is part of (a whole
+        // answer's limit): each step below has a part of it, none more than the whole.
+        let left = || {
+            let own = max_time.map(|t| (t - start.elapsed().as_secs_f64()).max(0.0));
+            match (own, crate::search::time_left()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        };
+        let exact_limit = left().map_or(self.exact_seconds, |t| t.min(self.exact_seconds));
         match self.exact.value(position, Some(exact_limit)) {
             Ok(value) => return Ok(value),
-            Err(SearchError::TimeLimit { .. }) if max_time.is_none_or(|t| t > exact_limit) => {}
+            Err(SearchError::TimeLimit { .. }) if left().is_none_or(|t| t > 0.0) => {}
             Err(e) => return Err(e),
         }
-        let left = max_time.map(|t| (t - start.elapsed().as_secs_f64()).max(0.0));
-        self.prove_outcome(position, left).map_err(|e| match e {
-            SearchError::TimeLimit { nodes, .. } => {
-                SearchError::TimeLimit { seconds: max_time.unwrap_or(f64::INFINITY), nodes }
+        let outcome = self.prove_outcome(position, left()).map_err(|e| match e {
+            SearchError::TimeLimit { seconds, nodes } => {
+                SearchError::TimeLimit { seconds: max_time.unwrap_or(seconds), nodes }
             }
             stopped => stopped,
-        })
+        })?;
+        // The distance, where it was asked for: the exact search again, with all the time left.
+        // After the proof, not before: a proof of who wins is often a fraction of an exact
+        // search, and a distance not found still leaves the proved outcome to answer with.
+        if outcome == Value::Draw || !self.seeks_distances || max_time.is_none() {
+            return Ok(outcome);
+        }
+        match self.exact.value(position, left()) {
+            Ok(value) if value.word() == outcome.word() => Ok(value),
+            Ok(value) => unreachable!("the exact search found {value} where the proof found {outcome}"),
+            Err(SearchError::TimeLimit { .. }) => Ok(outcome),
+            Err(e) => Err(e),
+        }
     }
 
     /// Who wins `position` (whose game is not over), by proof: a win or loss of unknown
     /// distance, or a draw.
     fn prove_outcome(&self, position: &Position, max_time: Option<f64>) -> Result<Value, SearchError> {
+        let start = Instant::now();
         // White's win first: it is the common outcome of early positions (Qubic's first player
         // wins), one proof settles it, and asking the same side about every move of a position
         // keeps the prover's tables from one to the next.
         let white_to_move = position.ply.is_multiple_of(2);
         for attacker_to_move in [white_to_move, !white_to_move] {
-            if self.proves(position, attacker_to_move, max_time)? {
+            // Both proofs share the limit: the second has what the first left.
+            let left = max_time.map(|t| (t - start.elapsed().as_secs_f64()).max(0.0));
+            if self.proves(position, attacker_to_move, left)? {
                 return Ok(if attacker_to_move { Value::WinUnknown } else { Value::LossUnknown });
             }
         }

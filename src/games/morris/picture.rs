@@ -1,7 +1,7 @@
 //! The Morris board as SVG.
 
 use crate::picture::Draw;
-use crate::picture::svg::{badge, caption, open, open_mark, outcome_colour, verdict};
+use crate::picture::svg::{badge, caption, open, open_mark, outcome_colour, verdict_or_unknown};
 use super::board::{POINT_COUNT, POINT_NAMES};
 use super::position::{Color, Move, NO_POINT, Position};
 use super::variant::{MorrisRules, MorrisVariant};
@@ -42,7 +42,7 @@ pub fn morris_svg(position: &Position, probed: &Probed<Move>, rules: &MorrisRule
     stones(&mut out, position);
     let flying = flies(position, rules);
     marks(&mut out, probed, flying);
-    let mut lines = vec![verdict(position.to_move.name(), probed.value)];
+    let mut lines = vec![verdict_or_unknown(position.to_move.name(), probed.value)];
     if !position.is_moving_phase() {
         lines.push(format!("In hand: White {}, Black {}", position.hand[0], position.hand[1]));
     }

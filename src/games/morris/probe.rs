@@ -299,9 +299,9 @@ impl<V: MorrisVariant> Probe for MorrisTablebase<V> {
             .collect()
     }
 
-    fn describe(&self, position: &Position, value: Value) -> String {
+    fn describe(&self, position: &Position, value: Option<Value>) -> String {
         let mut out = diagram(position, &V::RULES);
-        out.push_str(&crate::text::verdict(position.to_move.name(), value));
+        out.push_str(&crate::text::verdict_or_unknown(position.to_move.name(), value));
         out.push('\n');
         out
     }

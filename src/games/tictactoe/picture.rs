@@ -4,7 +4,7 @@
 use super::board::{Board, Cell};
 use super::probe::{Played, TicTacToeTablebase};
 use crate::picture::Draw;
-use crate::picture::svg::{badge, caption, open, open_mark, outcome_colour, verdict};
+use crate::picture::svg::{badge, caption, open, open_mark, outcome_colour, verdict_or_unknown};
 use crate::probe::Probed;
 use std::fmt::Write;
 
@@ -105,7 +105,7 @@ pub fn tictactoe_svg(played: &Played, probed: &Probed<Cell>) -> String {
     } else if board.stones() == 9 {
         format!("{side} to move: the board is full, a draw")
     } else {
-        verdict(side, probed.value)
+        verdict_or_unknown(side, probed.value)
     };
     caption(&mut out, MARGIN, bottom + 56, &[first, format!("Ply {} of 9", board.stones())]);
     out.push_str("</svg>\n");

@@ -76,14 +76,14 @@ impl Probe for TicTacToeTablebase {
             .collect()
     }
 
-    fn describe(&self, played: &Played, value: Value) -> String {
+    fn describe(&self, played: &Played, value: Option<Value>) -> String {
         let board = &played.board;
         let mut out = diagram(board);
         let side = if board.first_to_move() { "X" } else { "O" };
         out.push_str(&match value {
-            Value::Loss(0) => format!("{side} to move has lost: the last move made three in a row"),
-            Value::Draw if board.stones() == 9 => format!("{side} to move: the board is full, a draw"),
-            value => crate::text::verdict(side, value),
+            Some(Value::Loss(0)) => format!("{side} to move has lost: the last move made three in a row"),
+            Some(Value::Draw) if board.stones() == 9 => format!("{side} to move: the board is full, a draw"),
+            value => crate::text::verdict_or_unknown(side, value),
         });
         out.push('\n');
         out
