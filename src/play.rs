@@ -137,8 +137,9 @@ impl<'a, G: Play> Match<'a, G> {
     }
 
     /// The perfect player's move: one of the moves that keep the position's value, chosen at
-    /// random; `None` when the game is over.
-    pub fn reply(&mut self) -> Result<Option<(G::Move, Value)>, ProbeError> {
+    /// random, with that value; `None` when the game is over. Where searches cannot settle the
+    /// position within their time, a move that does not lose at once, its value `None`.
+    pub fn reply(&mut self) -> Result<Option<(G::Move, Option<Value>)>, ProbeError> {
         if self.game.searches() {
             return self.reply_by_search();
         }
@@ -148,13 +149,13 @@ impl<'a, G: Play> Match<'a, G> {
         let chosen = equal[self.rng.below(equal.len() as u64) as usize];
         let (mv, next) = (chosen.mv, chosen.next.clone());
         self.push(next);
-        Ok(Some((mv, best)))
+        Ok(Some((mv, Some(best))))
     }
 
     /// The perfect player's move where values need searches: the first move, in a random
     /// order, found to keep the position's value. An early cube position has dozens of moves
     /// whose proofs take minutes each; one that keeps the value is all a player needs.
-    fn reply_by_search(&mut self) -> Result<Option<(G::Move, Value)>, ProbeError> {
+    fn reply_by_search(&mut self) -> Result<Option<(G::Move, Option<Value>)>, ProbeError> {
         let mut children = self.game.legal_moves(self.position())?;
         if children.is_empty() {
             return Ok(None);
@@ -162,22 +163,43 @@ impl<'a, G: Play> Match<'a, G> {
         for k in (1..children.len()).rev() {
             children.swap(k, self.rng.below(k as u64 + 1) as usize);
         }
-        let value = self.game.value(self.position())?;
         // A lost position's every move loses: with the distance unknown there is nothing to
-        // search, only the loss at once to avoid, which the game knows without a search.
+        // search, only the loss at once to avoid, which the game knows without a search. The
+        // same move serves where the searches cannot settle the position in their time (Sogo's
+        // early positions): the game goes on, its value unknown.
         let cheap = |next: &G::Position| {
             crate::search::Work::run(Some(&crate::search::Work::without_searches()), || self.game.value(next))
         };
-        let chosen = match value {
-            Value::LossUnknown => {
-                let soonest = Value::Loss(1);
-                children.iter().position(|(_, next)| cheap(next).map_or(true, |v| v.for_mover() != soonest))
+        let not_losing_at_once = |children: &[(G::Move, G::Position)]| {
+            let soonest = Value::Loss(1);
+            children.iter().position(|(_, next)| cheap(next).map_or(true, |v| v.for_mover() != soonest))
+        };
+        let value = match self.game.value(self.position()) {
+            Ok(value) => value,
+            Err(ProbeError::Search(_)) => {
+                let (mv, next) = children.swap_remove(not_losing_at_once(&children).unwrap_or(0));
+                self.push(next);
+                return Ok(Some((mv, None)));
             }
+            Err(e) => return Err(e),
+        };
+        let chosen = match value {
+            Value::LossUnknown => not_losing_at_once(&children),
             _ => {
                 let mut found = None;
                 let mut best: Option<(usize, Value)> = None;
                 for (k, (_, next)) in children.iter().enumerate() {
-                    let got = self.game.value(next)?.for_mover();
+                    let got = match self.game.value(next) {
+                        Ok(got) => got.for_mover(),
+                        // Out of time before a move that keeps the value was found: one that
+                        // does not lose at once, its value unknown.
+                        Err(ProbeError::Search(_)) => {
+                            let (mv, next) = children.swap_remove(not_losing_at_once(&children).unwrap_or(0));
+                            self.push(next);
+                            return Ok(Some((mv, None)));
+                        }
+                        Err(e) => return Err(e),
+                    };
                     let keeps = got == value || (value.distance_unknown() && got.word() == value.word());
                     if keeps {
                         found = Some(k);
@@ -192,7 +214,7 @@ impl<'a, G: Play> Match<'a, G> {
         };
         let (mv, next) = children.swap_remove(chosen.unwrap_or(0));
         self.push(next);
-        Ok(Some((mv, value)))
+        Ok(Some((mv, Some(value))))
     }
 
     /// Takes back the last `plies` moves (fewer when the game is younger); returns how many.

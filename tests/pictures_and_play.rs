@@ -744,6 +744,19 @@ fn qubic_and_sogo_answer_from_the_first_move() {
         session.send("quit");
         assert!(session.finish().contains("Game abandoned."), "{game}");
     }
+    // Sogo's early positions are not settled in the time a move has: the perfect player still
+    // answers, with a move that does not lose at once and its value said to be unknown.
+    let mut session = Session::start(&["play", "sogo", "--dir", dir, "--max-time", "2"]);
+    session.until_prompt();
+    session.send("b2");
+    assert!(session.until_prompt().is_some_and(|position| position.starts_with("b2") && position.len() == 4));
+    session.send("quit");
+    let transcript = session.finish();
+    assert!(
+        transcript.contains("Black plays ") && transcript.contains("not settled within the time limit"),
+        "{transcript}"
+    );
+    assert!(transcript.contains("Game abandoned."));
     // Both at once: each takes its whole default limit where nothing settles.
     let probes: Vec<_> = [("qubic", "tables", 64), ("sogo", dir, 16)]
         .into_iter()

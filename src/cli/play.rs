@@ -200,8 +200,11 @@ fn for_you(value: Value) -> String {
     }
 }
 
-/// What the perfect player's move gives it.
-fn for_them(value: Value) -> String {
+/// What the perfect player's move gives it, where its searches settled it in time.
+fn for_them(value: Option<Value>) -> String {
+    let Some(value) = value else {
+        return "its value is not settled within the time limit (--max-time S searches longer)".to_string();
+    };
     match value {
         Value::Win(n) => format!("it wins in {}", plies(n)),
         Value::Loss(n) => format!("it loses in {}", plies(n)),
