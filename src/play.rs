@@ -35,6 +35,9 @@ pub struct Match<'a, G: Play> {
     rng: SplitMix64,
 }
 
+/// The perfect player's move, with the value it keeps where its searches settled that in time.
+pub type Reply<M> = (M, Option<Value>);
+
 /// Why a typed move was not played.
 #[derive(Debug)]
 pub enum MoveError {
@@ -139,7 +142,7 @@ impl<'a, G: Play> Match<'a, G> {
     /// The perfect player's move: one of the moves that keep the position's value, chosen at
     /// random, with that value; `None` when the game is over. Where searches cannot settle the
     /// position within their time, a move that does not lose at once, its value `None`.
-    pub fn reply(&mut self) -> Result<Option<(G::Move, Option<Value>)>, ProbeError> {
+    pub fn reply(&mut self) -> Result<Option<Reply<G::Move>>, ProbeError> {
         if self.game.searches() {
             return self.reply_by_search();
         }
@@ -155,7 +158,7 @@ impl<'a, G: Play> Match<'a, G> {
     /// The perfect player's move where values need searches: the first move, in a random
     /// order, found to keep the position's value. An early cube position has dozens of moves
     /// whose proofs take minutes each; one that keeps the value is all a player needs.
-    fn reply_by_search(&mut self) -> Result<Option<(G::Move, Option<Value>)>, ProbeError> {
+    fn reply_by_search(&mut self) -> Result<Option<Reply<G::Move>>, ProbeError> {
         let mut children = self.game.legal_moves(self.position())?;
         if children.is_empty() {
             return Ok(None);
