@@ -96,10 +96,7 @@ fn plan_says_what_generate_then_does() {
     assert!(before.status.success());
     let lines = stdout_lines(&before);
     assert_eq!(lines.len(), 2, "{lines:?}");
-    assert!(
-        lines[0].starts_with("lasker: 10 of 10 jobs to run: up to "),
-        "{lines:?}"
-    );
+    assert!(lines[0].starts_with("lasker: 10 of 10 jobs to run: up to "), "{lines:?}");
     assert!(lines[0].contains("of CPU ("), "the sectors have a measured rate: {lines:?}");
     assert!(lines[1].ends_with("it fits"), "{lines:?}");
     assert!(!dir.exists(), "plan writes nothing");
@@ -137,10 +134,7 @@ fn plan_says_what_generate_then_does() {
     assert!(packed < written, "{packed} bytes compressed, {written} raw");
 
     let after = tablebase(&["plan", "lasker", "--stones", "3", "--dir", d]);
-    assert!(
-        stdout_lines(&after)[0]
-            .starts_with("lasker: 0 of 10 jobs to run: up to 0 bytes")
-    );
+    assert!(stdout_lines(&after)[0].starts_with("lasker: 0 of 10 jobs to run: up to 0 bytes"));
     // A game too large for any disk here: said, not refused.
     let huge = tablebase(&["plan", "connect4", "--size", "8x7", "--dir", d]);
     assert!(huge.status.success());
