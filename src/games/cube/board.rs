@@ -412,6 +412,32 @@ pub fn cell_name(index: u32) -> String {
     format!("{}{}", column_name(x, y), z + 1)
 }
 
+/// The stones layer by layer from the bottom, rows from 1, `x` for the first player, `o` for
+/// the second, `.` for an empty cell: `x..o ..../....|.../`.
+pub fn cube_notation(position: &Position) -> String {
+    let first = position.first_player();
+    let layers: Vec<String> = (0..4)
+        .map(|z| {
+            let rows: Vec<String> = (0..4)
+                .map(|y| {
+                    (0..4)
+                        .map(|x| {
+                            let bit = cell(x, y, z);
+                            match (first & bit != 0, position.mask & bit != 0) {
+                                (true, _) => 'x',
+                                (false, true) => 'o',
+                                _ => '.',
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            rows.join("/")
+        })
+        .collect();
+    layers.join("|")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -269,31 +269,7 @@ impl<const GRAVITY: bool> LayeredGame for CubeBook<GRAVITY> {
     }
 }
 
-/// The stones layer by layer from the bottom, rows from 1, `x` for the first player, `o` for
-/// the second, `.` for an empty cell: `x..o ..../....|.../`.
-pub fn cube_notation(position: &Position) -> String {
-    let first = position.first_player();
-    let layers: Vec<String> = (0..4)
-        .map(|z| {
-            let rows: Vec<String> = (0..4)
-                .map(|y| {
-                    (0..4)
-                        .map(|x| {
-                            let bit = board::cell(x, y, z);
-                            match (first & bit != 0, position.mask & bit != 0) {
-                                (true, _) => 'x',
-                                (false, true) => 'o',
-                                _ => '.',
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
-            rows.join("/")
-        })
-        .collect();
-    layers.join("|")
-}
+pub use super::board::cube_notation;
 
 #[cfg(test)]
 mod tests {

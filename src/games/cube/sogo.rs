@@ -429,7 +429,7 @@ impl ProofJournal {
             "{} {} {} {nodes}\n",
             if white_attacks { "white" } else { "black" },
             if wins { "wins" } else { "cannot-win" },
-            super::catalogue::cube_notation(position)
+            board::cube_notation(position)
         );
         let mut file = self.file.lock().unwrap_or_else(PoisonError::into_inner);
         let io = |doing| move |source| JournalError::Io { path: self.path.clone(), doing, source };
@@ -764,7 +764,7 @@ mod tests {
             checks.exact.set_time_limit(Some(10.0));
             match checks.exact.wins(position, attacker_to_move) {
                 Ok(wins) => {
-                    let notation = super::super::catalogue::cube_notation(position);
+                    let notation = super::board::cube_notation(position);
                     assert!(!wins, "a rule claims the attacker cannot win {notation} (to move: {attacker_to_move})");
                     checks.confirmed[position.ply as usize] += 1;
                 }
@@ -822,7 +822,7 @@ mod tests {
             let journal = ProofJournal::open(&path).unwrap();
             assert!(journal.is_empty());
             for (i, p) in positions.iter().enumerate() {
-                assert_eq!(parse_notation(&super::super::catalogue::cube_notation(p)), Some(*p));
+                assert_eq!(parse_notation(&super::board::cube_notation(p)), Some(*p));
                 journal.record(p, i % 2 == 0, i % 3 == 0, 1 << 30).unwrap();
             }
         }
