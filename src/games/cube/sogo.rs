@@ -102,20 +102,22 @@ pub enum Rule {
 
 /// Whether a knowledge rule settles that the attacker (`attacker` its stones, `defender` the
 /// other's) cannot win the position of `mask`, with the attacker to move when
-/// `attacker_to_move`; `None` when no rule applies. Sound: a rule claims only what the
+/// `attacker_to_move`, `waiting_wins` the empty cells that would complete a line of the side
+/// not to move (the search has them already); `None` when no rule applies. Sound: a rule claims only what the
 /// defender's strategy guarantees (tested against the plain search in `tests/cube_search.rs`).
 #[inline]
 pub fn settled_by_rule(
     knowledge: Knowledge,
     attacker: u64,
     defender: u64,
+    waiting_wins: u64,
     mask: u64,
     attacker_to_move: bool,
 ) -> Option<Rule> {
     if knowledge.live_lines && !board::has_line(!defender) {
         return Some(Rule::NoLiveLine);
     }
-    if knowledge.claimeven && attacker_to_move && follow_up_holds(attacker, defender, mask) {
+    if knowledge.claimeven && attacker_to_move && follow_up_holds(attacker, waiting_wins, mask) {
         return Some(Rule::Claimeven);
     }
     None
@@ -133,12 +135,10 @@ const MOST_PAIRED: u32 = 8;
 /// number of odd columns is even; the second at odd plies, when it is odd, so that the defender
 /// (the first player) needs such a column of odd height, its threat on the third level.
 /// Where every line the attacker could then make needs both cells of a pair, for some pairing,
-/// the attacker cannot win.
-fn follow_up_holds(attacker: u64, defender: u64, mask: u64) -> bool {
-    let empty = !mask;
+/// the attacker cannot win. `threats_above` are the defender's winning cells.
+fn follow_up_holds(attacker: u64, threats_above: u64, mask: u64) -> bool {
     let next = board::drop_cells(mask);
     let odd_columns = next & !ODD_LEVELS;
-    let threats_above = board::completing(defender) & empty;
     let first_player_attacks = mask.count_ones().is_multiple_of(2);
     if first_player_attacks {
         // Even columns whose next cell lies beneath a defender's winning cell.
@@ -624,7 +624,7 @@ impl SogoProver {
         let (attacking, defending) = if attacker_to_move { (current, theirs) } else { (theirs, current) };
         #[cfg(test)]
         tests::count_evaluation(mask.count_ones());
-        if settled_by_rule(self.knowledge, attacking, defending, mask, attacker_to_move).is_some() {
+        if settled_by_rule(self.knowledge, attacking, defending, threats, mask, attacker_to_move).is_some() {
             #[cfg(test)]
             tests::confirm_rule(&Position { current, mask, ply: mask.count_ones() }, attacker_to_move);
             self.by_rule += 1;
