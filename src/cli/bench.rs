@@ -660,7 +660,7 @@ fn forward_counts<G: tablebase::LayeredGame>(
     last: u32,
     reference: impl Fn(u32) -> Option<u64>,
 ) -> Result<(), Error> {
-    let progress = tablebase::Progress::stderr();
+    let progress = super::progress::stderr();
     // Named, with its clock restarted for every ply, so that a log line says what it counts
     // and how long this ply has taken.
     progress.task(label);
@@ -830,7 +830,7 @@ pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
         )));
     }
     let game = Connect4::new(g);
-    let progress = tablebase::Progress::stderr();
+    let progress = super::progress::stderr();
     let set = tablebase::testing::reachable_set(&game, args.ply, &progress);
     progress.clear();
     let members = set.len();

@@ -6,8 +6,8 @@ use std::path::Path;
 use tablebase::catalogue::Variant;
 use tablebase::game::VariantError;
 use tablebase::games::connect4::SearchError;
-use tablebase::picture::{ChartError, PlotError};
 use tablebase::{BuildError, ProbeError, TableError};
+use tablebase_picture::{ChartError, PlotError};
 
 /// `eprintln!` that never panics: with standard error a closed pipe (`2>&1 | head`), the
 /// message is lost, and the process goes on to its exit status instead of dying of a panic.

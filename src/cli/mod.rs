@@ -9,6 +9,7 @@ mod games;
 mod output;
 pub use output::guard_standard_streams;
 mod play;
+mod progress;
 mod serve;
 
 use batch::{BatchError, answer_lines, worse};
@@ -24,7 +25,7 @@ use tablebase::games::{ForGame, GAMES, with_game};
 use tablebase::picture::Draw;
 use tablebase::probe::Probe;
 use tablebase::text::quote;
-use tablebase::{Catalogue, Progress, TableError};
+use tablebase::{Catalogue, TableError};
 
 #[derive(Parser)]
 #[command(name = "tablebase", version, about = "Strong solutions of board games by retrograde analysis")]
@@ -493,10 +494,10 @@ impl OnVariant for Listing<'_, '_> {
         let catalogue = game.catalogue(&args.dir, Purpose::Info).map_err(|e| variant_error(e, &args.dir))?;
         info(&catalogue, &args.dir, args.json)?;
         let Some(out) = &args.plot else { return Ok(()) };
-        let mut written = tablebase::picture::plot(&catalogue, &args.dir, out, &Progress::stderr())?;
-        let charts = game.charts(&args.dir).map_err(Error::Plot)?;
-        for (name, svg) in charts {
-            written.push(tablebase::picture::write_chart(out, &name, &svg)?);
+        let mut written = tablebase_picture::plot(&catalogue, &args.dir, out, &progress::stderr())?;
+        for chart in game.charts(&args.dir) {
+            let (name, svg) = tablebase_picture::draw(&chart).map_err(Error::Plot)?;
+            written.push(tablebase_picture::write_chart(out, &name, &svg)?);
         }
         report_charts(written, &args.dir)
     }
@@ -614,7 +615,7 @@ fn generate(
     threads: &Threads,
 ) -> Result<(), Error> {
     threads.apply()?;
-    tablebase::catalogue::generate_stored(catalogue, dir, storage, &Progress::stderr())?;
+    tablebase::catalogue::generate_stored(catalogue, dir, storage, &progress::stderr())?;
     Ok(())
 }
 
@@ -626,7 +627,7 @@ fn generate_only(
     threads: &Threads,
 ) -> Result<(), Error> {
     threads.apply()?;
-    match tablebase::catalogue::generate_only_stored(catalogue, dir, id, storage, &Progress::stderr()) {
+    match tablebase::catalogue::generate_only_stored(catalogue, dir, id, storage, &progress::stderr()) {
         Ok(_) => Ok(()),
         Err(e @ tablebase::BuildError::UnknownJob { .. }) => Err(Error::Usage(e.to_string())),
         Err(e) => Err(e.into()),
@@ -635,7 +636,7 @@ fn generate_only(
 
 fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<(), Error> {
     args.threads.apply()?;
-    let progress = Progress::stderr();
+    let progress = progress::stderr();
     let mut out = output::stdout();
     let (mut failed, mut missing) = (false, Vec::new());
     let mut journal = match args.resume {

@@ -1,18 +1,19 @@
 //! Progress on standard error: an indicatif bar on a terminal, plain log lines otherwise (one
 //! when a phase starts, then one every 30 seconds with how far it got, so an overnight log shows
-//! progress). Work is counted per chunk, never per position.
+//! progress). The library counts work per chunk, never per position, and reports it here
+//! through [`Report`].
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
+use tablebase::{Progress, Report};
 
 /// How often a log line reports progress within a phase.
 pub const LOG_EVERY: Duration = Duration::from_secs(30);
 
 enum Output {
-    Hidden,
     Bar(ProgressBar),
     /// Log lines into the writer (standard error), one every `every` at most.
     Log {
@@ -21,8 +22,13 @@ enum Output {
     },
 }
 
-/// Progress of a long run, shared by the threads working on it.
-pub struct Progress {
+/// A bar when standard error is a terminal, log lines otherwise.
+pub fn stderr() -> Progress {
+    Progress::to(Stderr::new())
+}
+
+/// Progress of a long run on standard error, shared by the threads working on it.
+struct Stderr {
     output: Output,
     /// What is being worked on, e.g. "morris 8-7/7-8".
     task: Mutex<String>,
@@ -33,9 +39,29 @@ pub struct Progress {
     last_log: Mutex<Instant>,
 }
 
-impl Progress {
-    /// A bar when standard error is a terminal, log lines otherwise.
-    pub fn stderr() -> Progress {
+impl Report for Stderr {
+    fn task(&self, task: &str) {
+        Stderr::task(self, task);
+    }
+    fn phase(&self, phase: &str, total: u64, announce: bool) {
+        self.start_phase(phase, total, announce);
+    }
+    fn advance(&self, units: u64) {
+        Stderr::advance(self, units);
+    }
+    fn finish(&self) {
+        Stderr::finish(self);
+    }
+    fn message(&self, line: &str) {
+        Stderr::message(self, line);
+    }
+    fn clear(&self) {
+        Stderr::clear(self);
+    }
+}
+
+impl Stderr {
+    fn new() -> Stderr {
         let output = if std::io::stderr().is_terminal() {
             let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
             bar.set_style(
@@ -47,21 +73,17 @@ impl Progress {
         } else {
             Output::Log { to: Mutex::new(Box::new(std::io::stderr())), every: LOG_EVERY }
         };
-        Progress::with(output)
+        Stderr::with(output)
     }
 
     /// Log lines into `to`, one every `every` at most within a phase, whatever standard error is.
-    pub fn log_into(to: Box<dyn Write + Send>, every: Duration) -> Progress {
-        Progress::with(Output::Log { to: Mutex::new(to), every })
+    #[cfg(test)]
+    fn log_into(to: Box<dyn Write + Send>, every: Duration) -> Progress {
+        Progress::to(Stderr::with(Output::Log { to: Mutex::new(to), every }))
     }
 
-    /// Reports nothing (tests, library use).
-    pub fn hidden() -> Progress {
-        Progress::with(Output::Hidden)
-    }
-
-    fn with(output: Output) -> Progress {
-        Progress {
+    fn with(output: Output) -> Stderr {
+        Stderr {
             output,
             task: Mutex::new(String::new()),
             phase: Mutex::new(String::new()),
@@ -73,7 +95,7 @@ impl Progress {
     }
 
     /// Names what is being worked on (a table), and restarts its clock.
-    pub fn task(&self, task: &str) {
+    fn task(&self, task: &str) {
         *self.task.lock().expect("lock") = task.to_string();
         *self.started.lock().expect("lock") = Instant::now();
         if let Output::Bar(bar) = &self.output {
@@ -82,16 +104,6 @@ impl Progress {
             bar.reset();
             bar.set_prefix(task.to_string());
         }
-    }
-
-    /// Starts a phase of `total` units of work, with a log line.
-    pub fn phase(&self, phase: &str, total: u64) {
-        self.start_phase(phase, total, true);
-    }
-
-    /// Starts one of many short phases (a distance level): logged only on the timer.
-    pub fn step(&self, phase: &str, total: u64) {
-        self.start_phase(phase, total, false);
     }
 
     fn start_phase(&self, phase: &str, total: u64, announce: bool) {
@@ -109,12 +121,12 @@ impl Progress {
                 let line = format!("{} {phase}: started, {total} to do", self.task.lock().expect("lock"));
                 self.write_line(&line);
             }
-            Output::Log { .. } | Output::Hidden => {}
+            Output::Log { .. } => {}
         }
     }
 
     /// Counts `units` of the current phase as done.
-    pub fn advance(&self, units: u64) {
+    fn advance(&self, units: u64) {
         let done = self.done.fetch_add(units, Relaxed) + units;
         match &self.output {
             Output::Bar(bar) => bar.set_position(done),
@@ -126,28 +138,26 @@ impl Progress {
                     self.log_line();
                 }
             }
-            Output::Hidden => {}
         }
     }
 
     /// A line for the log whatever the output (a finished table, a skipped one).
-    pub fn message(&self, text: &str) {
+    fn message(&self, text: &str) {
         match &self.output {
             Output::Bar(bar) => bar.println(text),
             Output::Log { .. } => self.write_line(text),
-            Output::Hidden => {}
         }
     }
 
     /// Marks the current phase as done.
-    pub fn finish(&self) {
+    fn finish(&self) {
         if let Output::Bar(bar) = &self.output {
             bar.set_position(self.total.load(Relaxed));
         }
     }
 
     /// Removes the bar from the terminal.
-    pub fn clear(&self) {
+    fn clear(&self) {
         if let Output::Bar(bar) = &self.output {
             bar.finish_and_clear();
         }
@@ -199,7 +209,7 @@ mod tests {
     #[test]
     fn log_lines_carry_how_far_the_phase_got() {
         let log = Shared::default();
-        let progress = Progress::log_into(Box::new(log.clone()), Duration::ZERO);
+        let progress = Stderr::log_into(Box::new(log.clone()), Duration::ZERO);
         progress.task("morris 4-3");
         progress.phase("propagation", 4800);
         progress.advance(1200);
@@ -221,7 +231,7 @@ mod tests {
     #[test]
     fn log_lines_wait_for_the_interval() {
         let log = Shared::default();
-        let progress = Progress::log_into(Box::new(log.clone()), Duration::from_secs(3600));
+        let progress = Stderr::log_into(Box::new(log.clone()), Duration::from_secs(3600));
         progress.task("connect4 5x4 ply 9");
         progress.phase("forward check", 100);
         for _ in 0..100 {

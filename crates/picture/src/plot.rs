@@ -1,11 +1,11 @@
 //! Charts of the tables, drawn with `plotters` into SVG: the distance histogram of a table,
 //! the outcomes of every table of a catalogue, and the Morris classes as a heat map.
 
-use super::svg::outcome_colour;
-use crate::table::{Counts, Distances};
-use crate::value::Value;
 use plotters::prelude::*;
 use std::fmt;
+use tablebase::Value;
+use tablebase::picture::svg::outcome_colour;
+use tablebase::table::{Counts, Distances};
 
 /// A chart could not be drawn (a plotting error, reported as text).
 #[derive(Debug)]

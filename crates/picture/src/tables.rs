@@ -1,12 +1,12 @@
 //! `info --plot`, once for every game: a distance histogram per complete table and the
 //! outcomes of all of them, as SVG charts. Unlike `info`, it reads the table bodies.
 
-use super::plot::{PlotError, distance_chart, outcome_chart};
-use crate::catalogue::{Catalogue, info};
-use crate::progress::Progress;
-use crate::table::{Check, Status, TableError, TableFile};
+use crate::plot::{PlotError, distance_chart, outcome_chart};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use tablebase::Progress;
+use tablebase::catalogue::{Catalogue, info};
+use tablebase::table::{Check, Status, TableError, TableFile};
 
 /// Why the charts could not all be drawn.
 #[derive(Debug)]

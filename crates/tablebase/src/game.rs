@@ -4,10 +4,10 @@
 //! `play` and `serve` ask), where it starts, and which of its variants are on disk.
 //!
 //! A game implements [`Game`] in its folder and adds one line to the registry
-//! (`src/games/mod.rs`); docs/ARCHITECTURE.md walks through it for tic-tac-toe.
+//! (`crates/tablebase/src/games/mod.rs`); docs/ARCHITECTURE.md walks through it for tic-tac-toe.
 
 use crate::catalogue::{Catalogue, Variant};
-use crate::picture::{Draw, PlotError};
+use crate::picture::{Chart, Draw};
 use crate::play::Play;
 use std::fmt;
 use std::path::Path;
@@ -143,9 +143,8 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// A variant small enough to generate in seconds, for a newcomer's first tables; `None` for
     /// a game with none (probed by search, its tables take hours).
     fn small() -> Option<Self>;
-    /// Charts beyond those every table gets (`info --plot`): file names and SVG documents, from
-    /// the tables in `dir`.
-    fn charts(&self, _dir: &Path) -> Result<Vec<(String, String)>, PlotError> {
-        Ok(Vec::new())
+    /// Charts beyond those every table gets (`info --plot`), from the tables in `dir`.
+    fn charts(&self, _dir: &Path) -> Vec<Chart> {
+        Vec::new()
     }
 }

@@ -55,13 +55,13 @@
 //! ```
 //!
 //! # Adding a game
-//! A game is one folder under `src/games/` and one line of the registry (`src/games/mod.rs`).
+//! A game is one folder under `crates/tablebase/src/games/` and one line of the registry (`crates/tablebase/src/games/mod.rs`).
 //! Whose moves all leave their layer (a ply, stones on the board), it implements
 //! [`LayeredGame`] and gets its [`Catalogue`] from [`Layered`]: the forward pass over reachable
 //! positions, per-layer sets and tables, all shared. Whose positions repeat, it implements
 //! [`Catalogue`] itself with a [`solve::CyclicSet`] per job. It adds [`Probe`],
 //! [`Play`](play::Play) and [`Draw`](picture::Draw) for its tablebase, and [`Game`](game::Game)
-//! for the registry. `src/games/tictactoe/` is the smallest whole example; docs/ARCHITECTURE.md
+//! for the registry. `crates/tablebase/src/games/tictactoe/` is the smallest whole example; docs/ARCHITECTURE.md
 //! walks through it.
 //!
 //! The modules, lowest first: [`table`] (the file format), [`solve`] (the retrograde solvers and
@@ -91,6 +91,7 @@ mod rng;
 pub mod search;
 pub mod solve;
 pub mod table;
+#[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod testing;
 pub mod text;
@@ -101,6 +102,6 @@ pub use games::connect4::Connect4Tablebase;
 pub use games::morris::MorrisTablebase;
 pub use layered::{Layered, LayeredGame, Step};
 pub use probe::{Probe, ProbeError, best_line, probe};
-pub use progress::Progress;
+pub use progress::{Progress, Report};
 pub use table::TableError;
 pub use value::{Value, best_of};

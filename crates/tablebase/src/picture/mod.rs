@@ -1,15 +1,11 @@
-//! Pictures: a position as an SVG board with every legal move marked by what it gives
-//! (`probe --svg`), and charts of the tables (`info --plot`).
-//!
-//! The boards are written by hand (a few dozen shapes whose geometry the games know); the
-//! charts go through `plotters`, which does axes, ticks and legends properly.
+//! Pictures of positions: a position as an SVG board with every legal move marked by what it
+//! gives (`probe --svg`), written by hand (a few dozen shapes whose geometry the games know).
+//! The charts of the tables (`info --plot`) are drawn by the `tablebase-picture` crate, from
+//! the figures a game gives as [`Chart`]s.
 
-mod plot;
 pub mod svg;
-mod tables;
 
-pub use plot::{PlotError, class_heat_map, distance_chart, outcome_chart};
-pub use tables::{ChartError, plot, write_chart};
+use crate::table::Counts;
 
 use crate::probe::{Probe, Probed};
 
@@ -19,4 +15,17 @@ pub trait Draw: Probe {
     /// legal move marked in the colour of its outcome with its distance, and a caption with the
     /// side to move and the value.
     fn svg(&self, position: &Self::Position, probed: &Probed<Self::Move>) -> String;
+}
+
+/// A chart a game adds to those every table gets (`info --plot`), as the figures it shows; the
+/// `tablebase-picture` crate draws it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Chart {
+    /// The outcomes of the Morris moving-phase classes as a heat map by stones on the board.
+    Classes {
+        /// The chart's file name: `morris-classes.svg`.
+        file: String,
+        /// Each class: stones of the side to move, of the other, and its counts.
+        classes: Vec<(u32, u32, Counts)>,
+    },
 }

@@ -10,7 +10,7 @@ use super::variant::{Lasker, MIN_STONES, Morabaraba, MorrisVariant, Standard};
 use crate::catalogue::{Catalogue, Chain, Variant};
 use crate::game::{Game, Purpose, Setting, VariantError};
 use crate::layered::Layered;
-use crate::picture::PlotError;
+use crate::picture::Chart;
 use std::marker::PhantomData;
 use std::path::Path;
 
@@ -158,7 +158,7 @@ impl<V: MorrisVariant> Game for MorrisGame<V> {
     }
 
     /// The classes as a heat map of their outcomes.
-    fn charts(&self, dir: &Path) -> Result<Vec<(String, String)>, PlotError> {
+    fn charts(&self, dir: &Path) -> Vec<Chart> {
         let tables = self.tables();
         let rows = crate::catalogue::info(&tables, dir);
         let classes: Vec<(u32, u32, crate::table::Counts)> = tables
@@ -171,9 +171,9 @@ impl<V: MorrisVariant> Game for MorrisGame<V> {
             })
             .collect();
         if classes.is_empty() {
-            return Ok(Vec::new());
+            return Vec::new();
         }
-        Ok(vec![(format!("{}-classes.svg", V::RULES.key), crate::picture::class_heat_map(&classes)?)])
+        vec![Chart::Classes { file: format!("{}-classes.svg", V::RULES.key), classes }]
     }
 }
 
