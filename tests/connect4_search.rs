@@ -32,7 +32,7 @@ fn search_agrees_with_the_5x4_and_6x4_tables() {
     let dir = common::scratch("c4-search");
     for (w, h, plies) in [(5, 4, vec![0, 1, 2, 3, 4, 5, 6, 9, 12, 15, 18]), (6, 4, vec![5, 11, 17, 22])] {
         let g = Geometry::new(w, h).unwrap();
-        tablebase::generate(&Connect4::tables(g), &dir, &Progress::hidden()).unwrap();
+        tablebase::generate(&Connect4::tables(g), &dir, &tablebase::GenerateOptions::default()).unwrap();
         let mut searcher = Searcher::new(g, 1 << 20);
         for ply in plies {
             let compared = compare_ply(&dir, g, ply, &mut searcher);
@@ -47,7 +47,12 @@ fn book_5x4(name: &str) -> (common::Scratch, tablebase::layered::Layered<Connect
     let dir = common::scratch(&format!("c4-{name}"));
     let book = Connect4::book(Geometry::new(5, 4).unwrap(), 8);
     // Raw: the tests change a value's byte in place.
-    tablebase::catalogue::generate_stored(&book, &dir, Storage::Raw, &Progress::hidden()).unwrap();
+    tablebase::generate(
+        &book,
+        &dir,
+        &tablebase::GenerateOptions { storage: Storage::Raw, ..tablebase::GenerateOptions::default() },
+    )
+    .unwrap();
     (dir, book)
 }
 

@@ -13,7 +13,7 @@ use tablebase::testing::connect4::connect4_board;
 use tablebase::{Progress, Value};
 
 fn generate(dir: &std::path::Path, g: Geometry) {
-    tablebase::generate(&Connect4::tables(g), dir, &Progress::hidden()).unwrap();
+    tablebase::generate(&Connect4::tables(g), dir, &tablebase::GenerateOptions::default()).unwrap();
 }
 
 /// Ply `ply` of board `g`, opened with `check`.
@@ -294,11 +294,16 @@ fn verify_recomputes_the_sets() {
 #[test]
 fn a_batch_of_probes_answers_each_as_one_probe_does() {
     use tablebase::Probe;
-    use tablebase::catalogue::{Storage, generate_stored};
+    use tablebase::catalogue::Storage;
     let g = Geometry::new(5, 4).unwrap();
     for storage in [Storage::Raw, Storage::Compressed] {
         let dir = scratch(&format!("{g}-batch"));
-        generate_stored(&Connect4::tables(g), &dir, storage, &Progress::hidden()).unwrap();
+        tablebase::generate(
+            &Connect4::tables(g),
+            &dir,
+            &tablebase::GenerateOptions { storage, ..tablebase::GenerateOptions::default() },
+        )
+        .unwrap();
         let set_packed = open_ply(&dir, g, 12, Check::Header).unwrap().set.is_packed();
         assert_eq!(set_packed, matches!(storage, Storage::Compressed));
         let tb = tablebase::Connect4Tablebase::open(&dir, g);

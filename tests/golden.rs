@@ -68,3 +68,32 @@ fn every_command_prints_what_it_printed_before_the_split() {
     }
     assert!(differ.is_empty(), "output differs from tests/data/golden/:\n{}", differ.join("\n"));
 }
+
+/// `verify --json` and `info --json` of tables one of which is missing and one damaged: the
+/// rows without counts, recorded like the cases above.
+#[test]
+fn rows_of_missing_and_damaged_tables_are_what_they_were() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_str().unwrap();
+    let run = |args: &[&str]| {
+        output_of(&Case { name: String::new(), args: args.iter().map(|a| a.to_string()).collect() }, dir)
+    };
+    assert!(run(&["generate", "tictactoe", "--dir", "DIR"]).ends_with("exit 0\n"));
+    std::fs::remove_file(scratch.path().join("tictactoe-ply3.tbl")).unwrap();
+    std::fs::write(scratch.path().join("tictactoe-ply4.tbl"), "garbage").unwrap();
+    for (name, args) in [
+        (
+            "verify-damaged-json",
+            ["verify", "tictactoe", "--dir", "DIR", "--json", "--threads", "1"].as_slice(),
+        ),
+        ("info-damaged-json", ["info", "tictactoe", "--dir", "DIR", "--json"].as_slice()),
+    ] {
+        let path = golden_dir().join(name);
+        let found = run(args);
+        if std::env::var_os("TABLEBASE_BLESS").is_some() {
+            std::fs::write(&path, &found).unwrap();
+            continue;
+        }
+        assert_eq!(found, std::fs::read_to_string(&path).unwrap(), "{name}");
+    }
+}

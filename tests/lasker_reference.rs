@@ -9,7 +9,7 @@ use common::brute::{Board, STANDARD_LINES, Stones, class_positions, library_posi
 use common::scratch;
 use std::collections::HashMap;
 use tablebase::games::morris::{Color, Lasker, MorrisTablebase, Position, Sectors};
-use tablebase::{Probe, Progress, Value};
+use tablebase::{Probe, Value};
 
 /// A position: stones of the side to move and of the other side, then their stones in hand.
 type State = (Stones, [u32; 2]);
@@ -66,7 +66,7 @@ fn the_three_stone_game_equals_the_brute_force() {
     assert_eq!(start, Value::Win(23), "the brute force's own answer, kept so that a change shows");
 
     let dir = scratch("lasker-k3");
-    tablebase::generate(&Sectors::<Lasker>::new(3), &dir, &Progress::hidden()).unwrap();
+    tablebase::generate(&Sectors::<Lasker>::new(3), &dir, &tablebase::GenerateOptions::default()).unwrap();
     let tables = MorrisTablebase::<Lasker>::open(&*dir, 3);
     assert_eq!(tables.value(&Position::start(3)).unwrap(), start, "the start");
     let mut outcomes = HashMap::new();

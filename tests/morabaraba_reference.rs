@@ -12,7 +12,7 @@ use common::scratch;
 use std::collections::HashMap;
 use std::path::Path;
 use tablebase::games::morris::{Class, Color, Morabaraba, MorrisTablebase, MovingPhase, Opening, Position};
-use tablebase::{Probe, Progress, Value};
+use tablebase::{Probe, Value};
 
 fn morabaraba_board() -> Board {
     Board::new(&[&STANDARD_LINES[..], &DIAGONALS[..]].concat())
@@ -20,7 +20,8 @@ fn morabaraba_board() -> Board {
 
 fn generate_classes(dir: &Path, class: &str) {
     let target = Class::parse(class);
-    tablebase::generate(&MovingPhase::<Morabaraba>::new(target), dir, &Progress::hidden()).unwrap();
+    tablebase::generate(&MovingPhase::<Morabaraba>::new(target), dir, &tablebase::GenerateOptions::default())
+        .unwrap();
 }
 
 /// Every position of the classes, with the tables' value and distance.
@@ -132,10 +133,16 @@ fn better(a: Value, b: Value) -> Value {
 fn the_three_stone_game_equals_the_brute_force() {
     let board = morabaraba_board();
     let dir = scratch("mora-k3");
-    tablebase::generate(&MovingPhase::<Morabaraba>::for_stones(3), &dir, &Progress::hidden()).unwrap();
+    tablebase::generate(
+        &MovingPhase::<Morabaraba>::for_stones(3),
+        &dir,
+        &tablebase::GenerateOptions::default(),
+    )
+    .unwrap();
     let opening =
         Opening::<Morabaraba>::new(3).with_classes(&dir, tablebase::table::Check::Checksum).unwrap();
-    tablebase::generate(&tablebase::Layered::new(opening), &dir, &Progress::hidden()).unwrap();
+    tablebase::generate(&tablebase::Layered::new(opening), &dir, &tablebase::GenerateOptions::default())
+        .unwrap();
     let tables = MorrisTablebase::<Morabaraba>::open(&*dir, 3);
     let moving = solve_three_three(&board);
     let mut memo = HashMap::new();

@@ -14,13 +14,19 @@ use tablebase::games::morris::{
     Color, MorrisTablebase, MovingPhase, Opening, Position, canonical, for_each_move,
 };
 use tablebase::layered::LayeredGame;
-use tablebase::{Probe, Progress, Value};
+use tablebase::{Probe, Value};
 
 fn generate(dir: &Path, stones: u32) {
-    tablebase::generate(&MovingPhase::<Standard>::for_stones(stones), dir, &Progress::hidden()).unwrap();
+    tablebase::generate(
+        &MovingPhase::<Standard>::for_stones(stones),
+        dir,
+        &tablebase::GenerateOptions::default(),
+    )
+    .unwrap();
     let opening =
         Opening::<Standard>::new(stones).with_classes(dir, tablebase::table::Check::Checksum).unwrap();
-    tablebase::generate(&tablebase::Layered::new(opening), dir, &Progress::hidden()).unwrap();
+    tablebase::generate(&tablebase::Layered::new(opening), dir, &tablebase::GenerateOptions::default())
+        .unwrap();
 }
 
 /// A position up to the 16 symmetries: hands, side to move and the canonical stones.

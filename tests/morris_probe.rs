@@ -6,7 +6,6 @@ mod common;
 use std::path::PathBuf;
 use std::process::Output;
 use std::sync::OnceLock;
-use tablebase::Progress;
 use tablebase::Value;
 use tablebase::games::morris::Standard;
 use tablebase::games::morris::{Class, MovingPhase, for_each_move, parse_position};
@@ -18,8 +17,12 @@ fn tables_dir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = common::shared_scratch("probe-test");
-        tablebase::generate(&MovingPhase::<Standard>::new(Class::parse("4-4")), &dir, &Progress::hidden())
-            .unwrap();
+        tablebase::generate(
+            &MovingPhase::<Standard>::new(Class::parse("4-4")),
+            &dir,
+            &tablebase::GenerateOptions::default(),
+        )
+        .unwrap();
         dir
     })
 }

@@ -9,7 +9,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
-use tablebase::Progress;
 use tablebase::catalogue::Storage;
 use tablebase::games::morris::{Class, MovingPhase, SolvedClass};
 use tablebase::games::morris::{MorrisVariant, Standard};
@@ -29,7 +28,7 @@ fn class(text: &str) -> Class {
 fn classes_up_to_5_5_match_the_reference_and_their_successors() {
     let dir = scratch("up-to-5-5");
     let catalogue = MovingPhase::<Standard>::new(Some(class("5-5")));
-    let reports = tablebase::generate(&catalogue, &dir, &Progress::hidden()).unwrap();
+    let reports = tablebase::generate(&catalogue, &dir, &tablebase::GenerateOptions::default()).unwrap();
     let jobs: Vec<&str> = reports.iter().map(|r| r.job.as_str()).collect();
     assert_eq!(jobs, ["3-3", "3-4", "3-5", "4-4", "4-5", "5-5"], "pairs by total stones");
     let needed = catalogue.classes();
@@ -135,7 +134,12 @@ fn verify_reports_damage_with_exit_3_and_missing_tables_with_exit_1() {
     let dir = scratch("verify");
     // Raw: the test changes a value's byte in place.
     let catalogue = MovingPhase::<Standard>::new(Some(class("3-4")));
-    tablebase::catalogue::generate_stored(&catalogue, &dir, Storage::Raw, &Progress::hidden()).unwrap();
+    tablebase::generate(
+        &catalogue,
+        &dir,
+        &tablebase::GenerateOptions { storage: Storage::Raw, ..tablebase::GenerateOptions::default() },
+    )
+    .unwrap();
     let d = dir.to_str().unwrap();
     let ok = tablebase(&["verify", "morris", "--up-to", "3-4", "--json", "--dir", d]);
     assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));

@@ -71,6 +71,47 @@ fn every_top_level_module_has_a_rank() {
     assert_none("modules missing from LAYERS in tests/structure.rs", Crate::read().unranked());
 }
 
+/// docs/ARCHITECTURE.md's list of layers (the first block under "Module map") is [`LAYERS`]:
+/// the same modules, ranked alike. `games/<game>/` stands for the games and `games/mod.rs` for
+/// the registry.
+#[test]
+fn architecture_lists_the_layers_of_the_code() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ARCHITECTURE.md");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let section = &text[text.find("## Module map").expect("a Module map section")..];
+    let block = section.split("```").nth(1).expect("a block of layers");
+    let documented: Vec<Vec<String>> = block
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let names = line.trim().trim_start_matches('<').trim();
+            let names = names.split("  ").next().unwrap_or_default();
+            let mut layer: Vec<String> = names
+                .split(", ")
+                .map(|name| match name.trim() {
+                    "games/<game>/" => GAMES_FOLDER.to_string(),
+                    "games/mod.rs" => "registry".to_string(),
+                    name => name.to_string(),
+                })
+                .collect();
+            layer.sort();
+            layer
+        })
+        .collect();
+    let mut ranks: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for &(name, rank) in LAYERS {
+        ranks.entry(rank).or_default().push(name.to_string());
+    }
+    let code: Vec<Vec<String>> = ranks
+        .into_values()
+        .map(|mut layer| {
+            layer.sort();
+            layer
+        })
+        .collect();
+    assert_eq!(documented, code, "docs/ARCHITECTURE.md's layers, lowest first, against LAYERS");
+}
+
 #[test]
 fn modules_import_only_downward() {
     assert_none("upward imports (see LAYERS in tests/structure.rs)", Crate::read().upward_imports());

@@ -25,7 +25,7 @@ use tablebase::games::{ForGame, GAMES, with_game};
 use tablebase::picture::Draw;
 use tablebase::probe::Probe;
 use tablebase::text::quote;
-use tablebase::{Catalogue, TableError};
+use tablebase::{Catalogue, GenerateOptions, TableError};
 
 #[derive(Parser)]
 #[command(name = "tablebase", version, about = "Strong solutions of board games by retrograde analysis")]
@@ -406,10 +406,7 @@ impl OnVariant for Generating<'_> {
         let catalogue =
             game.catalogue(&args.dir, Purpose::Generate).map_err(|e| variant_error(e, &args.dir))?;
         let storage = if args.raw { Storage::Raw } else { Storage::Compressed };
-        match &args.only {
-            Some(id) => generate_only(&catalogue, &args.dir, id, storage, &args.threads),
-            None => generate(&catalogue, &args.dir, storage, &args.threads),
-        }
+        generate(&catalogue, &args.dir, storage, args.only.as_deref(), &args.threads)
     }
 }
 
@@ -425,10 +422,10 @@ impl OnVariant for Planning<'_> {
         let mut out = output::stdout();
         if args.json {
             let jobs = tablebase::catalogue::plan(&catalogue, &args.dir, rayon::current_num_threads());
-            let json = tablebase::catalogue::plan_json(catalogue.game(), &jobs);
+            let json = output::plan_json(catalogue.game(), &jobs);
             return writeln!(out, "{json}").map_err(Error::Output);
         }
-        let plan = tablebase::catalogue::estimate(&catalogue, &args.dir);
+        let plan = tablebase::catalogue::estimate(&catalogue, &args.dir, Storage::Compressed);
         // The line `generate` starts with, word for word (docs/CLI.md, "plan").
         writeln!(out, "{}: {plan}", catalogue.name()).map_err(Error::Output)?;
         writeln!(out, "{}", plan.on_this_machine(&args.dir)).map_err(Error::Output)?;
@@ -612,22 +609,13 @@ fn generate(
     catalogue: &impl Catalogue,
     dir: &Path,
     storage: Storage,
+    only: Option<&str>,
     threads: &Threads,
 ) -> Result<(), Error> {
     threads.apply()?;
-    tablebase::catalogue::generate_stored(catalogue, dir, storage, &progress::stderr())?;
-    Ok(())
-}
-
-fn generate_only(
-    catalogue: &impl Catalogue,
-    dir: &Path,
-    id: &str,
-    storage: Storage,
-    threads: &Threads,
-) -> Result<(), Error> {
-    threads.apply()?;
-    match tablebase::catalogue::generate_only_stored(catalogue, dir, id, storage, &progress::stderr()) {
+    let progress = progress::stderr();
+    let options = GenerateOptions { storage, only, progress: &progress };
+    match tablebase::generate(catalogue, dir, &options) {
         Ok(_) => Ok(()),
         Err(e @ tablebase::BuildError::UnknownJob { .. }) => Err(Error::Usage(e.to_string())),
         Err(e) => Err(e.into()),
@@ -664,7 +652,7 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
             TableOutcome::Unusable { why, .. } => complain!("tablebase: {why}"),
         }
         failed |= outcome.failed();
-        let line = if args.json { outcome.json() } else { outcome.text() };
+        let line = if args.json { output::report_json(&outcome) } else { outcome.text() };
         writeln!(out, "{line}").map_err(Error::Output)
     });
     if let Err(Error::Output(e)) = checked {
@@ -695,7 +683,7 @@ fn info(catalogue: &impl Catalogue, dir: &Path, json: bool) -> Result<(), Error>
     let mut out = output::stdout();
     let mut write = |line: String| writeln!(out, "{line}").map_err(Error::Output);
     if json {
-        return rows.iter().try_for_each(|row| write(row.json()));
+        return rows.iter().try_for_each(|row| write(output::report_json(row)));
     }
     for (n, section) in rows.chunk_by(|a, b| a.section == b.section).enumerate() {
         if n > 0 {

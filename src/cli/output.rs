@@ -2,7 +2,7 @@
 //! for the page: the text for people, one JSON object, or the brief line for batches.
 
 use super::error::explain;
-use std::fmt;
+use std::{fmt, io};
 use tablebase::Value;
 use tablebase::probe::{Probe, ProbeError, Probed, best_line, probe};
 use tablebase::text::{json_string, quote};
@@ -23,6 +23,40 @@ fn value_json(value: Option<Value>) -> String {
     match value {
         Some(v) => format!("\"value\": \"{}\", \"plies\": {}", v.word(), plies_json(v)),
         None => "\"value\": \"unknown\", \"plies\": null".to_string(),
+    }
+}
+
+/// A report of the library (`info`, `verify`) as one JSON object on one line, spaced as
+/// docs/CLI.md writes them: `", "` between items, `": "` after a key.
+pub fn report_json<T: serde::Serialize>(report: &T) -> String {
+    let mut bytes = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(&mut bytes, Spaced);
+    // Into memory, of maps with text keys: nothing can fail.
+    report.serialize(&mut serializer).expect("a report serializes into memory");
+    String::from_utf8(bytes).expect("serde_json writes UTF-8")
+}
+
+/// `plan --json`: the job graph as one JSON object, a job a line:
+/// `{"game": ..., "jobs": [\n  {...},\n  {...}\n]}`.
+pub fn plan_json(game: &str, jobs: &[tablebase::catalogue::PlannedJob]) -> String {
+    let jobs: Vec<String> = jobs.iter().map(report_json).collect();
+    format!("{{\"game\": {}, \"jobs\": [\n  {}\n]}}", report_json(&game), jobs.join(",\n  "))
+}
+
+/// serde_json's compact format with a space after each comma and colon.
+struct Spaced;
+
+impl serde_json::ser::Formatter for Spaced {
+    fn begin_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        if first { Ok(()) } else { writer.write_all(b", ") }
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        if first { Ok(()) } else { writer.write_all(b", ") }
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b": ")
     }
 }
 

@@ -8,12 +8,12 @@
 //!
 //! ```
 //! use tablebase::games::connect4::{Connect4, Connect4Tablebase, Geometry};
-//! use tablebase::{Probe, Progress, Value, generate};
+//! use tablebase::{GenerateOptions, Probe, Value, generate};
 //!
 //! let scratch = tempfile::tempdir()?; // removed when dropped
 //! let dir = scratch.path();
 //! let board = Geometry::new(4, 4)?;
-//! generate(&Connect4::tables(board), dir, &Progress::hidden())?;
+//! generate(&Connect4::tables(board), dir, &GenerateOptions::default())?;
 //!
 //! let tables = Connect4Tablebase::open(dir, board);
 //! let empty = tables.parse("")?;
@@ -32,7 +32,7 @@
 //! use tablebase::catalogue::Variant;
 //! use tablebase::game::{Game, Purpose};
 //! use tablebase::games::{ForGame, with_game};
-//! use tablebase::{Probe, Progress, Value, generate};
+//! use tablebase::{GenerateOptions, Probe, Value, generate};
 //! use std::path::Path;
 //!
 //! /// Generates a game's tables in a directory and gives the value of its start.
@@ -43,7 +43,7 @@
 //!     fn run<G: Game>(self) -> Value {
 //!         let game = G::from_variant(&Variant::of(G::KEY), Purpose::Generate).unwrap();
 //!         let tables = game.catalogue(self.0, Purpose::Generate).unwrap();
-//!         generate(&tables, self.0, &Progress::hidden()).unwrap();
+//!         generate(&tables, self.0, &GenerateOptions::default()).unwrap();
 //!         let tablebase = game.tablebase(self.0, None);
 //!         tablebase.value(&tablebase.parse(&game.start()).unwrap()).unwrap()
 //!     }
@@ -97,7 +97,7 @@ pub mod testing;
 pub mod text;
 mod value;
 
-pub use catalogue::{BuildError, Catalogue, generate, info, verify};
+pub use catalogue::{BuildError, Catalogue, GenerateOptions, generate, info, verify};
 pub use games::connect4::Connect4Tablebase;
 pub use games::morris::MorrisTablebase;
 pub use layered::{Layered, LayeredGame, Step};

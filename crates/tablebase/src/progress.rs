@@ -27,7 +27,7 @@ pub struct Progress {
 
 impl Progress {
     /// Reports nothing (tests, library use).
-    pub fn hidden() -> Progress {
+    pub const fn hidden() -> Progress {
         Progress { report: None }
     }
 

@@ -30,15 +30,52 @@ pub struct JobReport {
     pub cpu_seconds: Option<f64>,
 }
 
-/// Generates every table of `catalogue` into `dir`: the jobs in dependency order, skipping those
-/// whose files are complete. A job interrupted before is done again from its start (its
-/// temporary files rewritten), which gives the same bytes.
+/// How [`generate`] runs: how it leaves the tables, which jobs it runs, where its progress goes.
+/// `GenerateOptions::default()` is every job left, compressed tables, no progress.
+#[derive(Clone, Copy)]
+pub struct GenerateOptions<'a> {
+    /// How the value tables are left.
+    pub storage: Storage,
+    /// One job of the plan, by its id ([`job_id`], `plan --json`'s `id`), for a scheduler that
+    /// runs the job graph itself; `None` for every job left.
+    pub only: Option<&'a str>,
+    /// Where progress goes.
+    pub progress: &'a Progress,
+}
+
+/// The progress of `GenerateOptions::default()`: none.
+static NO_PROGRESS: Progress = Progress::hidden();
+
+impl Default for GenerateOptions<'_> {
+    fn default() -> Self {
+        GenerateOptions { storage: Storage::Compressed, only: None, progress: &NO_PROGRESS }
+    }
+}
+
+/// Generates the tables of `catalogue` into `dir`, with what each job did.
+///
+/// Every job left: the jobs in dependency order, skipping those whose files are complete. A job
+/// interrupted before is done again from its start (its temporary files rewritten), which gives
+/// the same bytes.
+///
+/// With [`GenerateOptions::only`], the one job of that id: nothing when its files are complete
+/// and sound, an error naming the first input that is not complete (the scheduler runs jobs out
+/// of order, or a file was lost), and never any other job. Jobs on different files run side by
+/// side in one directory: each holds its own lock, and all of them together keep out a run of
+/// every job.
+///
+/// Solvers write raw tables; with [`Storage::Compressed`] each is compressed in place once the
+/// last job that reads it is done (tables found raw, from an earlier run or an older program,
+/// too).
 pub fn generate<C: Catalogue>(
     catalogue: &C,
     dir: &Path,
-    progress: &Progress,
+    options: &GenerateOptions,
 ) -> Result<Vec<JobReport>, BuildError> {
-    generate_stored(catalogue, dir, Storage::Compressed, progress)
+    match options.only {
+        Some(id) => Ok(vec![generate_only(catalogue, dir, id, options.storage, options.progress)?]),
+        None => generate_all(catalogue, dir, options.storage, options.progress),
+    }
 }
 
 /// How `generate` leaves the value tables it makes.
@@ -50,10 +87,8 @@ pub enum Storage {
     Raw,
 }
 
-/// [`generate`], leaving the value tables as `storage` says. Solvers write raw tables; with
-/// [`Storage::Compressed`] each is compressed in place once the last job that reads it is done
-/// (tables found raw, from an earlier run or an older program, too).
-pub fn generate_stored<C: Catalogue>(
+/// Every job left of `catalogue`.
+fn generate_all<C: Catalogue>(
     catalogue: &C,
     dir: &Path,
     storage: Storage,
@@ -62,7 +97,7 @@ pub fn generate_stored<C: Catalogue>(
     std::fs::create_dir_all(dir)
         .map_err(|source| BuildError::Directory { path: dir.to_path_buf(), source })?;
     let _lock = lock_directory(dir)?;
-    let plan = estimate_stored(catalogue, dir, storage);
+    let plan = estimate(catalogue, dir, storage);
     check_fits(catalogue, &plan, dir)?;
     let name = catalogue.name();
     if plan.jobs > 0 {
@@ -88,7 +123,7 @@ pub fn generate_stored<C: Catalogue>(
                 reports.push(skipped);
             } else {
                 if recheck {
-                    check_fits(catalogue, &estimate_stored(catalogue, dir, storage), dir)?;
+                    check_fits(catalogue, &estimate(catalogue, dir, storage), dir)?;
                 }
                 reports.push(run_job(catalogue, dir, job, progress)?);
             }
@@ -339,23 +374,9 @@ fn run_job<C: Catalogue>(
     Ok(JobReport { job: job.to_string(), skipped: false, seconds, cpu_seconds: cpu })
 }
 
-/// Runs the one job of `catalogue` whose id ([`job_id`]) is `id`, for a scheduler that runs
-/// the job graph itself (`generate --only`): nothing when its files are complete and sound, an
-/// error naming the first input that is not complete (the scheduler runs jobs out of order, or
-/// a file was lost), and never any other job. Jobs on different files run side by side in one
-/// directory: each holds its own lock, and all of them together keep out a plain `generate`.
-pub fn generate_only<C: Catalogue>(
-    catalogue: &C,
-    dir: &Path,
-    id: &str,
-    progress: &Progress,
-) -> Result<JobReport, BuildError> {
-    generate_only_stored(catalogue, dir, id, Storage::Compressed, progress)
-}
-
-/// [`generate_only`], leaving the value tables as `storage` says: compressed, each once every
-/// job that reads it has its files complete (by the job that completes the last of them).
-pub fn generate_only_stored<C: Catalogue>(
+/// The one job of `catalogue` whose id is `id`. Compressed, each value table is compressed once
+/// every job that reads it has its files complete (by the job that completes the last of them).
+fn generate_only<C: Catalogue>(
     catalogue: &C,
     dir: &Path,
     id: &str,
@@ -445,18 +466,13 @@ pub struct Estimate {
     pub cpu_seconds: Option<u64>,
 }
 
-/// What generating `catalogue` into `dir` still needs, without building anything, with the
-/// tables compressed as `generate` leaves them by default.
-pub fn estimate<C: Catalogue>(catalogue: &C, dir: &Path) -> Estimate {
-    estimate_stored(catalogue, dir, Storage::Compressed)
-}
-
-/// [`estimate`] for a run that leaves its files as `storage` says. Compressed, a file is raw
+/// What generating `catalogue` into `dir` still needs, without building anything, for a run that
+/// leaves its files as `storage` says. Compressed, a file is raw
 /// only from its job until it has been compressed (beside the job after the one that ends its
 /// raw reads), so the disk known to be needed is the most that is raw at once; what the
 /// compressed files take comes on top, and each job is checked again against the disk then
 /// free.
-pub fn estimate_stored<C: Catalogue>(catalogue: &C, dir: &Path, storage: Storage) -> Estimate {
+pub fn estimate<C: Catalogue>(catalogue: &C, dir: &Path, storage: Storage) -> Estimate {
     let jobs = catalogue.jobs();
     let mut plan =
         Estimate { jobs: 0, of: jobs.len(), disk: 0, disk_known: 0, memory: 0, cpu_seconds: Some(0) };

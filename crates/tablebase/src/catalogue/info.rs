@@ -1,8 +1,9 @@
 //! `info`, once for every game: every table with its index size, positions and status, from
 //! headers only.
 
-use super::Catalogue;
+use super::{Catalogue, Variant};
 use crate::table::{Counts, Status, checkpoint_progress};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::path::Path;
 
 /// One table as `info` lists it.
@@ -10,8 +11,8 @@ use std::path::Path;
 pub struct InfoRow {
     /// The game, `morris`.
     pub game: &'static str,
-    /// Its settings as a JSON object ([`super::Variant::settings_json`]).
-    pub settings: String,
+    /// The variant whose table it is: its settings tell rows of different variants apart.
+    pub variant: Variant,
     /// The table, `8-7` or `ply 12`.
     pub table: String,
     /// The size of its index space.
@@ -34,26 +35,6 @@ impl InfoRow {
             Status::Complete(header) => Some(&header.counts),
             _ => None,
         }
-    }
-
-    /// The `info --json` object (docs/CLI.md, "JSON").
-    pub fn json(&self) -> String {
-        let positions = self.positions.map_or("null".to_string(), |p| p.to_string());
-        let counts = self.counts().map_or(String::new(), |c| {
-            let (max_win, max_loss) = super::verify::longest_json(c);
-            format!(
-                ", \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {max_win}, \"max_loss\": {max_loss}",
-                c.win, c.loss, c.draw
-            )
-        });
-        format!(
-            "{{\"game\": \"{}\", \"settings\": {}, \"table\": \"{}\", \"index_size\": {}, \"positions\": {positions}, \"status\": \"{}\"{counts}}}",
-            self.game,
-            self.settings,
-            self.table,
-            self.index_size,
-            self.status.word()
-        )
     }
 
     /// The column names of [`InfoRow::text`].
@@ -97,7 +78,7 @@ impl InfoRow {
 /// Every table `catalogue` has, whether or not it is on disk yet. A file that holds another
 /// table than its name says is damaged.
 pub fn info<C: Catalogue>(catalogue: &C, dir: &Path) -> Vec<InfoRow> {
-    let settings = catalogue.variant().settings_json();
+    let variant = catalogue.variant();
     catalogue
         .keys()
         .into_iter()
@@ -113,7 +94,7 @@ pub fn info<C: Catalogue>(catalogue: &C, dir: &Path) -> Vec<InfoRow> {
             InfoRow {
                 section: catalogue.section(key),
                 game: catalogue.game(),
-                settings: settings.clone(),
+                variant: variant.clone(),
                 table: key.to_string(),
                 index_size: catalogue.index_size(key),
                 positions,
@@ -124,4 +105,26 @@ pub fn info<C: Catalogue>(catalogue: &C, dir: &Path) -> Vec<InfoRow> {
             }
         })
         .collect()
+}
+
+/// The `info --json` object (docs/CLI.md, "JSON"): the counts only for a complete table.
+impl Serialize for InfoRow {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("game", self.game)?;
+        map.serialize_entry("settings", &self.variant.settings())?;
+        map.serialize_entry("table", &self.table)?;
+        map.serialize_entry("index_size", &self.index_size)?;
+        map.serialize_entry("positions", &self.positions)?;
+        map.serialize_entry("status", self.status.word())?;
+        if let Some(counts) = self.counts() {
+            let (max_win, max_loss) = super::verify::longest(counts);
+            map.serialize_entry("win", &counts.win)?;
+            map.serialize_entry("loss", &counts.loss)?;
+            map.serialize_entry("draw", &counts.draw)?;
+            map.serialize_entry("max_win", &max_win)?;
+            map.serialize_entry("max_loss", &max_loss)?;
+        }
+        map.end()
+    }
 }

@@ -18,13 +18,12 @@ mod verify;
 
 pub use chain::{Chain, Link};
 pub use generate::{
-    Build, Estimate, JOB_LOCKS, JobReport, Storage, estimate, estimate_stored, generate, generate_only,
-    generate_only_stored, generate_stored, room,
+    Build, Estimate, GenerateOptions, JOB_LOCKS, JobReport, Storage, estimate, generate, room,
 };
 pub use info::{InfoRow, info};
 pub use journal::{JOURNAL_NAME, Journal, TableParts};
-pub use plan::{PlannedJob, SMALL_JOB_CPU_SECONDS, job_id, plan, plan_json};
-pub use variant::Variant;
+pub use plan::{PlannedJob, SMALL_JOB_CPU_SECONDS, job_id, plan};
+pub use variant::{Settings, Variant};
 pub use verify::{TableOutcome, TableReport, verify};
 
 use crate::progress::Progress;

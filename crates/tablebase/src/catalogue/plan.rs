@@ -1,11 +1,11 @@
 //! The job graph of a catalogue, for a scheduler outside the program: `plan --json` lists every
 //! job with the files it reads and writes, the jobs it comes after and what it needs, and
-//! `generate --only ID` ([`super::generate_only`]) runs one of them. A workflow engine
+//! `generate --only ID` ([`super::GenerateOptions::only`]) runs one of them. A workflow engine
 //! (`workflow/Snakefile`) then runs the graph on one machine or on a cluster.
 
 use super::{Catalogue, Needs};
 use crate::table::FileSpec;
-use crate::text::json_string;
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -72,31 +72,23 @@ pub fn plan<C: Catalogue>(catalogue: &C, dir: &Path, threads: usize) -> Vec<Plan
     planned
 }
 
-/// The graph as one JSON object: `{"game": ..., "jobs": [{"id": ..., "reads": [...], "writes":
-/// [...], "after": [...], "memory_bytes": n, "disk_bytes": n, "threads": n, "cpu_seconds": n},
-/// ...]}` (`cpu_seconds` null where no rate is known).
-pub fn plan_json(game: &str, jobs: &[PlannedJob]) -> String {
-    let strings = |items: &mut dyn Iterator<Item = String>| {
-        let quoted: Vec<String> = items.map(|s| json_string(&s)).collect();
-        format!("[{}]", quoted.join(", "))
-    };
-    let paths = |paths: &[PathBuf]| strings(&mut paths.iter().map(|p| p.to_string_lossy().into_owned()));
-    let jobs: Vec<String> = jobs
-        .iter()
-        .map(|job| {
-            format!(
-                "{{\"id\": {}, \"reads\": {}, \"writes\": {}, \"after\": {}, \"memory_bytes\": {}, \
-                 \"disk_bytes\": {}, \"threads\": {}, \"cpu_seconds\": {}}}",
-                json_string(&job.id),
-                paths(&job.reads),
-                paths(&job.writes),
-                strings(&mut job.after.iter().cloned()),
-                job.needs.memory,
-                job.needs.disk,
-                job.threads,
-                job.needs.cpu_seconds.map_or("null".to_string(), |cpu| cpu.to_string())
-            )
-        })
-        .collect();
-    format!("{{\"game\": {}, \"jobs\": [\n  {}\n]}}", json_string(game), jobs.join(",\n  "))
+/// A job as `plan --json` lists it: `{"id": ..., "reads": [...], "writes": [...], "after":
+/// [...], "memory_bytes": n, "disk_bytes": n, "threads": n, "cpu_seconds": n}` (`cpu_seconds`
+/// null where no rate is known).
+impl Serialize for PlannedJob {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let paths = |paths: &[PathBuf]| -> Vec<String> {
+            paths.iter().map(|p| p.to_string_lossy().into_owned()).collect()
+        };
+        let mut map = serializer.serialize_map(Some(8))?;
+        map.serialize_entry("id", &self.id)?;
+        map.serialize_entry("reads", &paths(&self.reads))?;
+        map.serialize_entry("writes", &paths(&self.writes))?;
+        map.serialize_entry("after", &self.after)?;
+        map.serialize_entry("memory_bytes", &self.needs.memory)?;
+        map.serialize_entry("disk_bytes", &self.needs.disk)?;
+        map.serialize_entry("threads", &self.threads)?;
+        map.serialize_entry("cpu_seconds", &self.needs.cpu_seconds)?;
+        map.end()
+    }
 }

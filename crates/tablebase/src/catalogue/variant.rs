@@ -2,6 +2,7 @@
 //! way and no other; the command line spells a variant as flags (`--stones 9`), the page as
 //! query parameters (`stones=9`).
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::fmt;
 
 /// A game's key and the settings that name a variant of its tables, in the order a person
@@ -38,18 +39,11 @@ impl Variant {
         self.settings.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.as_deref())
     }
 
-    /// The settings as one JSON object, `{"size": "7x6", "book-plies": "8"}`, a switch `true`:
-    /// what tells rows of `info --json` and `verify --json` of different variants apart.
-    pub fn settings_json(&self) -> String {
-        let fields: Vec<String> = self
-            .settings
-            .iter()
-            .map(|(name, value)| {
-                let value = value.as_deref().map_or("true".to_string(), crate::text::json_string);
-                format!("{}: {value}", crate::text::json_string(name))
-            })
-            .collect();
-        format!("{{{}}}", fields.join(", "))
+    /// The settings alone, serialized as one object: `{"size": "7x6", "book-plies": "8"}`, a
+    /// switch `true`. What tells rows of `info --json` and `verify --json` of different
+    /// variants apart.
+    pub fn settings(&self) -> Settings<'_> {
+        Settings(self)
     }
 
     /// Whether `name` is given (a switch that is on, or a setting with a value).
@@ -69,5 +63,22 @@ impl fmt::Display for Variant {
             }
         }
         Ok(())
+    }
+}
+
+/// A variant's settings as one map, name to value (a switch `true`): [`Variant::settings`].
+#[derive(Clone, Copy, Debug)]
+pub struct Settings<'a>(&'a Variant);
+
+impl Serialize for Settings<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.settings.len()))?;
+        for (name, value) in &self.0.settings {
+            match value {
+                Some(value) => map.serialize_entry(name, value)?,
+                None => map.serialize_entry(name, &true)?,
+            }
+        }
+        map.end()
     }
 }

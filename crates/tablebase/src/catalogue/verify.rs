@@ -1,12 +1,13 @@
 //! `verify`, once for every game: headers, checksums, reference counts and every value
 //! recomputed, for every table asked about, carrying on past missing and damaged ones.
 
-use super::{Catalogue, Journal, TableParts};
+use super::{Catalogue, Journal, TableParts, Variant};
 use crate::progress::Progress;
 use crate::solve::CheckedParts;
 use crate::table::{
     Check, Counts, FileKind, FileSpec, Header, SetFile, Status, TableError, TableFile, check_file,
 };
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::path::{Path, PathBuf};
 
 /// What `verify` found for one table that is on disk (docs/CLI.md, "JSON").
@@ -14,8 +15,8 @@ use std::path::{Path, PathBuf};
 pub struct TableReport {
     /// The game, `morris`.
     pub game: &'static str,
-    /// Its settings as a JSON object ([`super::Variant::settings_json`]).
-    pub settings: String,
+    /// The variant whose table it is: its settings tell rows of different variants apart.
+    pub variant: Variant,
     /// The class (`8-7`) or layer (`ply 12`).
     pub table: String,
     /// The counts in its header.
@@ -53,18 +54,10 @@ fn match_word(matched: Option<bool>) -> &'static str {
 /// A win takes at least a ply, so wins counted with a longest win of 0 are wins whose distances
 /// are all unknown (an opening book's proved outcomes); a loss can take 0 plies (the game is
 /// over), so only a table without losses has no longest loss.
-fn longest(counts: &Counts) -> (Option<u32>, Option<u32>) {
+pub(crate) fn longest(counts: &Counts) -> (Option<u32>, Option<u32>) {
     let win = (counts.win > 0 && counts.max_win > 0).then_some(counts.max_win);
     let loss = (counts.loss > 0).then_some(counts.max_loss);
     (win, loss)
-}
-
-/// The longest distances of docs/CLI.md, "JSON": `null` where the table has no wins (losses)
-/// or none of known distance.
-pub(crate) fn longest_json(counts: &Counts) -> (String, String) {
-    let word = |plies: Option<u32>| plies.map_or("null".to_string(), |p| p.to_string());
-    let (win, loss) = longest(counts);
-    (word(win), word(loss))
 }
 
 /// The longest distances for people, as `info` and `verify` write them (`longest win 17 loss
@@ -98,31 +91,6 @@ impl TableReport {
         match_word(self.reference_match)
     }
 
-    /// The `verify --json` object. A table whose files fail their checksums is `damaged`, its
-    /// counts null: the counts in a header beside damaged bytes are not to be reported as the
-    /// table's.
-    pub fn json(&self) -> String {
-        if !self.checksum_ok {
-            return without_counts(self.game, &self.settings, &self.table, "damaged", "\"bad\"");
-        }
-        let c = &self.counts;
-        let (max_win, max_loss) = longest_json(c);
-        format!(
-            "{{\"game\": \"{}\", \"settings\": {}, \"table\": \"{}\", \"status\": \"complete\", \"positions\": {}, \"win\": {}, \"loss\": {}, \"draw\": {}, \"max_win\": {max_win}, \"max_loss\": {max_loss}, \"checksum\": \"{}\", \"consistent\": {}, \"reference\": \"{}\", \"published\": \"{}\"}}",
-            self.game,
-            self.settings,
-            self.table,
-            c.positions(),
-            c.win,
-            c.loss,
-            c.draw,
-            self.checksum_word(),
-            self.consistent.map_or("null".to_string(), |b| b.to_string()),
-            self.reference_word(),
-            match_word(self.published)
-        )
-    }
-
     /// One line for people.
     pub fn text(&self) -> String {
         if !self.checksum_ok {
@@ -150,13 +118,6 @@ impl TableReport {
     }
 }
 
-/// The `verify --json` object of a table whose counts cannot be read.
-fn without_counts(game: &str, settings: &str, table: &str, status: &str, checksum: &str) -> String {
-    format!(
-        "{{\"game\": \"{game}\", \"settings\": {settings}, \"table\": \"{table}\", \"status\": \"{status}\", \"positions\": null, \"win\": null, \"loss\": null, \"draw\": null, \"max_win\": null, \"max_loss\": null, \"checksum\": {checksum}, \"consistent\": null, \"reference\": \"none\", \"published\": \"none\"}}"
-    )
-}
-
 /// What `verify` says about one table.
 #[derive(Debug)]
 pub enum TableOutcome {
@@ -166,8 +127,8 @@ pub enum TableOutcome {
     Missing {
         /// The game, `morris`.
         game: &'static str,
-        /// Its settings as a JSON object ([`super::Variant::settings_json`]).
-        settings: String,
+        /// The variant whose table it is.
+        variant: Variant,
         /// The table, `8-7` or `ply 12`.
         table: String,
         /// The file that is missing.
@@ -179,8 +140,8 @@ pub enum TableOutcome {
     NeedsUpgrade {
         /// The game, `morris`.
         game: &'static str,
-        /// Its settings as a JSON object ([`super::Variant::settings_json`]).
-        settings: String,
+        /// The variant whose table it is.
+        variant: Variant,
         /// The table, `8-7` or `ply 12`.
         table: String,
         /// The file.
@@ -192,8 +153,8 @@ pub enum TableOutcome {
     Unusable {
         /// The game, `morris`.
         game: &'static str,
-        /// Its settings as a JSON object ([`super::Variant::settings_json`]).
-        settings: String,
+        /// The variant whose table it is.
+        variant: Variant,
         /// The table, `8-7` or `ply 12`.
         table: String,
         /// Why, naming the file.
@@ -202,24 +163,6 @@ pub enum TableOutcome {
 }
 
 impl TableOutcome {
-    /// The `verify --json` object: for a table that is not there or cannot be read, its counts
-    /// are `null` and `status` says why.
-    pub fn json(&self) -> String {
-        let (game, settings, table, status, checksum) = match self {
-            TableOutcome::Checked(report) => return report.json(),
-            TableOutcome::Missing { game, settings, table, partial, .. } => {
-                (game, settings, table, if *partial { "partial" } else { "missing" }, "null")
-            }
-            TableOutcome::NeedsUpgrade { game, settings, table, .. } => {
-                (game, settings, table, "outdated", "null")
-            }
-            TableOutcome::Unusable { game, settings, table, .. } => {
-                (game, settings, table, "damaged", "\"bad\"")
-            }
-        };
-        without_counts(game, settings, table, status, checksum)
-    }
-
     /// One line for people.
     pub fn text(&self) -> String {
         match self {
@@ -256,20 +199,20 @@ pub fn verify<C: Catalogue, E>(
     mut report: impl FnMut(TableOutcome) -> Result<(), E>,
 ) -> Result<(), E> {
     let name = catalogue.name();
-    let variant_settings = catalogue.variant().settings_json();
+    let tables_variant = catalogue.variant();
     for key in catalogue.keys() {
         let files: Vec<_> = catalogue.set(dir, key).into_iter().chain([catalogue.table(dir, key)]).collect();
-        let (game, table, settings) = (catalogue.game(), key.to_string(), variant_settings.clone());
+        let (game, table, variant) = (catalogue.game(), key.to_string(), tables_variant.clone());
         let (status, decides) = Status::of_files(&files);
         let path = files[decides].path.clone();
         let not_checked = match status {
             Status::Complete(_) => None,
-            Status::Damaged(why) => Some(TableOutcome::Unusable { game, settings, table, why }),
+            Status::Damaged(why) => Some(TableOutcome::Unusable { game, variant, table, why }),
             Status::NeedsUpgrade(header) => {
-                Some(TableOutcome::NeedsUpgrade { game, settings, table, path, version: header.version })
+                Some(TableOutcome::NeedsUpgrade { game, variant, table, path, version: header.version })
             }
-            Status::Missing => Some(TableOutcome::Missing { game, settings, table, path, partial: false }),
-            Status::Partial => Some(TableOutcome::Missing { game, settings, table, path, partial: true }),
+            Status::Missing => Some(TableOutcome::Missing { game, variant, table, path, partial: false }),
+            Status::Partial => Some(TableOutcome::Missing { game, variant, table, path, partial: true }),
         };
         if let Some(outcome) = not_checked {
             report(outcome)?;
@@ -370,7 +313,7 @@ pub fn verify<C: Catalogue, E>(
         progress.clear();
         report(TableOutcome::Checked(TableReport {
             game: catalogue.game(),
-            settings: variant_settings.clone(),
+            variant: tables_variant.clone(),
             table,
             counts,
             checksum_ok,
@@ -410,4 +353,77 @@ fn published_checksums(
         pairs.push((raw, listed, "raw form's "));
     }
     Ok(pairs)
+}
+
+/// The `verify --json` object of a table checked (docs/CLI.md, "JSON"). A table whose files fail
+/// their checksums is `damaged`, its counts null: the counts in a header beside damaged bytes
+/// are not to be reported as the table's.
+impl Serialize for TableReport {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if !self.checksum_ok {
+            return without_counts(serializer, self.game, &self.variant, &self.table, "damaged", Some("bad"));
+        }
+        let c = &self.counts;
+        let (max_win, max_loss) = longest(c);
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("game", self.game)?;
+        map.serialize_entry("settings", &self.variant.settings())?;
+        map.serialize_entry("table", &self.table)?;
+        map.serialize_entry("status", "complete")?;
+        map.serialize_entry("positions", &c.positions())?;
+        map.serialize_entry("win", &c.win)?;
+        map.serialize_entry("loss", &c.loss)?;
+        map.serialize_entry("draw", &c.draw)?;
+        map.serialize_entry("max_win", &max_win)?;
+        map.serialize_entry("max_loss", &max_loss)?;
+        map.serialize_entry("checksum", self.checksum_word())?;
+        map.serialize_entry("consistent", &self.consistent)?;
+        map.serialize_entry("reference", self.reference_word())?;
+        map.serialize_entry("published", match_word(self.published))?;
+        map.end()
+    }
+}
+
+/// The `verify --json` object: for a table that is not there or cannot be read, its counts are
+/// `null` and `status` says why.
+impl Serialize for TableOutcome {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (game, variant, table, status, checksum) = match self {
+            TableOutcome::Checked(report) => return report.serialize(serializer),
+            TableOutcome::Missing { game, variant, table, partial, .. } => {
+                (game, variant, table, if *partial { "partial" } else { "missing" }, None)
+            }
+            TableOutcome::NeedsUpgrade { game, variant, table, .. } => {
+                (game, variant, table, "outdated", None)
+            }
+            TableOutcome::Unusable { game, variant, table, .. } => {
+                (game, variant, table, "damaged", Some("bad"))
+            }
+        };
+        without_counts(serializer, game, variant, table, status, checksum)
+    }
+}
+
+/// The `verify --json` object of a table whose counts cannot be read.
+fn without_counts<S: Serializer>(
+    serializer: S,
+    game: &str,
+    variant: &Variant,
+    table: &str,
+    status: &str,
+    checksum: Option<&str>,
+) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(None)?;
+    map.serialize_entry("game", game)?;
+    map.serialize_entry("settings", &variant.settings())?;
+    map.serialize_entry("table", table)?;
+    map.serialize_entry("status", status)?;
+    for field in ["positions", "win", "loss", "draw", "max_win", "max_loss"] {
+        map.serialize_entry(field, &None::<u64>)?;
+    }
+    map.serialize_entry("checksum", &checksum)?;
+    map.serialize_entry("consistent", &None::<bool>)?;
+    map.serialize_entry("reference", "none")?;
+    map.serialize_entry("published", "none")?;
+    map.end()
 }
