@@ -1,11 +1,22 @@
 //! `tablebase`: strong solutions of board games by retrograde analysis, stored as
 //! memory-mapped tables.
 //!
-//! # Probing
-//! A game's tablebase ([`MorrisTablebase`], [`Connect4Tablebase`], the tic-tac-toe one) maps
-//! its tables on first use and answers through the [`Probe`] trait: a position's [`Value`] (win,
-//! loss or draw with the exact distance in plies), every move with its value, and the best line.
+//! Three kinds of game, three ways to answer a position:
+//! - **tables**: every position solved, one table per layer or class (Morris, tic-tac-toe,
+//!   Connect Four on a small board);
+//! - **a book and search**: the tables of the first plies (an opening book, its last ply solved
+//!   by search), then a search past them (Connect Four 7x6, Qubic);
+//! - **search only**: no table at all, the position searched when asked (Qubic and Sogo past
+//!   their books).
 //!
+//! Each game's tablebase ([`MorrisTablebase`], [`Connect4Tablebase`],
+//! [`CubeTablebase`](games::cube::CubeTablebase), ...) answers through the [`Probe`] trait: a
+//! position's [`Value`] (win, loss or draw with the exact distance in plies), every move with
+//! its value, and the best line. [`generate`] builds tables, with [`GenerateOptions`] (how they
+//! are stored, one job of the plan, where progress goes); [`verify`] and [`info`] check and
+//! list them.
+//!
+//! # Tables
 //! ```
 //! use tablebase::games::connect4::{Connect4, Connect4Tablebase, Geometry};
 //! use tablebase::{GenerateOptions, Probe, Value, generate};
@@ -20,6 +31,41 @@
 //! assert_eq!(tables.value(&empty)?, Value::Draw);
 //! let after = tables.parse("1212121")?; // four in column 1: the side to move has lost
 //! assert_eq!(tables.value(&after)?, Value::Loss(0));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # A book and search
+//! The book of Connect Four 5x4 holds plies 0 to 6, the last solved by search; a position past
+//! it is searched, within a time limit.
+//! ```
+//! use tablebase::games::connect4::{Connect4, Connect4Tablebase, Geometry};
+//! use tablebase::probe::probe;
+//! use tablebase::{GenerateOptions, Probe, Value, generate};
+//!
+//! let scratch = tempfile::tempdir()?;
+//! let dir = scratch.path();
+//! let board = Geometry::new(5, 4)?;
+//! generate(&Connect4::book(board, 6), dir, &GenerateOptions::default())?;
+//!
+//! let tables = Connect4Tablebase::open(dir, board).with_max_time(Some(60.0));
+//! assert_eq!(tables.value(&tables.parse("")?)?, Value::Draw); // from the book
+//! let past = tables.parse("12345123451")?; // 11 plies: searched
+//! assert_eq!(tables.value(&past)?, Value::Win(9));
+//! let answer = probe(&tables, &past)?;
+//! assert_eq!(answer.moves.len(), 5);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Search only
+//! Qubic with no book in the directory: the prover and the exact search answer.
+//! ```
+//! use tablebase::games::cube::CubeTablebase;
+//! use tablebase::{Probe, Value};
+//!
+//! let empty = tempfile::tempdir()?;
+//! let qubic = CubeTablebase::<false>::open(empty.path(), Some(60.0));
+//! let threat = qubic.parse("a11 a12 b11 b12 c11 c12")?; // White completes a line with d11
+//! assert_eq!(qubic.value(&threat)?, Value::Win(1));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
