@@ -189,6 +189,27 @@ impl std::error::Error for Error {
     }
 }
 
+/// A benchmark's error as the command line's, with its message and exit status.
+impl From<tablebase_bench::Error> for Error {
+    fn from(e: tablebase_bench::Error) -> Error {
+        use tablebase_bench::Error as Bench;
+        match e {
+            Bench::Usage(message) => Error::Usage(message),
+            Bench::Output(e) => Error::Output(e),
+            Bench::File { path, source } => Error::File { path, source },
+            Bench::Table(e) => Error::Table(e),
+            Bench::Unanswerable { dir, source } => Error::Unanswerable { dir, source },
+            Bench::Search(e) => Error::Search(e),
+            Bench::NotOnDisk { what, command } => Error::NotOnDisk { what, command },
+            Bench::NoCompleteTable { dir } => Error::NoCompleteTable { dir },
+            Bench::NotConfirmed { index, value } => Error::NotConfirmed { index, value },
+            Bench::Memory { what, needed, available } => Error::Memory { what, needed, available },
+            Bench::VerifyFailed => Error::VerifyFailed,
+            Bench::Reported(code) => Error::Reported(code),
+        }
+    }
+}
+
 impl From<TableError> for Error {
     fn from(e: TableError) -> Error {
         Error::Table(e)

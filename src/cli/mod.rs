@@ -3,7 +3,6 @@
 //! exit codes are this module's; the library only answers.
 
 mod batch;
-pub mod bench;
 pub mod error;
 mod games;
 mod output;
@@ -24,7 +23,7 @@ use tablebase::game::{Game, Purpose};
 use tablebase::games::{ForGame, GAMES, with_game};
 use tablebase::picture::Draw;
 use tablebase::probe::Probe;
-use tablebase::text::quote;
+use tablebase::text::{parse_seconds, quote};
 use tablebase::{Catalogue, GenerateOptions, TableError};
 
 #[derive(Parser)]
@@ -89,7 +88,7 @@ enum Command {
     /// Measure the speed of the building blocks.
     Bench {
         #[command(subcommand)]
-        target: bench::Target,
+        target: tablebase_bench::Target,
     },
 }
 
@@ -295,24 +294,6 @@ impl PlayArgs {
     }
 }
 
-/// The longest `--max-time`: a year. Longer is no limit in practice, and past about 1e19 seconds
-/// no clock can represent the deadline.
-const MOST_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
-
-/// The shortest `--max-time`: a millisecond. A shorter limit stops any search at once all the
-/// same, and a number such as 1e-300 would be written out in messages as 300 digits.
-const LEAST_SECONDS: f64 = 0.001;
-
-pub(crate) fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(s) if (LEAST_SECONDS..=MOST_SECONDS).contains(&s) => Ok(s),
-        _ => Err(format!(
-            "bad time '{}': expected seconds, a number at least {LEAST_SECONDS} and at most {MOST_SECONDS} (a year)",
-            quote(text)
-        )),
-    }
-}
-
 /// Runs the command line.
 pub fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
@@ -329,7 +310,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         }
         Command::Play { game } => on_game(&game, Playing(&game.args)),
         Command::Serve { dir, port, bind } => serve::serve(&dir, &bind, port),
-        Command::Bench { target } => bench::run(target),
+        Command::Bench { target } => tablebase_bench::run(target, &BenchHost).map_err(Error::from),
     }
 }
 
@@ -727,5 +708,23 @@ fn cut_short(e: std::io::Error, found: i32) -> Error {
             Error::Reported(found)
         }
         _ => Error::Output(e),
+    }
+}
+
+/// What `bench` takes from the command line: its standard output, its progress on standard
+/// error, and the batches of `probe --brief -`, which `bench probe-morris` times.
+struct BenchHost;
+
+impl tablebase_bench::Host for BenchHost {
+    fn stdout(&self) -> Box<dyn Write + '_> {
+        Box::new(output::stdout())
+    }
+
+    fn progress(&self) -> tablebase::Progress {
+        progress::stderr()
+    }
+
+    fn answer_brief<T: Probe + Sync>(&self, tablebase: &T, lines: &[u8]) -> Option<i32> {
+        batch::answer_lines(tablebase, lines, &mut std::io::sink(), output::Format::Brief, false, None).ok()
     }
 }

@@ -1,8 +1,14 @@
 //! `tablebase bench`: single-thread throughput of the building blocks, reported as the median
 //! of several runs, so that docs/BENCHMARKS.md can quote commands anyone can rerun.
 
-use super::error::{Error, complain};
+mod error;
+mod host;
+
+pub use error::Error;
+pub use host::Host;
+
 use clap::{Args, Subcommand};
+use error::complain;
 use std::hint::black_box;
 use std::io::Write;
 use std::time::Instant;
@@ -50,22 +56,23 @@ pub enum Target {
     SetRank(SetRankArgs),
 }
 
-pub fn run(target: Target) -> Result<(), Error> {
+/// Runs the benchmark `target`, its figures and progress through `host`.
+pub fn run(target: Target, host: &impl Host) -> Result<(), Error> {
     match target {
-        Target::Morris(args) => morris(&args),
-        Target::ProbeMorris(args) => probe_morris(&args),
-        Target::ProbeConnect4(args) => probe_connect4(&args),
+        Target::Morris(args) => morris(&args, host),
+        Target::ProbeMorris(args) => probe_morris(&args, host),
+        Target::ProbeConnect4(args) => probe_connect4(&args, host),
         Target::MorrisForward(args) => match args.game {
-            MorrisGameName::Morris => morris_forward::<Standard>(&args),
-            MorrisGameName::Morabaraba => morris_forward::<Morabaraba>(&args),
+            MorrisGameName::Morris => morris_forward::<Standard>(&args, host),
+            MorrisGameName::Morabaraba => morris_forward::<Morabaraba>(&args, host),
         },
-        Target::Connect4Forward(args) => connect4_forward(&args),
-        Target::Connect4Search(args) => connect4_search(&args),
-        Target::Connect4Book(args) => connect4_book(&args),
-        Target::CubeProve(args) => cube_prove(&args),
+        Target::Connect4Forward(args) => connect4_forward(&args, host),
+        Target::Connect4Search(args) => connect4_search(&args, host),
+        Target::Connect4Book(args) => connect4_book(&args, host),
+        Target::CubeProve(args) => cube_prove(&args, host),
         Target::SogoProve(args) => sogo_prove(&args),
-        Target::PairCode(args) => pair_code(&args),
-        Target::SetRank(args) => set_rank(&args),
+        Target::PairCode(args) => pair_code(&args, host),
+        Target::SetRank(args) => set_rank(&args, host),
     }
 }
 
@@ -95,12 +102,12 @@ fn block_entries(text: &str) -> Result<u64, String> {
 /// Learns a pair code from a sample of each table's body, encodes the whole body (on all
 /// threads), and times single lookups: the record of the entry's block, then the block decoded
 /// up to the entry.
-pub fn pair_code(args: &PairCodeArgs) -> Result<(), Error> {
+pub fn pair_code(args: &PairCodeArgs, host: &impl Host) -> Result<(), Error> {
     use tablebase::games::GAMES;
     use tablebase::table::{Check, FileSpec, SetFile, TableError, TableFile};
     use tablebase::testing::{BlockIndex, GROUP_BLOCKS, Header, PairCode, RECORD_BYTES, sample_of};
     let block_entries = args.block_entries;
-    let mut out = super::output::stdout();
+    let mut out = host.stdout();
     for path in &args.files {
         if matches!(std::fs::symlink_metadata(path), Err(e) if e.kind() == std::io::ErrorKind::NotFound) {
             // A newcomer's first try: say where such files come from.
@@ -193,11 +200,11 @@ pub struct SetRankArgs {
 
 /// Times single ranks at random indices of each set's index space, after a pass over the same
 /// indices that brings the file into the page cache (so the figure is the lookup, not the disk).
-pub fn set_rank(args: &SetRankArgs) -> Result<(), Error> {
+pub fn set_rank(args: &SetRankArgs, host: &impl Host) -> Result<(), Error> {
     use tablebase::games::GAMES;
     use tablebase::table::{Check, FileSpec, SetFile, TableError};
     use tablebase::testing::Header;
-    let mut out = super::output::stdout();
+    let mut out = host.stdout();
     for path in &args.files {
         let header = Header::read_set(path).map_err(Error::Table)?;
         let game = GAMES.iter().find(|about| about.key == header.game).map(|about| about.key);
@@ -284,13 +291,13 @@ fn median_rate(runs: usize, items: usize, mut work: impl FnMut()) -> f64 {
     rates[rates.len() / 2]
 }
 
-pub fn morris(args: &MorrisBenchArgs) -> Result<(), Error> {
+pub fn morris(args: &MorrisBenchArgs, host: &impl Host) -> Result<(), Error> {
     let classes: Vec<(u32, u32)> = if args.classes.is_empty() {
         (MIN_STONES..=MAX_STONES).flat_map(|a| (MIN_STONES..=MAX_STONES).map(move |b| (a, b))).collect()
     } else {
         args.classes.iter().map(|c| parse_class(c)).collect::<Result<_, _>>()?
     };
-    let mut out = super::output::stdout();
+    let mut out = host.stdout();
     writeln!(
         out,
         "single thread, median of {} runs; M/s = million per second\n{:<6} {:>10} {:>12} {:>12} {:>12} {:>12} {:>10} {:>12} {:>10}",
@@ -409,12 +416,12 @@ pub struct ProbeMorrisArgs {
 }
 
 /// Throughput of `probe --brief` batches (all threads) and of full move lists (one thread).
-pub fn probe_morris(args: &ProbeMorrisArgs) -> Result<(), Error> {
+pub fn probe_morris(args: &ProbeMorrisArgs, host: &impl Host) -> Result<(), Error> {
     use tablebase::games::morris::{Class, MorrisTablebase};
     use tablebase::table::Status;
 
     if let Some(stones) = args.opening {
-        return probe_morris_opening(&args.probe, stones);
+        return probe_morris_opening(host, &args.probe, stones);
     }
     let args = &args.probe;
 
@@ -443,13 +450,13 @@ pub fn probe_morris(args: &ProbeMorrisArgs) -> Result<(), Error> {
         })
         .collect();
     let tb = MorrisTablebase::<Standard>::open(&args.dir, MAX_STONES as u8);
-    let figures = probe_figures(&tb, &positions, args)?;
-    figures.print(&format!("classes: {}; positions: {}", classes.len(), positions.len()))
+    let figures = probe_figures(host, &tb, &positions, args)?;
+    figures.print(host, &format!("classes: {}; positions: {}", classes.len(), positions.len()))
 }
 
 /// The figures of `probe-morris` on positions of the placement phase of the `stones`-stone
 /// game, from random games: each placement ply probed as often as games reach it.
-fn probe_morris_opening(args: &ProbeBenchArgs, stones: u32) -> Result<(), Error> {
+fn probe_morris_opening(host: &impl Host, args: &ProbeBenchArgs, stones: u32) -> Result<(), Error> {
     use tablebase::games::morris::{MorrisTablebase, for_each_move};
     let mut rng = SplitMix64::new(4);
     let mut positions = Vec::with_capacity(args.count);
@@ -469,8 +476,8 @@ fn probe_morris_opening(args: &ProbeBenchArgs, stones: u32) -> Result<(), Error>
         }
     }
     let tb = MorrisTablebase::<Standard>::open(&args.dir, stones as u8);
-    let figures = probe_figures(&tb, &positions, args)?;
-    figures.print(&format!("the {stones}-stone opening; positions: {}", positions.len()))
+    let figures = probe_figures(host, &tb, &positions, args)?;
+    figures.print(host, &format!("the {stones}-stone opening; positions: {}", positions.len()))
 }
 
 /// What a probe costs on a game's tables: the `probe --brief` batch, the full move list and a
@@ -489,8 +496,8 @@ struct ProbeFigures {
 }
 
 impl ProbeFigures {
-    fn print(&self, heading: &str) -> Result<(), Error> {
-        let mut out = super::output::stdout();
+    fn print(&self, host: &impl Host, heading: &str) -> Result<(), Error> {
+        let mut out = host.stdout();
         writeln!(
             out,
             "{heading}\nprobe --brief batch ({} threads): {:.2} M positions/s\nfull move list (1 thread): {:.2} us per position, {:.1} moves each\nsingle value lookup (1 thread): {:.2} us, median of {}",
@@ -509,6 +516,7 @@ impl ProbeFigures {
 /// single lookups and move lists on the first 100,000 positions. The batch reads the positions'
 /// lines in the game's notation, which `args.write_positions` also receives.
 fn probe_figures<T: tablebase::Probe + Sync>(
+    host: &impl Host,
     tablebase: &T,
     positions: &[T::Position],
     args: &ProbeBenchArgs,
@@ -521,8 +529,6 @@ where
     if let Some(path) = &args.write_positions {
         std::fs::write(path, &text).map_err(|source| Error::File { path: path.clone(), source })?;
     }
-    use super::batch::answer_lines;
-    use super::output::Format;
     use tablebase::probe::probe;
     // Warm up: map the tables and bring them into the page cache. Every position must be
     // answerable, or the figures would time errors: a class whose moves lead to a class that
@@ -531,13 +537,13 @@ where
     for pos in sample {
         probe(tablebase, pos).map_err(|source| Error::Unanswerable { dir: dir.to_path_buf(), source })?;
     }
-    match answer_lines(tablebase, text.as_bytes(), &mut std::io::sink(), Format::Brief, false, None) {
-        Ok(0) => {}
-        Ok(code) => return Err(Error::Reported(code)),
-        Err(_) => return Err(Error::NoCompleteTable { dir: dir.to_path_buf() }),
+    match host.answer_brief(tablebase, text.as_bytes()) {
+        Some(0) => {}
+        Some(code) => return Err(Error::Reported(code)),
+        None => return Err(Error::NoCompleteTable { dir: dir.to_path_buf() }),
     }
     let brief_rate = median_rate(runs, positions.len(), || {
-        let _ = answer_lines(tablebase, text.as_bytes(), &mut std::io::sink(), Format::Brief, false, None);
+        let _ = host.answer_brief(tablebase, text.as_bytes());
     });
     let mut moves = 0usize;
     let list_rate = median_rate(runs, sample.len(), || {
@@ -579,7 +585,7 @@ pub struct ProbeConnect4Args {
 /// (a random number of random legal moves from the empty board) that are still in play, so
 /// each ply is probed as often as games reach it, each position through its ply's set and
 /// table.
-pub fn probe_connect4(args: &ProbeConnect4Args) -> Result<(), Error> {
+pub fn probe_connect4(args: &ProbeConnect4Args, host: &impl Host) -> Result<(), Error> {
     use tablebase::Probe;
     let g = args.size;
     let tb = Connect4Tablebase::open(&args.probe.dir, g);
@@ -612,8 +618,8 @@ pub fn probe_connect4(args: &ProbeConnect4Args) -> Result<(), Error> {
         .map(|l| tb.parse(l))
         .collect::<Result<_, _>>()
         .map_err(|source| Error::Unanswerable { dir: args.probe.dir.clone(), source })?;
-    let figures = probe_figures(&tb, &positions, &args.probe)?;
-    figures.print(&format!("connect4 {}x{}; positions: {}", g.width, g.height, positions.len()))
+    let figures = probe_figures(host, &tb, &positions, &args.probe)?;
+    figures.print(host, &format!("connect4 {}x{}; positions: {}", g.width, g.height, positions.len()))
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -638,7 +644,7 @@ pub struct MorrisForwardArgs {
 /// The opening's forward pass alone, in memory (two plies' bit sets at a time): reachable
 /// positions per placement ply against the reference, with the time since the start. Exit 3
 /// when a count differs from the reference.
-pub fn morris_forward<V: MorrisVariant>(args: &MorrisForwardArgs) -> Result<(), Error> {
+pub fn morris_forward<V: MorrisVariant>(args: &MorrisForwardArgs, host: &impl Host) -> Result<(), Error> {
     let most = V::RULES.stones;
     let stones = args.stones.unwrap_or(most);
     if !(MIN_STONES..=most).contains(&stones) {
@@ -649,23 +655,24 @@ pub fn morris_forward<V: MorrisVariant>(args: &MorrisForwardArgs) -> Result<(), 
     }
     let reference = |ply| tablebase::testing::morris::placement_positions(V::RULES.key, stones, ply);
     let label = format!("{} {stones}", V::RULES.key);
-    forward_counts(&Opening::<V>::new(stones), &label, args.plies.unwrap_or(2 * stones - 1), reference)
+    forward_counts(host, &Opening::<V>::new(stones), &label, args.plies.unwrap_or(2 * stones - 1), reference)
 }
 
 /// The forward pass of `game` alone, in memory, to layer `last`: positions per layer against
 /// `reference`, with the time since the start. Exit 3 when a count differs from the reference.
 fn forward_counts<G: tablebase::LayeredGame>(
+    host: &impl Host,
     game: &G,
     label: &str,
     last: u32,
     reference: impl Fn(u32) -> Option<u64>,
 ) -> Result<(), Error> {
-    let progress = super::progress::stderr();
+    let progress = host.progress();
     // Named, with its clock restarted for every ply, so that a log line says what it counts
     // and how long this ply has taken.
     progress.task(label);
     let start = Instant::now();
-    let mut out = super::output::stdout();
+    let mut out = host.stdout();
     writeln!(out, "ply\tpositions\treference\tseconds").map_err(Error::Output)?;
     let mut mismatches = 0;
     tablebase::testing::reachable_counts(game, last, &progress, |ply, positions| {
@@ -697,10 +704,10 @@ pub struct Connect4ForwardArgs {
 
 /// The forward pass alone, in memory, to `--plies`: positions per ply against the 7x6 reference,
 /// with the time since the start. Exit 3 when a count differs from the reference.
-pub fn connect4_forward(args: &Connect4ForwardArgs) -> Result<(), Error> {
+pub fn connect4_forward(args: &Connect4ForwardArgs, host: &impl Host) -> Result<(), Error> {
     let g = args.size;
     let reference = |ply| tablebase::testing::connect4::connect4_ply_positions(g.width, g.height, ply);
-    forward_counts(&Connect4::new(g), &format!("connect4 {g}"), args.plies, reference)
+    forward_counts(host, &Connect4::new(g), &format!("connect4 {g}"), args.plies, reference)
 }
 
 /// The size of a search benchmark's transposition table.
@@ -740,11 +747,11 @@ pub struct Connect4SearchArgs {
 
 /// Searches every position of each test set and compares its value and distance with the
 /// set's score: mean and longest time, positions searched per second. Exit 3 on a mismatch.
-pub fn connect4_search(args: &Connect4SearchArgs) -> Result<(), Error> {
+pub fn connect4_search(args: &Connect4SearchArgs, host: &impl Host) -> Result<(), Error> {
     use tablebase::games::connect4::parse_moves;
     use tablebase::testing::connect4::{Searcher, value_of_score};
     let g = args.size;
-    let mut out = super::output::stdout();
+    let mut out = host.stdout();
     writeln!(out, "set\tpositions\texact\tmean ms\tmax ms\tmean nodes\tnodes/s").map_err(Error::Output)?;
     let mut wrong = 0;
     let mut searcher = Searcher::new(g, args.table.bytes());
@@ -818,7 +825,7 @@ pub struct Connect4BookArgs {
 /// Searches runs of consecutive reachable positions of one ply, each run with the
 /// transposition table kept from position to position (as a book's solve does), and
 /// extrapolates the CPU time of the whole ply.
-pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
+pub fn connect4_book(args: &Connect4BookArgs, host: &impl Host) -> Result<(), Error> {
     use tablebase::LayeredGame;
     use tablebase::testing::connect4::Searcher;
     let g = args.size;
@@ -830,12 +837,12 @@ pub fn connect4_book(args: &Connect4BookArgs) -> Result<(), Error> {
         )));
     }
     let game = Connect4::new(g);
-    let progress = super::progress::stderr();
+    let progress = host.progress();
     let set = tablebase::testing::reachable_set(&game, args.ply, &progress);
     progress.clear();
     let members = set.len();
     let mut rng = SplitMix64::new(args.seed);
-    let mut out = super::output::stdout();
+    let mut out = host.stdout();
     writeln!(out, "run\tfirst index\tpositions\tmean ms\tmax ms\tnodes/s\tverify mean ms")
         .map_err(Error::Output)?;
     let (mut total, mut searched, mut total_confirm) = (0.0f64, 0u64, 0.0f64);
@@ -910,7 +917,7 @@ pub struct CubeProveArgs {
     #[arg(long)]
     other: bool,
     /// Give up after this many seconds.
-    #[arg(long, value_name = "S", value_parser = super::parse_seconds)]
+    #[arg(long, value_name = "S", value_parser = tablebase::text::parse_seconds)]
     max_time: Option<f64>,
     /// Memory of the prover's tables, in MB (1 to 1048576, and at most what the process can be
     /// given).
@@ -1001,7 +1008,7 @@ fn peak_resident_mb() -> Option<u64> {
 }
 
 /// Proves whether the side to move (or with `--other` the other side) wins a cube position.
-pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
+pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
     use tablebase::games::cube::board::{cell_name, column_name, parse_qubic, parse_sogo};
     use tablebase::games::cube::search::{CubeLines, Qubic, Sogo};
     use tablebase::search::{LineGame, ProofTree, Prover, Searcher};
@@ -1085,7 +1092,7 @@ pub fn cube_prove(args: &CubeProveArgs) -> Result<(), Error> {
         }
     };
     let attacker = if args.other { "the side not to move" } else { "the side to move" };
-    let mut out = super::output::stdout();
+    let mut out = host.stdout();
     writeln!(out, "attacker\toutcome\tproof nodes\tthreat nodes\tstored\tseconds").map_err(Error::Output)?;
     writeln!(out, "{attacker}\t{line}").map_err(Error::Output)?;
     Ok(())

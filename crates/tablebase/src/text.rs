@@ -72,3 +72,22 @@ pub fn count(n: u64, thing: &str) -> String {
         n => format!("{n} {thing}s"),
     }
 }
+
+/// The longest `--max-time`: a year. Longer is no limit in practice, and past about 1e19 seconds
+/// no clock can represent the deadline.
+pub const MOST_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// The shortest `--max-time`: a millisecond. A shorter limit stops any search at once all the
+/// same, and a number such as 1e-300 would be written out in messages as 300 digits.
+pub const LEAST_SECONDS: f64 = 0.001;
+
+/// A time limit in seconds (`--max-time S`), or why `text` is not one.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if (LEAST_SECONDS..=MOST_SECONDS).contains(&s) => Ok(s),
+        _ => Err(format!(
+            "bad time '{}': expected seconds, a number at least {LEAST_SECONDS} and at most {MOST_SECONDS} (a year)",
+            quote(text)
+        )),
+    }
+}
