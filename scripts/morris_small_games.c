@@ -36,11 +36,10 @@ static int point(const char *name) {
     abort();
 }
 static int count(uint32_t set) { return __builtin_popcount(set); }
+/* Per symmetry, the image of each byte of a set by the byte's place. */
+static uint32_t byte_images[16][3][256];
 static uint32_t transform(int sym, uint32_t set) {
-    uint32_t image = 0;
-    for (int p = 0; p < 24; p++)
-        if (set >> p & 1) image |= 1u << perms[sym][p];
-    return image;
+    return byte_images[sym][0][set & 255] | byte_images[sym][1][set >> 8 & 255] | byte_images[sym][2][set >> 16];
 }
 /* A state: the stones of the side to move, of the other side, and their hands. */
 static uint64_t pack(uint32_t mover, uint32_t other, int mover_hand, int other_hand) {
@@ -193,13 +192,22 @@ int main(int argc, char **argv) {
             for (int q = 0; q < 24; q++)
                 if (NAMES[q][0] - 'a' - 3 == x && NAMES[q][1] - '1' - 3 == y) perms[sym][p] = q;
         }
+    for (int sym = 0; sym < 16; sym++)
+        for (int place = 0; place < 3; place++)
+            for (int byte = 0; byte < 256; byte++)
+                for (int bit = 0; bit < 8; bit++)
+                    if (byte >> bit & 1) byte_images[sym][place][byte] |= 1u << perms[sym][8 * place + bit];
     keys = calloc(SLOTS, sizeof *keys);
     numbers = calloc(SLOTS, sizeof *numbers);
     /* The forward walk: states are numbered in the order found, so the walk is a queue. */
     uint64_t *first_edge = 0;
     intern(canonical(pack(0, 0, K, K)));
+    uint32_t first_edge_capacity = 0;
     for (uint32_t i = 0; i < nstates; i++) {
-        first_edge = realloc(first_edge, (i + 2) * sizeof *first_edge);
+        if (i + 2 > first_edge_capacity) {
+            first_edge_capacity = 2 * (i + 2);
+            first_edge = realloc(first_edge, first_edge_capacity * sizeof *first_edge);
+        }
         first_edge[i] = nedges;
         if (!lost(states[i])) expand(states[i]);
         first_edge[i + 1] = nedges;
