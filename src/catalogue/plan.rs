@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 /// A job whose CPU time is estimated below this many seconds asks for one thread: a scheduler
 /// runs many such at once, where a pool of threads each would spend more on starting than on
 /// work.
-pub const SMALL_JOB_CPU_SECONDS: u64 = 60;
+pub const SMALL_JOB_CPU_SECONDS: f64 = 60.0;
 
 /// One job of the graph, as `plan --json` gives it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PlannedJob {
     /// The job's id for `generate --only`: its name in the log with spaces as dashes (`8-7`,
     /// `ply-12`, `ply-12-reachable-set`), stable across runs and versions.
@@ -74,7 +74,8 @@ pub fn plan<C: Catalogue>(catalogue: &C, dir: &Path, threads: usize) -> Vec<Plan
 
 /// The graph as one JSON object: `{"game": ..., "jobs": [{"id": ..., "reads": [...], "writes":
 /// [...], "after": [...], "memory_bytes": n, "disk_bytes": n, "threads": n, "cpu_seconds": n},
-/// ...]}` (`cpu_seconds` null where no rate is known).
+/// ...]}` (`cpu_seconds` null where no rate is known, else rounded up to a whole second: what a
+/// scheduler asks for).
 pub fn plan_json(game: &str, jobs: &[PlannedJob]) -> String {
     let strings = |items: &mut dyn Iterator<Item = String>| {
         let quoted: Vec<String> = items.map(|s| json_string(&s)).collect();
@@ -94,7 +95,7 @@ pub fn plan_json(game: &str, jobs: &[PlannedJob]) -> String {
                 job.needs.memory,
                 job.needs.disk,
                 job.threads,
-                job.needs.cpu_seconds.map_or("null".to_string(), |cpu| cpu.to_string())
+                job.needs.cpu_seconds.map_or("null".to_string(), |cpu| (cpu.ceil() as u64).to_string())
             )
         })
         .collect();

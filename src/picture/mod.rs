@@ -8,7 +8,7 @@ mod plot;
 pub mod svg;
 mod tables;
 
-pub use plot::{PlotError, class_heat_map, distance_chart, outcome_chart};
+pub use plot::{PlotError, StoneAxes, class_heat_map, distance_chart, outcome_chart};
 pub use tables::{ChartError, plot, write_chart};
 
 use crate::probe::{Probe, Probed};

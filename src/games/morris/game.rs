@@ -10,7 +10,7 @@ use super::variant::{Lasker, MIN_STONES, Morabaraba, MorrisVariant, Standard};
 use crate::catalogue::{Catalogue, Chain, Variant};
 use crate::game::{Game, Purpose, Setting, VariantError};
 use crate::layered::Layered;
-use crate::picture::PlotError;
+use crate::picture::{PlotError, StoneAxes, class_heat_map};
 use std::marker::PhantomData;
 use std::path::Path;
 
@@ -157,12 +157,21 @@ impl<V: MorrisVariant> Game for MorrisGame<V> {
         Some(MorrisGame::new(3))
     }
 
-    /// The classes as a heat map of their outcomes.
+    /// The classes as a heat map of their outcomes, its axes up to the game's largest class
+    /// whichever of its classes are on disk.
     fn charts(&self, dir: &Path) -> Result<Vec<(String, String)>, PlotError> {
         let tables = self.tables();
         let rows = crate::catalogue::info(&tables, dir);
-        let classes: Vec<(u32, u32, crate::table::Counts)> = tables
-            .keys()
+        let keys = tables.keys();
+        let most = keys
+            .iter()
+            .filter_map(|key| match key {
+                crate::catalogue::Link::First(class) => Some(class.mover.max(class.other)),
+                crate::catalogue::Link::Second(_) => None,
+            })
+            .max()
+            .unwrap_or(MIN_STONES);
+        let classes: Vec<(u32, u32, crate::table::Counts)> = keys
             .into_iter()
             .zip(&rows)
             .filter_map(|(key, row)| match key {
@@ -173,7 +182,17 @@ impl<V: MorrisVariant> Game for MorrisGame<V> {
         if classes.is_empty() {
             return Ok(Vec::new());
         }
-        Ok(vec![(format!("{}-classes.svg", V::RULES.key), crate::picture::class_heat_map(&classes)?)])
+        let title = format!(
+            "{}, moving phase: outcomes for the side to move by stones on the board",
+            self.title()
+        );
+        let axes = StoneAxes {
+            mover: "stones of the side to move",
+            other: "stones of the other side",
+            least: MIN_STONES,
+            most,
+        };
+        Ok(vec![(format!("{}-classes.svg", V::RULES.key), class_heat_map(&title, axes, &classes)?)])
     }
 }
 
@@ -235,6 +254,41 @@ impl Game for LaskerGame {
 
     fn small() -> Option<LaskerGame> {
         Some(LaskerGame { stones: 3 })
+    }
+
+    /// The sectors as a heat map of their outcomes by each side's stones on the board and in
+    /// hand (a cell holds every sector of those stones), its axes up to the game's stones
+    /// whichever of its sectors are on disk.
+    fn charts(&self, dir: &Path) -> Result<Vec<(String, String)>, PlotError> {
+        let sectors = Sectors::<Lasker>::new(u32::from(self.stones));
+        let rows = crate::catalogue::info(&sectors, dir);
+        let mut cells: Vec<(u32, u32, crate::table::Counts)> = Vec::new();
+        for (sector, row) in sectors.keys().into_iter().zip(&rows) {
+            let Some(counts) = row.counts() else { continue };
+            let (mover, other) = (sector.mover_material(), sector.other_material());
+            match cells.iter_mut().find(|(m, o, _)| (*m, *o) == (mover, other)) {
+                Some((_, _, sum)) => {
+                    sum.win += counts.win;
+                    sum.draw += counts.draw;
+                    sum.loss += counts.loss;
+                }
+                None => cells.push((mover, other, *counts)),
+            }
+        }
+        if cells.is_empty() {
+            return Ok(Vec::new());
+        }
+        let title = format!(
+            "{}: outcomes for the side to move by stones on the board and in hand (sectors)",
+            self.title()
+        );
+        let axes = StoneAxes {
+            mover: "stones of the side to move, on the board and in hand",
+            other: "stones of the other side, on the board and in hand",
+            least: MIN_STONES,
+            most: u32::from(self.stones),
+        };
+        Ok(vec![(format!("{}-sectors.svg", Lasker::RULES.key), class_heat_map(&title, axes, &cells)?)])
     }
 }
 
