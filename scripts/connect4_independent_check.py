@@ -5,11 +5,19 @@ asked of `tablebase probe connect4 --brief -` in one batch, each answer compared
 value and exact distance found here. Exit 1 on any mismatch.
 
     scripts/connect4_independent_check.py W H DIR [BINARY]   # DIR from `tablebase generate connect4 --size WxH`
+
+With `--rows N [SEED]` instead of DIR it asks nothing of the program: it writes N distinct
+positions met in random games (seeded, so the same rows each time; the empty board first), each
+with the value and distance found here, as rows `moves<TAB>value<TAB>plies` for the data-driven
+test of outside truth (tests/outside_truth.rs):
+
+    scripts/connect4_independent_check.py 5 4 --rows 3000 > tables/reference/outside-truth/connect4-5x4.tsv
 """
 import sys, subprocess, random
 W, H = int(sys.argv[1]), int(sys.argv[2])
-DIR = sys.argv[3]
-B = sys.argv[4] if len(sys.argv) > 4 else "tablebase"
+ROWS = sys.argv[3] == "--rows"
+DIR = None if ROWS else sys.argv[3]
+B = sys.argv[4] if len(sys.argv) > 4 and not ROWS else "tablebase"
 sys.setrecursionlimit(10000)
 # Independent solver: boards as dict-free tuples of columns (lists of 0/1 players)
 def four(cols, p):
@@ -50,6 +58,27 @@ def rank(v):
     if v[0] == 'draw': return (1, 0)
     return (0, v[1])
 def better(a, b): return a if rank(a) >= rank(b) else b
+def brief(v):
+    return "draw\t-" if v[0] == 'draw' else f"{v[0]}\t{v[1]}"
+if ROWS:
+    count = int(sys.argv[4])
+    rng = random.Random(int(sys.argv[5]) if len(sys.argv) > 5 else 1)
+    rows = {"": None}
+    while len(rows) < count:
+        # A random game cut at a random ply (or where it makes four): every ply is met.
+        cols, moves = [[] for _ in range(W)], ""
+        for ply in range(rng.randrange(W * H + 1)):
+            if ply > 0 and four(cols, (ply - 1) % 2): break
+            c = rng.choice([c for c in range(W) if len(cols[c]) < H])
+            cols[c].append(ply % 2); moves += str(c + 1)
+        rows.setdefault(moves, None)
+    print(f"# Connect Four {W}x{H}: {count} positions of random games, value and plies by the memoised negamax of")
+    print(f"# scripts/connect4_independent_check.py (no code of the crate): {' '.join(sys.argv[1:])}")
+    for moves in rows:
+        cols = [[] for _ in range(W)]
+        for i, m in enumerate(moves): cols[int(m) - 1].append(i % 2)
+        print(f"{moves}\t{brief(solve(cols, len(moves)))}")
+    sys.exit(0)
 # enumerate reachable positions (game stops at four) with one move string each
 seen = {}
 def walk(cols, ply, moves):
@@ -70,7 +99,7 @@ bad = 0
 for (key, moves), line in zip(items, out):
     cols = [list(c) for c in key]
     v = solve(cols, len(moves))
-    exp = "draw\t-" if v[0] == 'draw' else f"{v[0]}\t{v[1]}"
+    exp = brief(v)
     if line != exp:
         bad += 1
         if bad < 10: print("MISMATCH", repr(moves), line, exp)

@@ -1,6 +1,7 @@
 //! The documents say what the program does: every command of docs/CLI.md's synopsis exists with
-//! exactly the flags its `--help` lists, every command of the program is in the synopsis, and
-//! every flag README shows is one the program takes.
+//! exactly the flags its `--help` lists, every command of the program is in the synopsis,
+//! every flag README shows is one the program takes, and docs/BENCHMARKS.md opens with the
+//! current figures, each with a command the program takes.
 
 use std::collections::BTreeSet;
 use std::process::{Command, Output};
@@ -231,4 +232,44 @@ fn what_readme_leaves_in_a_clone_is_ignored() {
     }
     let ignored = String::from_utf8(out.stdout).unwrap();
     assert_eq!(ignored.lines().collect::<Vec<_>>(), paths, "not ignored: {ignored}");
+}
+
+/// docs/BENCHMARKS.md opens with one table of the current figures (measure, figure, command,
+/// date), before its history: each row dated as a section of the history is, and each
+/// `tablebase` command it shows one the program takes with the flags it gives.
+#[test]
+fn benchmarks_open_with_the_current_figures() {
+    let text = document("docs/BENCHMARKS.md");
+    let header = "| measure | figure | command | date |";
+    let table = text.find(header).expect("a table of the current figures");
+    let history = text.find("\n## History\n").expect("the history, under its heading");
+    let first_section = text.find("\n## ").unwrap();
+    assert!(first_section < table && table < history, "the table comes first, then the history");
+    let rows: Vec<&str> = text[table..].lines().skip(2).take_while(|l| l.starts_with('|')).collect();
+    assert!(rows.len() >= 20, "{} rows", rows.len());
+    let commands = subcommands(&[]);
+    let mut shown = 0;
+    for row in rows {
+        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+        assert_eq!(cells.len(), 4, "{row}");
+        assert!(cells.iter().all(|c| !c.is_empty()), "{row}");
+        let date = cells[3];
+        let well_formed = date.len() == 10
+            && date.char_indices().all(|(i, c)| if i == 4 || i == 7 { c == '-' } else { c.is_ascii_digit() });
+        assert!(well_formed, "{row}: a date YYYY-MM-DD");
+        assert!(text[history..].contains(date), "{row}: no measurement of that date below");
+        for line in cells[2].split('`').filter(|piece| piece.starts_with("tablebase ")) {
+            let (words, flags) = command_and_flags(line);
+            let first = words.first().filter(|w| commands.contains(w)).unwrap_or_else(|| panic!("{line}"));
+            let mut command = vec![first.clone()];
+            if let Some(game) = words.get(1).filter(|g| subcommands(&command).contains(g)) {
+                command.push(game.clone());
+            }
+            let taken = help_flags(&command);
+            let unknown: Vec<&String> = flags.difference(&taken).collect();
+            assert!(unknown.is_empty(), "docs/BENCHMARKS.md: {line}: {unknown:?} not among {taken:?}");
+            shown += 1;
+        }
+    }
+    assert!(shown >= 20, "the table shows its commands ({shown} found)");
 }

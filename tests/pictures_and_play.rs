@@ -408,6 +408,88 @@ fn morabaraba_is_drawn_with_its_diagonals_played_served_and_plotted() {
     roxmltree::Document::parse(&std::fs::read_to_string(out_dir.join("morabaraba-classes.svg")).unwrap())
         .unwrap();
     assert!(out_dir.join("morabaraba-opening3-ply05-distances.svg").exists());
+
+    // The whole 12-stone game's chart, with only its class 3-3 on disk: named for Morabaraba,
+    // its axes reach 12-12 in each of the three panels, and its one cell holds class 3-3's shares.
+    let whole = tables().join("plots-morabaraba-12");
+    let args = ["info", "morabaraba", "--stones", "12", "--dir", dir(), "--plot", whole.to_str().unwrap()];
+    let out = tablebase(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let chart = std::fs::read_to_string(whole.join("morabaraba-classes.svg")).unwrap();
+    let words = svg_texts(&chart);
+    assert_eq!(words[0], "Morabaraba, moving phase: outcomes for the side to move by stones on the board");
+    assert!(!chart.contains("Nine Men's Morris"), "{chart}");
+    for (ticks_of_panel, _) in panels(&words, 10) {
+        assert_eq!(ticks_of_panel, ticks(3, 12), "{words:?}");
+    }
+    let counts = class_counts::<Morabaraba>(3, 3);
+    assert_eq!(cell_shares(&words, 10), shares(&[counts]), "{words:?}");
+}
+
+/// The text of every `<text>` element of an SVG chart, in order.
+fn svg_texts(svg: &str) -> Vec<String> {
+    let document = roxmltree::Document::parse(svg).unwrap();
+    document
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| {
+            n.descendants()
+                .filter(|t| t.is_text())
+                .filter_map(|t| t.text())
+                .collect::<String>()
+                .trim()
+                .to_string()
+        })
+        .collect()
+}
+
+/// A heat map's three panels (won, drawn, lost), each as its ticks (`span` on each axis, in the
+/// order drawn) and the percentages written in its cells.
+fn panels(words: &[String], span: usize) -> Vec<(Vec<String>, Vec<String>)> {
+    let starts: Vec<usize> =
+        words.iter().enumerate().filter(|(_, w)| w.starts_with("% ")).map(|(k, _)| k).collect();
+    assert_eq!(starts.len(), 3, "{words:?}");
+    starts
+        .iter()
+        .enumerate()
+        .map(|(n, &at)| {
+            let end = starts.get(n + 1).copied().unwrap_or(words.len());
+            let panel = &words[at..end];
+            // The caption, the two axes' descriptions, then the ticks and the cells.
+            assert!(panel[1].starts_with("stones of") && panel[2].starts_with("stones of"), "{panel:?}");
+            let rest = &panel[3..];
+            (rest[..2 * span].to_vec(), rest[2 * span..].to_vec())
+        })
+        .collect()
+}
+
+/// The ticks each panel of a heat map must have: `least..=most` on each axis.
+fn ticks(least: u32, most: u32) -> Vec<String> {
+    (least..=most).chain(least..=most).map(|k| k.to_string()).collect()
+}
+
+/// The percentages of a heat map with one cell and `span` ticks an axis: won, drawn and lost.
+fn cell_shares(words: &[String], span: usize) -> Vec<String> {
+    panels(words, span).into_iter().flat_map(|(_, cells)| cells).collect()
+}
+
+/// What a heat map with one cell writes in it: its won, drawn and lost shares of `counts` summed.
+fn shares(counts: &[tablebase::table::Counts]) -> Vec<String> {
+    let (win, draw, loss) = counts.iter().fold((0, 0, 0), |(w, d, l), c| (w + c.win, d + c.draw, l + c.loss));
+    let total = (win + draw + loss) as f64;
+    [win, draw, loss].iter().map(|&n| format!("{:.0}", 100.0 * n as f64 / total)).collect()
+}
+
+/// The counts in the header of a Morris variant's class `mover-other` in the shared tables.
+fn class_counts<V: tablebase::games::morris::MorrisVariant>(
+    mover: u32,
+    other: u32,
+) -> tablebase::table::Counts {
+    let spec = tablebase::games::morris::Class { mover, other }.spec(tables(), &V::RULES);
+    match tablebase::table::Status::of(&spec) {
+        tablebase::table::Status::Complete(header) => header.counts,
+        _ => panic!("{}: complete", spec.path.display()),
+    }
 }
 
 /// Lasker Morris as a person meets it: a picture marks placements and slides together (and
@@ -460,6 +542,32 @@ fn lasker_is_drawn_played_served_and_plotted() {
     roxmltree::Document::parse(&std::fs::read_to_string(out_dir.join("lasker-outcomes.svg")).unwrap())
         .unwrap();
     assert!(out_dir.join("lasker-2-3-hands-1-0-distances.svg").exists());
+
+    // The sectors' chart of the 10-stone game with the 3-stone game's 16 sectors on disk: named
+    // for Lasker Morris, its axes each side's stones on the board and in hand up to 10, and its
+    // one cell (3 stones each) the 16 sectors' positions together.
+    let whole = tables().join("plots-lasker-10");
+    let args = ["info", "lasker", "--stones", "10", "--dir", dir(), "--plot", whole.to_str().unwrap()];
+    let out = tablebase(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let chart = std::fs::read_to_string(whole.join("lasker-sectors.svg")).unwrap();
+    let words = svg_texts(&chart);
+    assert_eq!(
+        words[0],
+        "Lasker Morris: outcomes for the side to move by stones on the board and in hand (sectors)"
+    );
+    for (ticks_of_panel, _) in panels(&words, 8) {
+        assert_eq!(ticks_of_panel, ticks(3, 10), "{words:?}");
+    }
+    let described = words.iter().filter(|w| *w == "stones of the side to move, on the board and in hand");
+    assert_eq!(described.count(), 3);
+    let sectors = tablebase::games::morris::Sectors::<Lasker>::new(3);
+    let counts: Vec<tablebase::table::Counts> = tablebase::info(&sectors, Path::new(dir()))
+        .iter()
+        .map(|row| *row.counts().expect("every sector of the 3-stone game is on disk"))
+        .collect();
+    assert_eq!(counts.len(), 16);
+    assert_eq!(cell_shares(&words, 8), shares(&counts), "{words:?}");
 }
 
 #[test]

@@ -8,7 +8,7 @@
 mod plot;
 mod tables;
 
-pub use plot::{PlotError, class_heat_map, distance_chart, outcome_chart};
+pub use plot::{PlotError, StoneAxes, class_heat_map, distance_chart, outcome_chart};
 pub use tables::{ChartError, plot, write_chart};
 
 use tablebase::picture::Chart;
@@ -16,6 +16,9 @@ use tablebase::picture::Chart;
 /// Draws a chart a game adds: its file name and SVG document.
 pub fn draw(chart: &Chart) -> Result<(String, String), PlotError> {
     match chart {
-        Chart::Classes { file, classes } => Ok((file.clone(), class_heat_map(classes)?)),
+        Chart::Classes { file, title, mover_axis, other_axis, least, most, classes } => {
+            let axes = StoneAxes { mover: mover_axis, other: other_axis, least: *least, most: *most };
+            Ok((file.clone(), class_heat_map(title, axes, classes)?))
+        }
     }
 }

@@ -138,20 +138,41 @@ pub fn outcome_chart(title: &str, tables: &[(String, Counts)]) -> Result<String,
     Ok(svg)
 }
 
-/// The Morris classes as three heat maps over (stones of the side to move, stones of the
-/// other): the share of positions won, drawn and lost by the side to move. `classes` holds
-/// `(mover, other, counts)` of every complete class.
-pub fn class_heat_map(classes: &[(u32, u32, Counts)]) -> Result<String, PlotError> {
+/// The axes of a heat map of Morris stones: what each counts, and the counts from `least` to
+/// `most` on both, which the game gives (its largest class or sector), so that a chart of a
+/// game with 12 stones a side reaches 12-12 even while only its small classes are on disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoneAxes<'a> {
+    /// What the horizontal axis counts: `stones of the side to move`.
+    pub mover: &'a str,
+    /// What the vertical axis counts.
+    pub other: &'a str,
+    /// The smallest count on either axis.
+    pub least: u32,
+    /// The largest.
+    pub most: u32,
+}
+
+/// Three heat maps over (stones of the side to move, stones of the other) as `axes` counts
+/// them: the share of positions won, drawn and lost by the side to move. `cells` holds
+/// `(mover, other, counts)` of every complete class or group of sectors; `title` names the game.
+pub fn class_heat_map(
+    title: &str,
+    axes: StoneAxes,
+    cells: &[(u32, u32, Counts)],
+) -> Result<String, PlotError> {
+    let StoneAxes { least, most, .. } = axes;
+    let most = most.max(least);
+    let span = (most - least + 1) as usize;
+    let (low, high) = (f64::from(least) - 0.5, f64::from(most) + 0.5);
+    // Wide enough for three digits in each cell of the largest game (10 counts a side).
+    let width = (3 * (120 + 34 * span as u32)).max(1260);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (1260, 470)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (width, 470)).into_drawing_area();
         root.fill(&WHITE)?;
         let (top, panels) = root.split_vertically(46);
-        top.draw(&Text::new(
-            "Nine Men's Morris, moving phase: outcomes for the side to move by stones on the board",
-            (20, 14),
-            (FONT, 20).into_font(),
-        ))?;
+        top.draw(&Text::new(title.to_string(), (20, 14), (FONT, 20).into_font()))?;
         for (panel, (value, word)) in panels.split_evenly((1, 3)).iter().zip([
             (Value::Win(1), "won"),
             (Value::Draw, "drawn"),
@@ -163,21 +184,21 @@ pub fn class_heat_map(classes: &[(u32, u32, Counts)]) -> Result<String, PlotErro
                 .margin(10)
                 .x_label_area_size(44)
                 .y_label_area_size(48)
-                .build_cartesian_2d(2.5f64..9.5f64, 2.5f64..9.5f64)
+                .build_cartesian_2d(low..high, low..high)
                 .map_err(PlotError::from)?;
             chart
                 .configure_mesh()
                 .disable_mesh()
-                .x_labels(7)
-                .y_labels(7)
-                .x_label_formatter(&|x| format!("{x:.0}"))
-                .y_label_formatter(&|y| format!("{y:.0}"))
-                .x_desc("stones of the side to move")
-                .y_desc("stones of the other side")
+                .x_labels(span)
+                .y_labels(span)
+                .x_label_formatter(&whole_number)
+                .y_label_formatter(&whole_number)
+                .x_desc(axes.mover)
+                .y_desc(axes.other)
                 .label_style((FONT, 13))
                 .axis_desc_style((FONT, 13))
                 .draw()?;
-            for &(mover, other, ref counts) in classes {
+            for &(mover, other, ref counts) in cells {
                 let total = counts.positions() as f64;
                 if total == 0.0 {
                     continue;
@@ -205,6 +226,13 @@ pub fn class_heat_map(classes: &[(u32, u32, Counts)]) -> Result<String, PlotErro
         root.present()?;
     }
     Ok(svg)
+}
+
+/// A tick's label where it falls on a whole number, else none: a tick between two counts of
+/// stones would name no class.
+fn whole_number(x: &f64) -> String {
+    let k = x.round();
+    if (x - k).abs() < 1e-6 { format!("{k:.0}") } else { String::new() }
 }
 
 /// Width of the strip right of a chart that holds its legend: outside the plotting area, so

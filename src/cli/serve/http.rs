@@ -492,13 +492,31 @@ fn is_uri_path_and_query(target: &str) -> bool {
                 k += 3;
                 continue;
             }
-            b if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&b) => {}
+            b if URI_PATH_AND_QUERY[b as usize] => {}
             _ => return false,
         }
         k += 1;
     }
     true
 }
+
+/// The bytes a path and query may hold as they are: a table, since every request's target
+/// passes through [`is_uri_path_and_query`].
+const URI_PATH_AND_QUERY: [bool; 256] = {
+    let mut allowed = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        allowed[b] = (b as u8).is_ascii_alphanumeric();
+        b += 1;
+    }
+    let others = b"-._~!$&'()*+,;=:@/?";
+    let mut k = 0;
+    while k < others.len() {
+        allowed[others[k] as usize] = true;
+        k += 1;
+    }
+    allowed
+};
 
 /// A character of a token (RFC 9110 section 5.6.2): a header's name.
 fn is_token(b: u8) -> bool {

@@ -436,18 +436,22 @@ fn run_only<C: Catalogue>(
         of: jobs.len(),
         disk: needs.disk,
         disk_known: if needs.disk_bounded { 0 } else { needs.disk },
-        memory: needs.memory + crate::table::compress::PACKING_MEMORY,
+        memory: needs.memory + crate::table::compress::packing_memory(needs.disk) + PROGRAM_MEMORY,
         cpu_seconds: needs.cpu_seconds,
     };
     check_fits(catalogue, &plan, dir)?;
     run_job(catalogue, dir, job, progress)
 }
 
+/// The memory the program holds whatever the run (its code, stacks and thread pool): Connect
+/// Four 5x4, whose largest table is 0.3 MB, peaks at 11.6 to 12.5 MB resident (2026-11-29).
+const PROGRAM_MEMORY: u64 = 8 << 20;
+
 /// What the unfinished jobs of a run need: the jobs, the bytes of their files, the memory of
 /// the largest with what compressing a table beside it holds, and their CPU time where every
 /// one of them has a measured rate. Disk and memory are upper bounds (a layer's table is
 /// counted at its index space until its set says how many positions it holds).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Estimate {
     /// Jobs to run.
     pub jobs: usize,
@@ -463,7 +467,7 @@ pub struct Estimate {
     pub memory: u64,
     /// CPU seconds in all, at the rates measured on the machine of docs/BENCHMARKS.md; `None`
     /// when a job has no known rate.
-    pub cpu_seconds: Option<u64>,
+    pub cpu_seconds: Option<f64>,
 }
 
 /// What generating `catalogue` into `dir` still needs, without building anything, for a run that
@@ -475,7 +479,7 @@ pub struct Estimate {
 pub fn estimate<C: Catalogue>(catalogue: &C, dir: &Path, storage: Storage) -> Estimate {
     let jobs = catalogue.jobs();
     let mut plan =
-        Estimate { jobs: 0, of: jobs.len(), disk: 0, disk_known: 0, memory: 0, cpu_seconds: Some(0) };
+        Estimate { jobs: 0, of: jobs.len(), disk: 0, disk_known: 0, memory: 0, cpu_seconds: Some(0.0) };
     // The job after which each job's files are all compressed.
     let mut released: HashMap<std::path::PathBuf, usize> = HashMap::new();
     if storage == Storage::Compressed {
@@ -484,6 +488,8 @@ pub fn estimate<C: Catalogue>(catalogue: &C, dir: &Path, storage: Storage) -> Es
     // Bytes known to be written raw by each unfinished job, with the job after which they are
     // compressed (the last of its files; none for a raw run).
     let mut raw_spans: Vec<(usize, u64, usize)> = Vec::new();
+    // The bytes of the largest job's files: what compressing one of them beside holds at most.
+    let mut largest_file = 0u64;
     for (at, &job) in jobs.iter().enumerate() {
         let outputs = catalogue.outputs(dir, job);
         if outputs.iter().all(|spec| Status::of(spec).is_complete()) {
@@ -499,7 +505,8 @@ pub fn estimate<C: Catalogue>(catalogue: &C, dir: &Path, storage: Storage) -> Es
             raw_spans.push((at, needs.disk, release.unwrap_or(usize::MAX).saturating_add(1)));
         }
         plan.memory = plan.memory.max(needs.memory);
-        plan.cpu_seconds = plan.cpu_seconds.zip(needs.cpu_seconds).map(|(sum, cpu)| sum.saturating_add(cpu));
+        largest_file = largest_file.max(needs.disk);
+        plan.cpu_seconds = plan.cpu_seconds.zip(needs.cpu_seconds).map(|(sum, cpu)| sum + cpu);
     }
     // The most raw at once: spans added where they start and taken off after they end.
     let mut change = vec![0i128; jobs.len() + 1];
@@ -517,7 +524,7 @@ pub fn estimate<C: Catalogue>(catalogue: &C, dir: &Path, storage: Storage) -> Es
         .max()
         .map_or(0, |most| u64::try_from(most).unwrap_or(u64::MAX));
     if plan.jobs > 0 {
-        plan.memory += crate::table::compress::PACKING_MEMORY;
+        plan.memory += crate::table::compress::packing_memory(largest_file) + PROGRAM_MEMORY;
     }
     plan
 }
@@ -575,8 +582,8 @@ impl fmt::Display for Estimate {
                 write!(
                     f,
                     ", about {} of CPU ({} on {threads} thread{} at full use)",
-                    duration(cpu as f64),
-                    duration(cpu as f64 / threads as f64),
+                    duration(cpu),
+                    duration(cpu / threads as f64),
                     if threads == 1 { "" } else { "s" }
                 )
             }
@@ -585,9 +592,10 @@ impl fmt::Display for Estimate {
     }
 }
 
-/// A duration for people: `40 s`, `12 minutes`, `3.4 hours`.
+/// A duration for people: `0.4 s`, `40 s`, `12 minutes`, `3.4 hours`.
 pub(crate) fn duration(seconds: f64) -> String {
     match seconds {
+        s if s < 9.95 => format!("{s:.1} s"),
         s if s < 90.0 => format!("{s:.0} s"),
         s if s < 5400.0 => format!("{:.0} minutes", s / 60.0),
         s => format!("{:.1} hours", s / 3600.0),

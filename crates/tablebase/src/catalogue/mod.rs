@@ -121,24 +121,50 @@ pub trait Catalogue: Sync {
 }
 
 /// Disk and memory a job needs at most, in bytes, and the CPU it is expected to take.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Needs {
     /// The files it writes.
     pub disk: u64,
     /// The memory it holds while it runs.
     pub memory: u64,
     /// CPU seconds (all threads) on the machine of docs/BENCHMARKS.md, from the rate measured
-    /// there for such jobs; `None` where no rate is known.
-    pub cpu_seconds: Option<u64>,
+    /// there for such jobs; `None` where no rate is known. Not rounded: a run of many small
+    /// jobs adds up their fractions of a second.
+    pub cpu_seconds: Option<f64>,
     /// Whether `disk` is only a bound that an earlier job of the run makes exact (a layer's
     /// table before its forward pass has counted its positions).
     pub disk_bounded: bool,
 }
 
-impl Needs {
-    /// The CPU seconds of `positions` at `nanos` nanoseconds each.
-    pub fn cpu_at(positions: u64, nanos: f64) -> Option<u64> {
-        Some((positions as f64 * nanos / 1e9).ceil() as u64)
+/// The CPU seconds a job takes whatever its size (the files it opens and maps, the arrays it
+/// allocates): the smallest Lasker sectors and Connect Four plies take about 0.01 s each, so
+/// that the 42 jobs of Connect Four 5x4 take half its 0.8 s.
+pub const JOB_START_SECONDS: f64 = 0.01;
+
+/// The CPU a kind of job spends per position, as a power of the job's size fitted to the runs
+/// measured on the machine of docs/BENCHMARKS.md ("Estimates against measured runs"): the
+/// larger a job, the more of its reads miss the cache, so that one rate for every size would
+/// be twice too high for a small game or too low for a large one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rate {
+    /// CPU nanoseconds (all threads) per position of a job of a million positions.
+    pub nanos_at_million: f64,
+    /// The exponent of the job's positions (in millions) that the rate grows with; 0 for a
+    /// rate that does not grow.
+    pub growth: f64,
+}
+
+impl Rate {
+    /// `nanos_at_million` nanoseconds a position at a million positions, times the positions in
+    /// millions to the power `growth`.
+    pub const fn new(nanos_at_million: f64, growth: f64) -> Rate {
+        Rate { nanos_at_million, growth }
+    }
+
+    /// The CPU seconds of a job of `positions`.
+    pub fn seconds(self, positions: u64) -> f64 {
+        let n = positions as f64;
+        n * self.nanos_at_million * (n / 1e6).powf(self.growth) / 1e9
     }
 }
 
@@ -174,7 +200,7 @@ pub enum BuildError {
         /// Bytes of memory available.
         memory_available: u64,
         /// CPU seconds the run would take, where estimated.
-        cpu_seconds: Option<u64>,
+        cpu_seconds: Option<f64>,
     },
     /// Another `generate --only` runs the same job in the same directory.
     JobLocked {
@@ -258,7 +284,7 @@ impl fmt::Display for BuildError {
                     gb(memory_available)
                 )?;
                 match cpu_seconds {
-                    Some(cpu) => write!(f, ", and about {} of CPU", generate::duration(*cpu as f64)),
+                    Some(cpu) => write!(f, ", and about {} of CPU", generate::duration(*cpu)),
                     None => Ok(()),
                 }
             }

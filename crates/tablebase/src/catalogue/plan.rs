@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 /// A job whose CPU time is estimated below this many seconds asks for one thread: a scheduler
 /// runs many such at once, where a pool of threads each would spend more on starting than on
 /// work.
-pub const SMALL_JOB_CPU_SECONDS: u64 = 60;
+pub const SMALL_JOB_CPU_SECONDS: f64 = 60.0;
 
 /// One job of the graph, as `plan --json` gives it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PlannedJob {
     /// The job's id for `generate --only`: its name in the log with spaces as dashes (`8-7`,
     /// `ply-12`, `ply-12-reachable-set`), stable across runs and versions.
@@ -74,7 +74,7 @@ pub fn plan<C: Catalogue>(catalogue: &C, dir: &Path, threads: usize) -> Vec<Plan
 
 /// A job as `plan --json` lists it: `{"id": ..., "reads": [...], "writes": [...], "after":
 /// [...], "memory_bytes": n, "disk_bytes": n, "threads": n, "cpu_seconds": n}` (`cpu_seconds`
-/// null where no rate is known).
+/// null where no rate is known, else rounded up to a whole second: what a scheduler asks for).
 impl Serialize for PlannedJob {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let paths = |paths: &[PathBuf]| -> Vec<String> {
@@ -88,7 +88,7 @@ impl Serialize for PlannedJob {
         map.serialize_entry("memory_bytes", &self.needs.memory)?;
         map.serialize_entry("disk_bytes", &self.needs.disk)?;
         map.serialize_entry("threads", &self.threads)?;
-        map.serialize_entry("cpu_seconds", &self.needs.cpu_seconds)?;
+        map.serialize_entry("cpu_seconds", &self.needs.cpu_seconds.map(|cpu| cpu.ceil() as u64))?;
         map.end()
     }
 }

@@ -2,7 +2,7 @@
 
 use super::forward::{expand, start_set};
 use super::{BitSet, LayerSet, LayeredGame, SolvedLayer};
-use crate::catalogue::{Build, BuildError, Catalogue, Needs, Reference};
+use crate::catalogue::{Build, BuildError, Catalogue, JOB_START_SECONDS, Needs, Reference};
 use crate::progress::Progress;
 use crate::solve::{CheckedParts, Consistency, Unrecorded, check_layered, solve_layered};
 use crate::table::{Check, Counts, FileSpec, SetFile, Status, TableError, TableFile, Words, write_set};
@@ -302,12 +302,16 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
         let layer = match job {
             LayerJob::Forward(layer) | LayerJob::Solve(layer) => layer.layer,
         };
-        let (forward_nanos, solve_nanos) = self.game.nanos_per_member(layer);
+        let (forward_rate, solve_rate) = self.game.rates(layer);
         // The set's members once it is counted; before, the game's expectation (a published
         // count, images counted apart, so at least the members) or the index space.
         let (members, counted) = match Status::of(&self.set_spec(dir, layer)) {
             Status::Complete(header) => (header.counts.win, true),
             _ => (self.game.expected_positions(layer).unwrap_or_else(|| self.game.index_size(layer)), false),
+        };
+        let cpu_members = match counted {
+            true => members,
+            false => (members as f64 / self.game.positions_per_member()) as u64,
         };
         match job {
             // The layer's set in memory while the set before is mapped.
@@ -316,7 +320,7 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
                 Needs {
                     disk: crate::table::set_file_len(capacity),
                     memory: capacity.div_ceil(8),
-                    cpu_seconds: Needs::cpu_at(members, forward_nanos),
+                    cpu_seconds: forward_rate.map(|rate| JOB_START_SECONDS + rate.seconds(cpu_members)),
                     disk_bounded: false,
                 }
             }
@@ -332,7 +336,7 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
                 Needs {
                     disk: crate::table::table_file_len(bound),
                     memory: self.game.search_memory(layer) * rayon::current_num_threads() as u64,
-                    cpu_seconds: solve_nanos.and_then(|nanos| Needs::cpu_at(members, nanos)),
+                    cpu_seconds: solve_rate.map(|rate| JOB_START_SECONDS + rate.seconds(cpu_members)),
                     disk_bounded: !counted,
                 }
             }

@@ -21,6 +21,7 @@ pub(crate) use bitset::BitSet;
 pub use catalogue::{Layer, LayerJob, Layered};
 pub use solved::{CheckedLayer, LayerCursor, LayerSet, SolvedLayer};
 
+use crate::catalogue::Rate;
 use crate::table::{Check, Counts, FileSpec};
 use crate::value::Value;
 use std::path::Path;
@@ -80,12 +81,13 @@ pub trait LayeredGame: Sync {
     ) -> Result<(), crate::table::TableError> {
         Ok(())
     }
-    /// CPU nanoseconds (all threads together) per member of `layer`'s set that its forward
-    /// pass (making the set) and its solve take, on the machine of docs/BENCHMARKS.md, from the
-    /// runs measured there; the solve's `None` where no rate is known (a layer solved by search,
-    /// whose positions take from milliseconds to hours). For `plan`'s estimates.
-    fn nanos_per_member(&self, _layer: u32) -> (f64, Option<f64>) {
-        (250.0, Some(1000.0))
+    /// The CPU (all threads together) per member of `layer`'s set that its forward pass
+    /// (making the set) and its solve take, on the machine of docs/BENCHMARKS.md, from the runs
+    /// measured there; `None` where no rate is known: a game never measured, or a layer solved
+    /// by search, whose positions take from milliseconds to hours. For `plan`'s estimates, which
+    /// say "not estimated" rather than borrow another game's rate.
+    fn rates(&self, _layer: u32) -> (Option<Rate>, Option<Rate>) {
+        (None, None)
     }
     /// The files outside the layers that [`LayeredGame::prepare`] opens for `layer`, for the job
     /// graph. None by default.
@@ -133,6 +135,12 @@ pub trait LayeredGame: Sync {
     /// count where there is one; with none, the estimate uses the layer's index space.
     fn expected_positions(&self, layer: u32) -> Option<u64> {
         self.reference_positions(layer)
+    }
+    /// How many of the positions [`LayeredGame::expected_positions`] counts a member of a set
+    /// stands for: more than one where the references count images a member stores once. The
+    /// CPU estimate before a set is built divides by it (rates are per member).
+    fn positions_per_member(&self) -> f64 {
+        1.0
     }
     /// Whether a complete layer's counts agree with the reference; a game may add figures that
     /// span layers (the total, the value of the start).

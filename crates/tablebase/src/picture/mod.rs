@@ -21,11 +21,22 @@ pub trait Draw: Probe {
 /// `tablebase-picture` crate draws it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Chart {
-    /// The outcomes of the Morris moving-phase classes as a heat map by stones on the board.
+    /// Outcomes as a heat map over the stones of each side: the Morris moving-phase classes by
+    /// stones on the board, Lasker Morris's sectors by stones on the board and in hand.
     Classes {
         /// The chart's file name: `morris-classes.svg`.
         file: String,
-        /// Each class: stones of the side to move, of the other, and its counts.
+        /// The title, naming the game.
+        title: String,
+        /// What the horizontal axis counts: `stones of the side to move`.
+        mover_axis: String,
+        /// What the vertical axis counts.
+        other_axis: String,
+        /// The smallest count on either axis.
+        least: u32,
+        /// The largest: the game's largest class or sector, whichever are on disk.
+        most: u32,
+        /// Each cell: stones of the side to move, of the other, and its counts.
         classes: Vec<(u32, u32, Counts)>,
     },
 }

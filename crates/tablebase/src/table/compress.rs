@@ -26,14 +26,17 @@ const SAMPLE_RUN: usize = 64 << 10;
 /// ... up to this many entries in all (a body this small is learnt from whole).
 const SAMPLE_BYTES: usize = 16 << 20;
 
-/// Memory that compressing a table beside the jobs holds, for the estimates of a run: the
-/// rules learnt from a sample of at most `SAMPLE_BYTES` entries as 16-bit symbols, a few copies
-/// of it (measured: about 90 MB beside the Lasker 5-stone jobs, compressing the 31 MB class
-/// 5-5), and one batch of encoded blocks, at most as many bytes as the 64 MiB of entries they
-/// stand for (a file that does not get smaller is left raw). A set's rank records come on top,
-/// 64 bytes per 28 blocks (about 45 MB for a set of 10 GB); the rest goes to the file as it is
-/// made.
-pub const PACKING_MEMORY: u64 = 8 * SAMPLE_BYTES as u64 + super::pairs::BATCH_ENTRIES as u64;
+/// Memory that compressing a table beside the jobs holds, for the estimates of a run, where
+/// the largest file compressed holds `entries`: the rules learnt from a sample of at most
+/// `SAMPLE_BYTES` entries as 16-bit symbols, a few copies of it (measured: about 90 MB beside
+/// the Lasker 5-stone jobs, compressing the 31 MB class 5-5), and one batch of encoded blocks,
+/// at most as many bytes as the 64 MiB of entries they stand for (a file that does not get
+/// smaller is left raw). A smaller body is its own sample and its own batch, so a run of small
+/// tables holds a few megabytes, not 200. A set's rank records come on top, 64 bytes per 28
+/// blocks (about 45 MB for a set of 10 GB); the rest goes to the file as it is made.
+pub fn packing_memory(entries: u64) -> u64 {
+    8 * entries.min(SAMPLE_BYTES as u64) + entries.min(super::pairs::BATCH_ENTRIES as u64)
+}
 
 /// What the rules of a body are learnt from: all of a small body; of a large one, runs of
 /// `SAMPLE_RUN` entries evenly spread, up to `SAMPLE_BYTES` in all. The same body gives the same

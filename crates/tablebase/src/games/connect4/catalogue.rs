@@ -4,7 +4,7 @@
 use super::board::{Geometry, Position};
 use super::index::{MAX_WIDTH, PlyIndex, Walker};
 use super::search::{DEFAULT_TABLE_BYTES, SearchError, SearcherPool};
-use crate::catalogue::Variant;
+use crate::catalogue::{Rate, Variant};
 use crate::layered::{Layered, LayeredGame, Step};
 use crate::table::{Check, Counts, Header, TableError};
 use crate::value::Value;
@@ -160,18 +160,20 @@ impl LayeredGame for Connect4 {
         }
     }
 
-    /// 6x4 in 2026-11: about 100 ns per member for a forward pass and 130 for a solve; 6x5,
-    /// whose tables miss the caches more, 125 ns per position (images counted apart) for both,
-    /// about 250 per member; a book's last ply by search: the means of
-    /// docs/BENCHMARKS.md ("the book's last ply"), 1.45 s a position at ply 7, 0.65 s at 8,
-    /// 0.24 s at 9, none known for the others.
-    fn nanos_per_member(&self, ply: u32) -> (f64, Option<f64>) {
+    /// The whole 6x6 and 7x5 boards, compressing beside (2026-11-28): 183 and 179 ns a
+    /// member for the forward passes, 210 and 204 for the solves, whose plies hold 1e9 to 7e9
+    /// members; the rate grows with a ply's members as their 0.095th power, from the 6x4 board
+    /// (about 210 ns a member for both, 2026-11) to those. A book's last ply by search: the
+    /// means of docs/BENCHMARKS.md ("the book's last ply"), 1.45 s a position at ply 7, 0.65 s
+    /// at 8, 0.24 s at 9, none known for the others.
+    fn rates(&self, ply: u32) -> (Option<Rate>, Option<Rate>) {
+        let forward = Some(Rate::new(89.0, 0.095));
         match (self.book == Some(ply), ply) {
-            (false, _) => (100.0, Some(150.0)),
-            (true, 7) => (100.0, Some(1.45e9)),
-            (true, 8) => (100.0, Some(0.65e9)),
-            (true, 9) => (100.0, Some(0.24e9)),
-            (true, _) => (100.0, None),
+            (false, _) => (forward, Some(Rate::new(102.0, 0.095))),
+            (true, 7) => (forward, Some(Rate::new(1.45e9, 0.0))),
+            (true, 8) => (forward, Some(Rate::new(0.65e9, 0.0))),
+            (true, 9) => (forward, Some(Rate::new(0.24e9, 0.0))),
+            (true, _) => (forward, None),
         }
     }
 
@@ -275,6 +277,11 @@ impl LayeredGame for Connect4 {
         let space: u128 = (0..self.layers()).map(|p| u128::from(self.index_size(p))).sum();
         let share = u128::from(total) * u128::from(self.index_size(ply)) / space.max(1);
         Some(u64::try_from(share).unwrap_or(u64::MAX).min(self.index_size(ply)))
+    }
+
+    /// Tromp's counts take a position and its mirror image apart; a set stores them once.
+    fn positions_per_member(&self) -> f64 {
+        2.0
     }
 
     /// Ply 0 also carries the board's published figures: the total, the empty board's value and

@@ -11,6 +11,8 @@ use crate::table::Check;
 use crate::value::Value;
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 /// A position with the moves that reached it (its notation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -43,6 +45,37 @@ pub struct Connect4Tablebase {
     plies: LazyTables<SolvedLayer>,
     /// Seconds one search may take.
     max_time: Option<f64>,
+    /// Whether the directory holds a book, as last seen: [`Probe::searches`] is asked for every
+    /// position, and a book's files looked up for each would cost more than the probe.
+    book_seen: RecentAnswer,
+}
+
+/// A yes or no from the file system, kept for [`RecentAnswer::FRESH_MILLIS`] so that a book
+/// built while `serve` runs counts within that time, without a `stat` per request.
+struct RecentAnswer {
+    since: Instant,
+    /// 0: never asked; else the milliseconds after `since` when it was asked, plus one, shifted
+    /// left once, with the answer in the low bit.
+    stamp: AtomicU64,
+}
+
+impl RecentAnswer {
+    const FRESH_MILLIS: u64 = 1000;
+
+    fn new() -> RecentAnswer {
+        RecentAnswer { since: Instant::now(), stamp: AtomicU64::new(0) }
+    }
+
+    fn get(&self, ask: impl FnOnce() -> bool) -> bool {
+        let now = self.since.elapsed().as_millis() as u64 + 1;
+        let stamp = self.stamp.load(Ordering::Relaxed);
+        if stamp != 0 && now - (stamp >> 1) < Self::FRESH_MILLIS {
+            return stamp & 1 == 1;
+        }
+        let answer = ask();
+        self.stamp.store(now << 1 | answer as u64, Ordering::Relaxed);
+        answer
+    }
 }
 
 impl Connect4Tablebase {
@@ -50,7 +83,7 @@ impl Connect4Tablebase {
     pub fn open(dir: impl Into<PathBuf>, geometry: Geometry) -> Connect4Tablebase {
         let tables = Connect4::tables(geometry);
         let plies = LazyTables::new(tables.game().layers() as usize);
-        Connect4Tablebase { dir: dir.into(), tables, plies, max_time: None }
+        Connect4Tablebase { dir: dir.into(), tables, plies, max_time: None, book_seen: RecentAnswer::new() }
     }
 
     /// The same, with each search stopped after `seconds` (an error, exit 1).
@@ -156,7 +189,8 @@ impl Probe for Connect4Tablebase {
 
     /// A board too large to tabulate, or a book's, is searched past its tables.
     fn searches(&self) -> bool {
-        self.searches_past_tables()
+        let g = self.geometry();
+        !g.tabulated() || self.book_seen.get(|| Connect4::book_on_disk(g, &self.dir).is_some())
     }
 
     fn describe(&self, game: &Game, value: Option<Value>) -> String {

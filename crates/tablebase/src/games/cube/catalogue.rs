@@ -180,14 +180,6 @@ impl<const GRAVITY: bool> LayeredGame for CubeBook<GRAVITY> {
         self.solver.confirms_outcome(position, stored)
     }
 
-    /// The book's last ply is settled by proofs, whose time per position is not known (from
-    /// milliseconds to beyond any budget: docs/BENCHMARKS.md).
-    fn nanos_per_member(&self, ply: u32) -> (f64, Option<f64>) {
-        match self.checkpointed(ply) {
-            true => (1000.0, None),
-            false => (1000.0, Some(1000.0)),
-        }
-    }
 
     fn search_memory(&self, ply: u32) -> u64 {
         match ply == self.last {

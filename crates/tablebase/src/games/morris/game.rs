@@ -157,12 +157,21 @@ impl<V: MorrisVariant> Game for MorrisGame<V> {
         Some(MorrisGame::new(3))
     }
 
-    /// The classes as a heat map of their outcomes.
+    /// The classes as a heat map of their outcomes, its axes up to the game's largest class
+    /// whichever of its classes are on disk.
     fn charts(&self, dir: &Path) -> Vec<Chart> {
         let tables = self.tables();
         let rows = crate::catalogue::info(&tables, dir);
-        let classes: Vec<(u32, u32, crate::table::Counts)> = tables
-            .keys()
+        let keys = tables.keys();
+        let most = keys
+            .iter()
+            .filter_map(|key| match key {
+                crate::catalogue::Link::First(class) => Some(class.mover.max(class.other)),
+                crate::catalogue::Link::Second(_) => None,
+            })
+            .max()
+            .unwrap_or(MIN_STONES);
+        let classes: Vec<(u32, u32, crate::table::Counts)> = keys
             .into_iter()
             .zip(&rows)
             .filter_map(|(key, row)| match key {
@@ -173,7 +182,15 @@ impl<V: MorrisVariant> Game for MorrisGame<V> {
         if classes.is_empty() {
             return Vec::new();
         }
-        vec![Chart::Classes { file: format!("{}-classes.svg", V::RULES.key), classes }]
+        vec![Chart::Classes {
+            file: format!("{}-classes.svg", V::RULES.key),
+            title: format!("{}, moving phase: outcomes for the side to move by stones on the board", self.title()),
+            mover_axis: "stones of the side to move".to_string(),
+            other_axis: "stones of the other side".to_string(),
+            least: MIN_STONES,
+            most,
+            classes,
+        }]
     }
 }
 
@@ -235,6 +252,42 @@ impl Game for LaskerGame {
 
     fn small() -> Option<LaskerGame> {
         Some(LaskerGame { stones: 3 })
+    }
+
+    /// The sectors as a heat map of their outcomes by each side's stones on the board and in
+    /// hand (a cell holds every sector of those stones), its axes up to the game's stones
+    /// whichever of its sectors are on disk.
+    fn charts(&self, dir: &Path) -> Vec<Chart> {
+        let sectors = Sectors::<Lasker>::new(u32::from(self.stones));
+        let rows = crate::catalogue::info(&sectors, dir);
+        let mut cells: Vec<(u32, u32, crate::table::Counts)> = Vec::new();
+        for (sector, row) in sectors.keys().into_iter().zip(&rows) {
+            let Some(counts) = row.counts() else { continue };
+            let (mover, other) = (sector.mover_material(), sector.other_material());
+            match cells.iter_mut().find(|(m, o, _)| (*m, *o) == (mover, other)) {
+                Some((_, _, sum)) => {
+                    sum.win += counts.win;
+                    sum.draw += counts.draw;
+                    sum.loss += counts.loss;
+                }
+                None => cells.push((mover, other, *counts)),
+            }
+        }
+        if cells.is_empty() {
+            return Vec::new();
+        }
+        vec![Chart::Classes {
+            file: format!("{}-sectors.svg", Lasker::RULES.key),
+            title: format!(
+                "{}: outcomes for the side to move by stones on the board and in hand (sectors)",
+                self.title()
+            ),
+            mover_axis: "stones of the side to move, on the board and in hand".to_string(),
+            other_axis: "stones of the other side, on the board and in hand".to_string(),
+            least: MIN_STONES,
+            most: u32::from(self.stones),
+            classes: cells,
+        }]
     }
 }
 

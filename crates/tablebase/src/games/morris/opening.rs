@@ -20,7 +20,7 @@ use super::notation::PositionText;
 use super::position::{Color, Position};
 use super::rules::for_each_move;
 use super::variant::MorrisVariant;
-use crate::catalogue::Variant;
+use crate::catalogue::{Rate, Variant};
 use crate::layered::{Layered, LayeredGame, Step};
 use crate::table::{Check, FileSpec, TableError};
 use crate::value::Value;
@@ -249,8 +249,8 @@ impl<V: MorrisVariant> LayeredGame for Opening<V> {
         }
     }
 
-    fn nanos_per_member(&self, _layer: u32) -> (f64, Option<f64>) {
-        (V::NANOS_PER_PLACEMENT_FORWARD, Some(V::NANOS_PER_PLACEMENT_SOLVE))
+    fn rates(&self, _layer: u32) -> (Option<Rate>, Option<Rate>) {
+        (V::PLACEMENT_FORWARD_RATE, V::PLACEMENT_SOLVE_RATE)
     }
 
     fn reads(&self, dir: &Path, layer: u32) -> Vec<FileSpec> {

@@ -10,8 +10,8 @@ use super::index::{ClassIndex, Cursor};
 use super::position::{Color, NO_POINT, Position};
 use super::rules::{for_each_move, for_each_unslide_in_sector, is_full_board_draw};
 use super::symmetry::has_symmetry;
-use super::variant::{MIN_STONES, MorrisVariant};
-use crate::catalogue::{Build, BuildError, Needs};
+use super::variant::{FLYING_COST, MIN_STONES, MorrisVariant};
+use crate::catalogue::{Build, BuildError, JOB_START_SECONDS, Needs, Rate};
 use crate::progress::Progress;
 use crate::solve::{Consistency, CountedMove, CyclicSet, SolveError, Successor, check_cyclic, solve_cyclic};
 use crate::table::{FileSpec, Status, TableError, TableFile, write_table};
@@ -309,16 +309,18 @@ impl<V: MorrisVariant> SectorPair<'_, V> {
 /// What solving `pair` needs: its members' table files; two bytes of working value and a byte
 /// of counter per position of the pair, and a byte per position of each table it leads to
 /// (compressed tables are read decoded whole); and its CPU at the variant's measured rate for
-/// classes or for sectors with stones in hand.
+/// classes (more where a side flies) or for sectors with stones in hand.
 pub(crate) fn pair_needs<V: MorrisVariant>(pair: Sector) -> Needs {
     let sizes: Vec<u64> = pair.members().iter().map(|s| s.index().size()).collect();
     let positions: u64 = sizes.iter().sum();
     let exits: u64 = exit_sectors(pair).iter().map(|s| s.index().size()).sum();
-    let nanos = if pair.is_class() { V::NANOS_PER_CLASS_POSITION } else { V::NANOS_PER_SECTOR_POSITION };
+    let rate: Option<Rate> = if pair.is_class() { Some(V::CLASS_RATE) } else { V::SECTOR_RATE };
+    let flying = pair.is_class() && pair.mover.min(pair.other) == MIN_STONES;
+    let cost = if flying { FLYING_COST } else { 1.0 };
     Needs {
         disk: sizes.iter().map(|&n| crate::table::table_file_len(n)).sum(),
         memory: 3 * positions + exits,
-        cpu_seconds: Needs::cpu_at(positions, nanos),
+        cpu_seconds: rate.map(|rate| JOB_START_SECONDS + cost * rate.seconds(positions)),
         disk_bounded: false,
     }
 }

@@ -6,7 +6,7 @@
 
 use super::board::{POINT_COUNT, Points, RING_SIZE};
 use super::reference;
-use crate::catalogue::Reference;
+use crate::catalogue::{Rate, Reference};
 use crate::game::{Purpose, Setting};
 use std::fmt;
 
@@ -70,19 +70,28 @@ pub trait MorrisVariant: Copy + Default + fmt::Debug + Eq + Send + Sync + 'stati
     fn class_reference(mover: u32, other: u32) -> Reference {
         Reference { positions: Some(reference::class_size_by_formula(mover, other)), wdl: None }
     }
-    /// CPU nanoseconds the cyclic solver spends per position of a moving-phase class, as
-    /// measured over whole runs on the machine of docs/BENCHMARKS.md ("Estimates"): what
-    /// `generate` plans with.
-    const NANOS_PER_CLASS_POSITION: f64;
-    /// The same per position of a sector with stones in hand (placements and slides), where the
-    /// variant has such sectors.
-    const NANOS_PER_SECTOR_POSITION: f64 = Self::NANOS_PER_CLASS_POSITION;
-    /// CPU nanoseconds per reachable placement position that the opening's forward pass (its
-    /// sets) and its solve take, as measured on the machine of docs/BENCHMARKS.md.
-    const NANOS_PER_PLACEMENT_FORWARD: f64 = 250.0;
-    /// See [`MorrisVariant::NANOS_PER_PLACEMENT_FORWARD`].
-    const NANOS_PER_PLACEMENT_SOLVE: f64 = 1500.0;
+    /// The CPU the cyclic solver spends per position of a pair of moving-phase classes where
+    /// neither side flies, fitted to the variant's whole moving phase as measured on the
+    /// machine of docs/BENCHMARKS.md ("Estimates against measured runs"): what `plan` and
+    /// `generate` say. A pair where a side has three stones takes `FLYING_COST` (4.5) times it.
+    const CLASS_RATE: Rate;
+    /// The same per position of a pair of sectors with stones in hand (placements and slides),
+    /// where the variant has such sectors and they were measured.
+    const SECTOR_RATE: Option<Rate> = None;
+    /// The CPU per reachable placement position that the opening's forward pass (its sets)
+    /// takes, as measured on the machine of docs/BENCHMARKS.md; `None` where never measured.
+    const PLACEMENT_FORWARD_RATE: Option<Rate> = None;
+    /// The same for the opening's solve.
+    const PLACEMENT_SOLVE_RATE: Option<Rate> = None;
 }
+
+/// How many times the CPU a position of a pair of classes costs where a side has three stones:
+/// it flies to any empty point, a dozen or more moves and un-moves where a slide has two or
+/// three. The standard game's pairs 3-4 to 3-9 took 3.5 to 6 times what pairs of their size
+/// without flying took, 4.5 times in a fit over all 28 pairs (docs/BENCHMARKS.md, "The whole
+/// moving phase on two cores").
+pub const FLYING_COST: f64 = 4.5;
+
 
 /// Whether the stone on `p` is part of a mill of `stones` (which must contain `p`).
 #[inline]
@@ -146,7 +155,15 @@ impl MorrisVariant for Standard {
         full_board_is_draw: false,
     };
     const SETTINGS: &'static [Setting] = &settings::STANDARD;
-    const NANOS_PER_CLASS_POSITION: f64 = 620.0;
+    // The 28 pairs of 2026-11-26 (531ef76) fit 30 ns at a million positions growing as the
+    // 0.43rd power (each pair within 1.5 times but 4-7); scaled to the latest whole moving
+    // phase, compressed (c10b762): 3,823 CPU-seconds for 8.90e9 positions.
+    const CLASS_RATE: Rate = Rate::new(26.2, 0.43);
+    // The 9-stone opening, plies 9 to 17 (54af15f): forward 95 ns a member at 9.5e6 members to
+    // 193 at 1.0e9, solve 490 to 650 ns at every size; scaled to the whole opening's 2,200 s,
+    // compressed (c10b762).
+    const PLACEMENT_FORWARD_RATE: Option<Rate> = Some(Rate::new(61.0, 0.152));
+    const PLACEMENT_SOLVE_RATE: Option<Rate> = Some(Rate::new(530.0, 0.0));
 
     fn class_reference(mover: u32, other: u32) -> Reference {
         Reference { positions: reference::morris_class_size(mover, other), wdl: reference::morris_class_wdl(mover, other) }
@@ -167,11 +184,13 @@ impl MorrisVariant for Morabaraba {
         full_board_is_draw: true,
     };
     const SETTINGS: &'static [Setting] = &settings::MORABARABA;
-    const NANOS_PER_CLASS_POSITION: f64 = 750.0;
-    // The 12-stone opening, 2026-11-25/26: 4,437 s for 18.7e9 positions' sets, then 0.5 to 1.0
-    // microseconds a position to solve (docs/BENCHMARKS.md).
-    const NANOS_PER_PLACEMENT_FORWARD: f64 = 240.0;
-    const NANOS_PER_PLACEMENT_SOLVE: f64 = 1000.0;
+    // The whole moving phase, compressed (8f028e8, 2026-11-27): 9,248 CPU-seconds for 55 pairs
+    // of 16.5e9 positions, with the standard game's growth and cost of flying.
+    const CLASS_RATE: Rate = Rate::new(36.0, 0.43);
+    // The 12-stone opening of the same run: its forward passes 3,242 s and its solves 8,936 s
+    // for 18.7e9 reachable positions, with the standard opening's growth.
+    const PLACEMENT_FORWARD_RATE: Option<Rate> = Some(Rate::new(54.0, 0.152));
+    const PLACEMENT_SOLVE_RATE: Option<Rate> = Some(Rate::new(477.0, 0.0));
 }
 
 impl MorrisVariant for Lasker {
@@ -188,8 +207,11 @@ impl MorrisVariant for Lasker {
         full_board_is_draw: false,
     };
     const SETTINGS: &'static [Setting] = &settings::LASKER;
-    const NANOS_PER_CLASS_POSITION: f64 = Standard::NANOS_PER_CLASS_POSITION;
-    const NANOS_PER_SECTOR_POSITION: f64 = 890.0;
+    // Its classes are the standard game's.
+    const CLASS_RATE: Rate = Standard::CLASS_RATE;
+    // K = 8 (073dafe, 2026-11-26/27): 9,743 CPU-seconds for its 1.30e10 positions of sectors
+    // with stones in hand, the classes reused, with the classes' growth.
+    const SECTOR_RATE: Option<Rate> = Some(Rate::new(59.0, 0.43));
 }
 
 /// The standard lines: ring neighbours, and the midpoints of a side joined across the rings.

@@ -1,0 +1,233 @@
+//! What `plan` and README.md say a run costs, against runs measured: the table of
+//! docs/BENCHMARKS.md ("Estimates against measured runs"), and a run this test times itself.
+//!
+//! Only `plan_estimates_the_cpu_of_a_run_it_times_itself` starts a child process: it reads the
+//! CPU of the children this process has waited for, which another test's children would add to.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+use tablebase::catalogue::{Catalogue, Estimate, Storage, estimate};
+use tablebase::games::connect4::{Connect4, Geometry};
+use tablebase::games::morris::{Class, Morabaraba, Standard, morris_tables};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_tablebase");
+
+/// How far an estimate or a figure of README.md may be from the measured run, either way.
+const FACTOR: f64 = 1.5;
+
+const GB: f64 = 1e9;
+
+/// A row of docs/BENCHMARKS.md's table of measured runs.
+#[derive(Debug)]
+struct Measured {
+    game: String,
+    flags: String,
+    cpu_seconds: f64,
+    /// `None` where the run's memory was not measured apart from the files it mapped.
+    memory_gb: Option<f64>,
+    plan_cpu_seconds: f64,
+    plan_memory_gb: f64,
+}
+
+/// The rows of the table that follows the `<!-- estimates: ... -->` line.
+fn measured_runs() -> Vec<Measured> {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/BENCHMARKS.md")).unwrap();
+    let start = text.find("<!-- estimates:").expect("the table of measured runs");
+    let number =
+        |cell: &str| cell.replace(',', "").parse::<f64>().unwrap_or_else(|_| panic!("a number: {cell:?}"));
+    text[start..]
+        .lines()
+        .skip(3) // the comment, the header and its rule
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+            Measured {
+                game: cells[0].to_string(),
+                flags: cells[1].to_string(),
+                cpu_seconds: number(cells[2]),
+                memory_gb: (cells[3] != "-").then(|| number(cells[3])),
+                plan_cpu_seconds: number(cells[4]),
+                plan_memory_gb: number(cells[5]),
+            }
+        })
+        .collect()
+}
+
+/// What `plan GAME FLAGS` says for an empty directory, from the library.
+fn plan_of(game: &str, flags: &str, empty: &Path) -> Estimate {
+    let words: Vec<&str> = flags.split_whitespace().collect();
+    let value = |flag: &str| words.iter().position(|w| *w == flag).map(|k| words[k + 1]);
+    let pair = |text: &str, sep: char| {
+        let (a, b) = text.split_once(sep).unwrap();
+        (a.parse::<u32>().unwrap(), b.parse::<u32>().unwrap())
+    };
+    match game {
+        "morris" | "morabaraba" => {
+            let up_to = value("--up-to").map(|text| {
+                let (mover, other) = pair(text, '-');
+                Class { mover, other }
+            });
+            match game {
+                "morris" => of(&morris_tables::<Standard>(9, up_to, true), empty),
+                _ => of(&morris_tables::<Morabaraba>(12, up_to, true), empty),
+            }
+        }
+        "connect4" => {
+            let (width, height) = pair(value("--size").unwrap(), 'x');
+            of(&Connect4::tables(Geometry::new(width, height).unwrap()), empty)
+        }
+        other => panic!("no plan for {other} in this test"),
+    }
+}
+
+fn of<C: Catalogue>(catalogue: &C, empty: &Path) -> Estimate {
+    estimate(catalogue, empty, Storage::Compressed)
+}
+
+fn within(estimate: f64, measured: f64) -> bool {
+    estimate <= measured * FACTOR && measured <= estimate * FACTOR
+}
+
+/// `plan` from an empty directory, for each run measured: its CPU and memory within 1.5 times
+/// of the run's, and as the table gives them (so that the table is of this program's plan).
+#[test]
+fn plan_is_within_half_again_of_every_measured_run() {
+    let empty = common::scratch("estimates-empty");
+    let rows = measured_runs();
+    assert_eq!(rows.len(), 6, "{rows:?}");
+    let mut stale = Vec::new();
+    for row in &rows {
+        let plan = plan_of(&row.game, &row.flags, &empty);
+        let name = format!("{} {}", row.game, row.flags);
+        let cpu = plan.cpu_seconds.unwrap_or_else(|| panic!("{name}: CPU estimated"));
+        let memory = plan.memory as f64 / GB;
+        assert!(
+            within(cpu, row.cpu_seconds),
+            "{name}: plan {cpu:.1} s against {} s measured",
+            row.cpu_seconds
+        );
+        if let Some(measured) = row.memory_gb {
+            assert!(within(memory, measured), "{name}: plan {memory:.2} GB against {measured} GB measured");
+        }
+        // The table's plan columns are this plan's, to their last digit.
+        let tolerance = if row.plan_cpu_seconds < 100.0 { 0.05 } else { 0.5 };
+        if (cpu - row.plan_cpu_seconds).abs() > tolerance || (memory - row.plan_memory_gb).abs() > 0.0005 {
+            stale.push(format!(
+                "{name}: plan {cpu:.1} s, {memory:.3} GB; the table {} s, {} GB",
+                row.plan_cpu_seconds, row.plan_memory_gb
+            ));
+        }
+    }
+    assert!(stale.is_empty(), "docs/BENCHMARKS.md's table is not this plan's: {stale:#?}");
+}
+
+/// README.md with its whitespace folded, so that a phrase broken across lines is found.
+fn readme() -> String {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The number that follows the first `anchor` of `text` after `from`.
+fn number_after(text: &str, from: &str, anchor: &str) -> f64 {
+    let start = text.find(from).unwrap_or_else(|| panic!("README.md: {from:?}")) + from.len();
+    let at =
+        start + text[start..].find(anchor).unwrap_or_else(|| panic!("README.md: {anchor:?} after {from:?}"));
+    let digits: String =
+        text[at + anchor.len()..].chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+    digits.parse().unwrap_or_else(|_| panic!("README.md: a number after {anchor:?}: {digits:?}"))
+}
+
+/// README's figures of time and memory, each within 1.5 times of the run measured.
+#[test]
+fn readme_figures_are_within_half_again_of_the_measured_runs() {
+    let text = readme();
+    let rows = measured_runs();
+    let run = |game: &str, flags: &str| {
+        rows.iter()
+            .find(|r| r.game == game && r.flags == flags)
+            .unwrap_or_else(|| panic!("{game} {flags} measured"))
+    };
+    let hours = 3600.0;
+    let from = "`generate morris` without flags builds the whole game";
+    let moving = number_after(&text, from, "8.9 GB with `--raw`; about ");
+    let moving_cpu = number_after(&text, from, "minutes on 2 cores, ");
+    let memory = number_after(&text, from, "CPU-hours, and about ");
+    let opening = number_after(&text, from, "5.7 GB raw: about ");
+    let opening_cpu = number_after(&text, from, "minutes more, ");
+    let morris = run("morris", "");
+    for (claim, seconds) in [
+        ("minutes on 2 cores", (moving + opening) * 60.0 * 2.0),
+        ("CPU-hours", (moving_cpu + opening_cpu) * hours),
+    ] {
+        assert!(
+            within(seconds, morris.cpu_seconds),
+            "README's Morris, {claim}: {seconds} s against {}",
+            morris.cpu_seconds
+        );
+    }
+    assert!(within(memory, morris.memory_gb.unwrap()), "README's Morris memory: {memory} GB");
+    let c66 = number_after(&text, "6x6, 69 billion positions, in about ", "");
+    assert!(within(c66 * hours, run("connect4", "--size 6x6").cpu_seconds), "README's 6x6: {c66} CPU-hours");
+    let c75 = number_after(&text, "7x5, 113 billion, in about ", "");
+    assert!(within(c75 * hours, run("connect4", "--size 7x5").cpu_seconds), "README's 7x5: {c75} CPU-hours");
+    let c65 = number_after(&text, "6x5 and 7x4 in about ", "");
+    assert!(
+        within(c65 * 60.0 * 2.0, run("connect4", "--size 6x5").cpu_seconds),
+        "README's 6x5: {c65} minutes on 2 cores"
+    );
+    let c66_wall = number_after(&text, "6x5 and 7x4 in about 3 minutes each, 6x6 in about ", "");
+    let c75_wall = number_after(&text, "6x6 in about 2 hours and 7x5 in about ", "");
+    for (board, wall_hours) in [("--size 6x6", c66_wall), ("--size 7x5", c75_wall)] {
+        let cpu = wall_hours * hours * 2.0;
+        assert!(
+            within(cpu, run("connect4", board).cpu_seconds),
+            "README's {board}: {wall_hours} hours on two cores"
+        );
+    }
+    let mora = number_after(&text, "White wins in 49 plies; docs/RESULTS.md), in ", "");
+    assert!(within(mora * hours, run("morabaraba", "").cpu_seconds), "README's Morabaraba: {mora} CPU-hours");
+    assert!(text.contains("its games with 3 to 8 stones a side are solved"), "Lasker's K = 8 is solved");
+}
+
+/// The CPU the children of this process have used so far, user and system.
+fn children_cpu_seconds() -> f64 {
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `usage` is a valid rusage for getrusage to fill.
+    assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) }, 0);
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// `plan`'s CPU for the standard classes up to 5-5 (six pairs, flying and not, about 8 CPU-s
+/// alone) against a run of them this test times: within 1.5 times. CPU time, not wall time, so
+/// that tests beside it on other cores do not count; on one thread, whose CPU is the work's
+/// (two threads add little on an idle machine, and a waiting thread spins on a busy one). On a
+/// machine shared with other heavy work a position costs about twice as much CPU (caches and
+/// memory bandwidth shared: docs/BENCHMARKS.md), and this test says so when it fails.
+#[test]
+fn plan_estimates_the_cpu_of_a_run_it_times_itself() {
+    let dir = common::scratch("estimates-run");
+    let tables = morris_tables::<Standard>(9, Some(Class { mover: 5, other: 5 }), true);
+    let planned = estimate(&tables, &dir, Storage::Compressed);
+    assert_eq!((planned.jobs, planned.of), (6, 6));
+    let planned = planned.cpu_seconds.expect("the classes have a measured rate");
+    let before = children_cpu_seconds();
+    let out = Command::new(BINARY)
+        .args(["generate", "morris", "--up-to", "5-5", "--threads", "1", "--dir"])
+        .arg(&*dir)
+        .output()
+        .unwrap();
+    let used = children_cpu_seconds() - before;
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let load = load.split_whitespace().next().unwrap_or("unknown");
+    assert!(
+        within(planned, used),
+        "plan said {planned:.1} CPU-seconds, the run took {used:.1} (more than {FACTOR} times apart), with a load \
+         average of {load}: on a busy machine a position costs about twice its CPU (docs/BENCHMARKS.md, \
+         \"Estimates against measured runs\")"
+    );
+}
