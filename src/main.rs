@@ -81,7 +81,6 @@ fn out_of_memory(size: usize) -> ! {
 }
 
 fn main() {
-    cli::guard_standard_streams();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => e.exit(),

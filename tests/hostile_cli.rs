@@ -501,15 +501,18 @@ fn a_closed_standard_output_is_an_error_not_success() {
         let text = refused(&out, 1);
         assert!(text.contains("standard output") && text.contains("Bad file descriptor"), "{args:?}: {text}");
     }
-    // Redirected to /dev/null, the output is discarded as asked.
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg("exec \"$0\" \"$@\" >/dev/null")
-        .arg(BINARY)
-        .args(["info", "connect4", "--size", "4x4", "--dir", d])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    // Redirected to /dev/null, for writing (a shell's `>`) or for reading and writing (`1<>`,
+    // Python's `subprocess.DEVNULL`), the output is discarded as asked.
+    for redirect in [">/dev/null", "1<>/dev/null"] {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+            .arg(BINARY)
+            .args(["info", "connect4", "--size", "4x4", "--dir", d])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{redirect}: {}", stderr(&out));
+    }
 }
 
 /// Runs the binary under an address-space limit of `kib` KiB (`ulimit -v`).

@@ -6,7 +6,6 @@ mod batch;
 pub mod error;
 mod games;
 mod output;
-pub use output::guard_standard_streams;
 mod play;
 mod progress;
 mod serve;

@@ -185,38 +185,29 @@ pub fn error_line(format: Format, line: &str, error: &ProbeError) -> Option<Stri
     }
 }
 
-/// Whether standard output was closed when the program started (`>&-`), as
-/// [`guard_standard_streams`] found.
+/// Whether standard output was closed when the program started (`>&-`). The standard library
+/// opens /dev/null on a descriptor 0 to 2 that is closed at its start (so that no file opened
+/// later takes its number and receives what is printed), and what is written then vanishes
+/// with success; so descriptor 1 is looked at before the standard library starts, by
+/// [`LOOK_AT_STDOUT_FIRST`], where a closed one is still closed. A `/dev/null` the caller opened,
+/// for writing or for reading and writing (Python's `subprocess.DEVNULL`, a daemon's), is
+/// output discarded as asked.
 static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Finds out whether standard output was closed when the program started. The standard
-/// library opens /dev/null, read and write, on a descriptor 0 to 2 that is closed at start (so
-/// that no file opened later takes its number and receives what is printed), and what is
-/// written then vanishes with success. A shell's `>/dev/null` opens it write-only, so
-/// /dev/null opened for reading and writing on descriptor 1 is taken for a closed standard
-/// output (`1<>/dev/null` is too, and fails the same way: there is no other trace of `>&-`).
-pub fn guard_standard_streams() {
-    let is_dev_null_read_write = || -> Option<bool> {
-        use std::os::unix::fs::MetadataExt;
-        let null = std::fs::metadata("/dev/null").ok()?;
-        // SAFETY: fstat fills the struct it is given; fcntl F_GETFL only reads flags.
-        let (stat, flags) = unsafe {
-            let mut stat: libc::stat = std::mem::zeroed();
-            (libc::fstat(1, &mut stat) == 0).then_some(())?;
-            (stat, libc::fcntl(1, libc::F_GETFL))
-        };
-        let char_device = stat.st_mode & libc::S_IFMT == libc::S_IFCHR;
-        Some(
-            char_device
-                && stat.st_rdev == null.rdev()
-                && flags >= 0
-                && flags & libc::O_ACCMODE == libc::O_RDWR,
-        )
-    };
-    if is_dev_null_read_write() == Some(true) {
-        STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+/// Run by the C runtime before `main`, and so before the standard library replaces a closed
+/// descriptor 1 with /dev/null.
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static LOOK_AT_STDOUT_FIRST: extern "C" fn() = {
+    extern "C" fn look() {
+        // SAFETY: F_GETFD only reads the descriptor's flags; -1 with EBADF means it is closed.
+        if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+            STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     }
-}
+    look
+};
 
 /// Standard output, locked, whose writes fail with EBADF where it was closed at the start.
 pub fn stdout() -> Stdout {
