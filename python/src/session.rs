@@ -181,7 +181,7 @@ impl Tablebase {
         let session = &*self.session;
         let numbered = |k: usize, e: &ProbeError| {
             let error = probe_error(e);
-            let message = format!("position {k} ({:?}): {}", positions[k], error.value(py));
+            let message = format!("position {k} ('{}'): {}", positions[k], error.value(py));
             PyErr::from_type(error.get_type(py), message)
         };
         if !moves {
@@ -212,7 +212,7 @@ impl Tablebase {
     fn after(&self, position: &str, r#move: &str) -> PyResult<String> {
         match guarded(|| Ok(self.session.after(position, r#move)))? {
             Ok(Some(next)) => Ok(next),
-            Ok(None) => Err(PyValueError::new_err(format!("{move:?} is not a legal move of {position:?}"))),
+            Ok(None) => Err(PyValueError::new_err(format!("'{move}' is not a legal move of '{position}'"))),
             Err(e) => Err(probe_error(&e)),
         }
     }

@@ -12,7 +12,7 @@ use pyo3::types::{PyBool, PyDict};
 pub fn game(key: &str) -> PyResult<&'static About> {
     GAMES.iter().find(|g| g.key == key).ok_or_else(|| {
         let keys: Vec<&str> = GAMES.iter().map(|g| g.key).collect();
-        PyValueError::new_err(format!("no game {key:?} (the games: {})", keys.join(", ")))
+        PyValueError::new_err(format!("no game '{key}' (the games: {})", keys.join(", ")))
     })
 }
 
@@ -29,7 +29,7 @@ pub fn variant(game: &About, settings: Option<&Bound<'_, PyDict>>, purpose: Purp
         let Some(setting) = game.settings.iter().find(|s| s.name == flag) else {
             let known: Vec<String> = game.settings.iter().map(|s| s.name.replace('-', "_")).collect();
             return Err(PyValueError::new_err(format!(
-                "{} takes no setting {name:?} (its settings: {})",
+                "{} takes no setting '{name}' (its settings: {})",
                 game.key,
                 if known.is_empty() { "none".to_string() } else { known.join(", ") }
             )));
