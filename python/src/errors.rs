@@ -32,7 +32,11 @@ pyo3::create_exception!(
 /// The call that generates `variant`'s tables in `dir`, in Python: what a message about a missing
 /// table suggests, as the command line suggests its own command.
 pub fn generate_call(variant: &Variant, dir: &Path) -> String {
-    let mut call = format!("tablebase.generate({}, dir={}", py_string(variant.game), py_string(&dir.display().to_string()));
+    let mut call = format!(
+        "tablebase.generate({}, dir={}",
+        py_string(variant.game),
+        py_string(&dir.display().to_string())
+    );
     for (name, value) in &variant.settings {
         let name = name.replace('-', "_");
         match value {
@@ -68,9 +72,11 @@ pub fn probe_error(error: &ProbeError) -> PyErr {
 pub fn variant_error(error: VariantError, dir: &Path) -> PyErr {
     let name = |setting: &str| setting.replace('-', "_");
     match error {
-        VariantError::Missing { setting, example } => {
-            PyValueError::new_err(format!("{}: missing (for example {}={example:?})", name(setting), name(setting)))
-        }
+        VariantError::Missing { setting, example } => PyValueError::new_err(format!(
+            "{}: missing (for example {}={example:?})",
+            name(setting),
+            name(setting)
+        )),
         VariantError::Invalid { setting, value, expected } => {
             PyValueError::new_err(format!("{} {value:?}: {expected}", name(setting)))
         }

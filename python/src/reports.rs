@@ -47,14 +47,21 @@ pub fn generate<'py>(
     impl ForGame for Generating<'_> {
         type Output = PyResult<Vec<Job>>;
         fn run<G: Game>(self) -> PyResult<Vec<Job>> {
-            let game = G::from_variant(self.variant, Purpose::Generate).map_err(|e| variant_error(e, self.dir))?;
-            let catalogue = game.catalogue(self.dir, Purpose::Generate).map_err(|e| variant_error(e, self.dir))?;
+            let game =
+                G::from_variant(self.variant, Purpose::Generate).map_err(|e| variant_error(e, self.dir))?;
+            let catalogue =
+                game.catalogue(self.dir, Purpose::Generate).map_err(|e| variant_error(e, self.dir))?;
             let progress = Progress::hidden();
             let options = GenerateOptions { storage: self.storage, only: self.only, progress: &progress };
             let reports = engine::generate(&catalogue, self.dir, &options).map_err(build_error)?;
             Ok(reports
                 .into_iter()
-                .map(|r| Job { job: r.job, skipped: r.skipped, seconds: r.seconds, cpu_seconds: r.cpu_seconds })
+                .map(|r| Job {
+                    job: r.job,
+                    skipped: r.skipped,
+                    seconds: r.seconds,
+                    cpu_seconds: r.cpu_seconds,
+                })
                 .collect())
         }
     }
@@ -105,8 +112,10 @@ pub fn verify<'py>(
     impl ForGame for Verifying<'_> {
         type Output = PyResult<(Checked, Variant)>;
         fn run<G: Game>(self) -> Self::Output {
-            let game = G::from_variant(self.variant, Purpose::Verify).map_err(|e| variant_error(e, self.dir))?;
-            let catalogue = game.catalogue(self.dir, Purpose::Verify).map_err(|e| variant_error(e, self.dir))?;
+            let game =
+                G::from_variant(self.variant, Purpose::Verify).map_err(|e| variant_error(e, self.dir))?;
+            let catalogue =
+                game.catalogue(self.dir, Purpose::Verify).map_err(|e| variant_error(e, self.dir))?;
             let progress = Progress::hidden();
             let mut checked = Checked::default();
             let _ = engine::verify(&catalogue, self.dir, self.quick, None, &progress, |outcome| {
@@ -118,7 +127,9 @@ pub fn verify<'py>(
                     }
                     TableOutcome::NeedsUpgrade { table, path, version, .. } => {
                         let found = *version;
-                        checked.problems.push(engine::TableError::NeedsUpgrade { path: path.clone(), found }.to_string());
+                        checked
+                            .problems
+                            .push(engine::TableError::NeedsUpgrade { path: path.clone(), found }.to_string());
                         checked.missing.push(table.clone());
                     }
                     TableOutcome::Unusable { why, .. } => checked.problems.push(why.to_string()),
@@ -133,7 +144,8 @@ pub fn verify<'py>(
         }
     }
     let work = Verifying { variant: &variant, dir: &dir, quick };
-    let (checked, tables) = guarded(|| py.detach(|| with_game(about.key, work).expect("the registry names the game")))?;
+    let (checked, tables) =
+        guarded(|| py.detach(|| with_game(about.key, work).expect("the registry names the game")))?;
     let loads = py.import("json")?.getattr("loads")?;
     let rows = PyList::empty(py);
     for row in &checked.rows {
