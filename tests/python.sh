@@ -12,7 +12,7 @@ for module in maturin pytest; do
 done
 python3 -m pip install --quiet ./python
 # From target/, so that `import tablebase` finds the installed package and not python/'s sources.
-export TABLEBASE_BIN="$PWD/target/release/tablebase"
+export TABLEBASE_BIN="${TABLEBASE_BIN:-$PWD/target/release/tablebase}"
 cd target
 status=0
 python3 -m pytest -q ../python/tests || status=$?
