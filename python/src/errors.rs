@@ -63,7 +63,8 @@ pub fn probe_error(error: &ProbeError) -> PyErr {
             TableError::new_err(format!("{error} (run: {})", generate_call(variant, dir)))
         }
         ProbeError::Damaged(_) => TableError::new_err(error.to_string()),
-        ProbeError::Search(_) => SearchError::new_err(error.to_string()),
+        // The library names the command line's flag; here it is open's keyword.
+        ProbeError::Search(_) => SearchError::new_err(error.to_string().replace("--max-time", "max_time")),
     }
 }
 

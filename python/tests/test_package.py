@@ -92,6 +92,19 @@ def test_search_games_equal_probe_json(cli, tmp_path, game, position):
     assert line["value"] != "unknown"
 
 
+def test_search_out_of_time_is_a_search_error(cli, tmp_path):
+    won = "a11 d44 b22 c33 a44 d11"  # a proved win, whose proof takes longer than 0.05 s
+    tb = tablebase.open("qubic", dir=str(tmp_path), max_time=0.05)
+    with pytest.raises(tablebase.SearchError) as raised:
+        tb.probe_many([won], moves=False)
+    assert str(raised.value).startswith(f"position 0 ('{won}'): the search needs more than ")
+    assert "allowed (max_time)" in str(raised.value)
+    said = cli("probe", "qubic", "--dir", tmp_path, "--brief", "--max-time", "0.05", won, check=False)
+    assert said.returncode == 1 and "allowed (--max-time)" in said.stderr
+    # Probed with its moves, what the time did not settle is unknown, as in probe --json.
+    assert tb.probe(won)["value"] == "unknown"
+
+
 @pytest.mark.parametrize("game", TABLES)
 def test_verify_equals_verify_json(cli, tables, game):
     reports = tablebase.verify(game, dir=str(tables), **SMALL[game])
