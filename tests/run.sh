@@ -17,6 +17,7 @@ workflow=$!
 trap 'kill $workflow 2>/dev/null && wait $workflow 2>/dev/null' EXIT
 cargo test --release
 python3 tests/browser/check_page.py target/release/tablebase target/browser
+bash tests/python.sh
 status=0
 wait $workflow || status=$?
 cat target/workflow-check.log

@@ -1,0 +1,303 @@
+//! `tablebase.open(...)`: a game's tables opened for probing, and its answers as the dicts of
+//! `probe --json`.
+
+use crate::errors::{guarded, probe_error, variant_error};
+use crate::settings;
+use engine::catalogue::Variant;
+use engine::game::{Game, Purpose};
+use engine::games::{ForGame, with_game};
+use engine::probe::{Probe, ProbeError, best_line, probe};
+use engine::{Value, search};
+use pyo3::exceptions::PyValueError;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// Seconds the searches of one position may take when `max_time` does not say: the command
+/// line's default for `probe`.
+const PROBE_SECONDS: f64 = 30.0;
+
+/// Positions answered by one task of a batch: per-position tasks would cost more than probing
+/// a table (the command line's batch cuts its input into pieces the same way).
+const PIECE: usize = 4096;
+
+/// One position's answer, as `probe --json` writes it, before it becomes a dict.
+struct Answer {
+    position: String,
+    value: Option<Value>,
+    moves: Vec<(String, Option<Value>)>,
+    line: Option<Vec<String>>,
+}
+
+/// What a tablebase of any game answers, its game's types hidden.
+trait Session: Send + Sync {
+    fn answer(&self, text: &str, with_line: bool) -> Result<Answer, ProbeError>;
+    /// The notation of the position after `mv`, `None` where `mv` is not a legal move.
+    fn after(&self, text: &str, mv: &str) -> Result<Option<String>, ProbeError>;
+    /// The value alone of each position, by the library's batch path.
+    fn values(&self, texts: &[String]) -> Vec<Result<(String, Value), ProbeError>>;
+}
+
+/// A game's tablebase, and the time each position's searches may take together.
+struct Opened<T> {
+    tablebase: T,
+    limit: f64,
+}
+
+impl<T: Probe + Send + Sync> Session for Opened<T> {
+    fn answer(&self, text: &str, with_line: bool) -> Result<Answer, ProbeError> {
+        // The limit bounds the whole answer, the position and each of its moves, as on the
+        // command line.
+        search::within(self.limit, || {
+            let game = &self.tablebase;
+            let position = game.parse(text)?;
+            let probed = probe(game, &position)?;
+            let line = match with_line {
+                true => Some(best_line(game, &position)?.iter().map(|m| m.to_string()).collect()),
+                false => None,
+            };
+            let settled = probed.moves.iter().map(|(m, v)| (m.to_string(), Some(*v)));
+            let moves = settled.chain(probed.unknown.iter().map(|m| (m.to_string(), None))).collect();
+            Ok(Answer { position: game.notation(&position), value: probed.value, moves, line })
+        })
+    }
+
+    fn after(&self, text: &str, mv: &str) -> Result<Option<String>, ProbeError> {
+        let game = &self.tablebase;
+        let position = game.parse(text)?;
+        Ok(game.after_move(&position, mv)?.map(|next| game.notation(&next)))
+    }
+
+    fn values(&self, texts: &[String]) -> Vec<Result<(String, Value), ProbeError>> {
+        let game = &self.tablebase;
+        let parsed: Vec<Result<T::Position, ProbeError>> = texts.iter().map(|t| game.parse(t)).collect();
+        let positions: Vec<T::Position> = parsed.iter().filter_map(|p| p.as_ref().ok()).cloned().collect();
+        let mut values = game.values(&positions).into_iter().zip(positions.iter());
+        parsed
+            .into_iter()
+            .map(|p| {
+                p.and_then(|_| {
+                    let (value, position) = values.next().expect("a value per position");
+                    Ok((game.notation(position), value?))
+                })
+            })
+            .collect()
+    }
+}
+
+/// A game's tables opened for probing (`tablebase.open`). Safe to share between threads.
+#[pyclass(frozen, module = "tablebase", name = "Tablebase")]
+pub struct Tablebase {
+    session: Box<dyn Session>,
+    /// The game's key.
+    #[pyo3(get)]
+    game: &'static str,
+    /// The variant's title: `Connect Four 4x4`.
+    #[pyo3(get)]
+    title: String,
+    /// The starting position in the notation `probe` takes.
+    #[pyo3(get)]
+    start: String,
+    /// The directory of the tables.
+    #[pyo3(get)]
+    dir: PathBuf,
+    variant: Variant,
+}
+
+/// Opens a game's tables for probing: `open("morris", dir="tables", stones=3)`, settings as the
+/// command line names them (`size="4x4"`, `book_plies=6`). Nothing is read until a position
+/// needs it. `max_time`: seconds the searches of one position may take together (a position
+/// past a book, or Qubic and Sogo); given, the searches also look for exact distances, as
+/// `probe --max-time` does; by default 30 seconds, outcomes only.
+#[pyfunction]
+#[pyo3(signature = (game, dir = None, max_time = None, **settings))]
+pub fn open(
+    game: &str,
+    dir: Option<PathBuf>,
+    max_time: Option<f64>,
+    settings: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Tablebase> {
+    let about = settings::game(game)?;
+    let variant = settings::variant(about, settings, Purpose::Probe)?;
+    let dir = dir.unwrap_or_else(|| PathBuf::from("tables"));
+    if let Some(seconds) = max_time
+        && !(0.001..=365.0 * 24.0 * 3600.0).contains(&seconds)
+    {
+        return Err(PyValueError::new_err(format!(
+            "max_time {seconds}: expected seconds, at least 0.001 and at most a year"
+        )));
+    }
+    struct Opening<'a> {
+        variant: &'a Variant,
+        dir: &'a Path,
+        max_time: Option<f64>,
+    }
+    impl ForGame for Opening<'_> {
+        type Output = PyResult<(Box<dyn Session>, String, String)>;
+        fn run<G: Game>(self) -> Self::Output {
+            let game =
+                G::from_variant(self.variant, Purpose::Probe).map_err(|e| variant_error(e, self.dir))?;
+            let limit = self.max_time.unwrap_or(PROBE_SECONDS);
+            let mut tablebase = game.tablebase(self.dir, Some(limit));
+            // A limit given is a wish for exact distances within it, not only outcomes.
+            if self.max_time.is_some() {
+                tablebase.seek_distances();
+            }
+            let session: Box<dyn Session> = Box::new(Opened { tablebase, limit });
+            Ok((session, game.title(), game.start()))
+        }
+    }
+    let opening = Opening { variant: &variant, dir: &dir, max_time };
+    let (session, title, start) =
+        guarded(|| with_game(about.key, opening).expect("the registry names the game"))?;
+    Ok(Tablebase { session, game: about.key, title, start, dir, variant })
+}
+
+#[pymethods]
+impl Tablebase {
+    /// One position's value and every move's, as one line of `probe --json`: a dict with
+    /// `position`, `value` ("win", "loss", "draw" or "unknown"), `plies` (None for a draw or an
+    /// unknown distance, then with `distance`: "unknown"), `moves` (a dict each) and, with
+    /// `line=True`, the best `line`. Raises ValueError for a malformed or illegal position,
+    /// TableError for a table missing or damaged, SearchError for a search out of time.
+    #[pyo3(signature = (position, line = false))]
+    fn probe<'py>(&self, py: Python<'py>, position: &str, line: bool) -> PyResult<Bound<'py, PyDict>> {
+        let answer = guarded(|| Ok(py.detach(|| self.session.answer(position, line))))?;
+        answer_dict(py, &answer.map_err(|e| probe_error(&e))?)
+    }
+
+    /// Many positions in parallel: a list of what `probe` gives each, in order. With
+    /// `moves=False`, the value alone (`position`, `value`, `plies`) by the batch path of
+    /// `probe --brief -`, far faster. The first position that cannot be answered raises, its
+    /// index in the message.
+    #[pyo3(signature = (positions, moves = true, line = false))]
+    fn probe_many<'py>(
+        &self,
+        py: Python<'py>,
+        positions: Vec<String>,
+        moves: bool,
+        line: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let session = &*self.session;
+        let numbered = |k: usize, e: &ProbeError| {
+            let error = probe_error(e);
+            let message = format!("position {k} ('{}'): {}", positions[k], error.value(py));
+            PyErr::from_type(error.get_type(py), message)
+        };
+        if !moves {
+            let values: Vec<Vec<Result<(String, Value), ProbeError>>> = guarded(|| {
+                Ok(py.detach(|| positions.par_chunks(PIECE).map(|piece| session.values(piece)).collect()))
+            })?;
+            return without_collection(py, || {
+                let mut dicts = Vec::with_capacity(positions.len());
+                for (k, value) in values.into_iter().flatten().enumerate() {
+                    let (notation, value) = value.map_err(|e| numbered(k, &e))?;
+                    let dict = PyDict::new(py);
+                    dict.set_item(intern!(py, "position"), notation)?;
+                    value_items(&dict, Some(value))?;
+                    dicts.push(dict);
+                }
+                PyList::new(py, dicts)
+            });
+        }
+        let answers: Vec<Result<Answer, ProbeError>> = guarded(|| {
+            Ok(py.detach(|| positions.par_iter().with_min_len(64).map(|p| session.answer(p, line)).collect()))
+        })?;
+        without_collection(py, || {
+            let mut dicts = Vec::with_capacity(answers.len());
+            for (k, answer) in answers.iter().enumerate() {
+                dicts.push(answer_dict(py, answer.as_ref().map_err(|e| numbered(k, e))?)?);
+            }
+            PyList::new(py, dicts)
+        })
+    }
+
+    /// The position after `move` (as `probe` names moves) from `position`, in the notation
+    /// `probe` takes: for walking a line. Raises ValueError where the move is not legal there.
+    fn after(&self, position: &str, r#move: &str) -> PyResult<String> {
+        match guarded(|| Ok(self.session.after(position, r#move)))? {
+            Ok(Some(next)) => Ok(next),
+            Ok(None) => Err(PyValueError::new_err(format!("'{move}' is not a legal move of '{position}'"))),
+            Err(e) => Err(probe_error(&e)),
+        }
+    }
+
+    /// The settings this tablebase was opened with, as keywords.
+    #[getter]
+    fn settings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (name, value) in &self.variant.settings {
+            match value {
+                Some(value) => dict.set_item(name.replace('-', "_"), value)?,
+                None => dict.set_item(name.replace('-', "_"), true)?,
+            }
+        }
+        Ok(dict)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<tablebase.Tablebase {} in {}>", self.title, self.dir.display())
+    }
+}
+
+/// Runs `build` with Python's cyclic garbage collector paused: each of the millions of dicts a
+/// batch makes would otherwise set off collections that walk all of them again (about a fifth
+/// of `probe_many`'s time in measurements), and none of them can be part of a cycle.
+fn without_collection<'py, T>(py: Python<'py>, build: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    let gc = py.import(intern!(py, "gc"))?;
+    let was_enabled: bool = gc.call_method0(intern!(py, "isenabled"))?.extract()?;
+    if was_enabled {
+        gc.call_method0(intern!(py, "disable"))?;
+    }
+    let built = build();
+    if was_enabled {
+        gc.call_method0(intern!(py, "enable"))?;
+    }
+    built
+}
+
+/// A value's `value` and `plies` items, and `distance: "unknown"` where a win or loss is proved
+/// without its distance (`plies` is then None: a distance is never invented); `"unknown"` and
+/// None where it was not settled within the time limit.
+fn value_items(dict: &Bound<'_, PyDict>, value: Option<Value>) -> PyResult<()> {
+    let py = dict.py();
+    // Interned: a batch makes millions of these items, and a new string for each key and word
+    // would cost more than the probing.
+    let (value_key, plies_key) = (intern!(py, "value"), intern!(py, "plies"));
+    let Some(value) = value else {
+        dict.set_item(value_key, intern!(py, "unknown"))?;
+        return dict.set_item(plies_key, py.None());
+    };
+    let word = match value.word() {
+        "win" => intern!(py, "win"),
+        "loss" => intern!(py, "loss"),
+        _ => intern!(py, "draw"),
+    };
+    dict.set_item(value_key, word)?;
+    dict.set_item(plies_key, value.distance())?;
+    if value.distance_unknown() {
+        dict.set_item(intern!(py, "distance"), intern!(py, "unknown"))?;
+    }
+    Ok(())
+}
+
+/// The dict of one line of `probe --json`, its keys in the command line's order.
+fn answer_dict<'py>(py: Python<'py>, answer: &Answer) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item(intern!(py, "position"), &answer.position)?;
+    value_items(&dict, answer.value)?;
+    let moves = PyList::empty(py);
+    for (mv, value) in &answer.moves {
+        let entry = PyDict::new(py);
+        entry.set_item(intern!(py, "move"), mv)?;
+        value_items(&entry, *value)?;
+        moves.append(entry)?;
+    }
+    dict.set_item(intern!(py, "moves"), moves)?;
+    if let Some(line) = &answer.line {
+        dict.set_item(intern!(py, "line"), line)?;
+    }
+    Ok(dict)
+}

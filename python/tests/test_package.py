@@ -1,0 +1,175 @@
+"""The package's answers against the command line's, on every game of the registry."""
+
+import json
+import os
+import random
+import shutil
+
+import pytest
+
+import tablebase
+from conftest import SMALL, TABLES, flags
+
+
+def walk(tb, count, seed):
+    """Up to `count` distinct positions reached by random moves from the start (the start
+    first), each game played on until it ends."""
+    rng = random.Random(seed)
+    seen, order = set(), []
+    while len(order) < count:
+        position = tb.start
+        for _ in range(200):
+            if position not in seen:
+                seen.add(position)
+                order.append(position)
+            moves = tb.probe(position)["moves"]
+            if not moves:
+                break
+            position = tb.after(position, rng.choice(moves)["move"])
+        if len(seen) >= count or len(order) > 5 * count:
+            break
+    return order[:count]
+
+
+def json_lines(text):
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_games_are_the_command_lines_subcommands(cli):
+    listed = cli("probe", "--help").stdout
+    commands = listed.split("Commands:")[1].split("Options:")[0]
+    keys = [line.split()[0] for line in commands.splitlines() if line.startswith("  ") and line.split()[0] != "help"]
+    assert [g["key"] for g in tablebase.games()] == keys
+    for game in tablebase.games():
+        assert f"{game['name']}." in commands
+        helped = cli("probe", game["key"], "--help").stdout
+        for setting in game["settings"]:
+            if "probe" in setting["commands"]:
+                assert f"--{setting['name'].replace('_', '-')}" in helped
+
+
+def test_generated_tables_equal_the_command_lines_byte_for_byte(cli, tables, tmp_path):
+    for game in TABLES:
+        cli("generate", game, "--dir", tmp_path, *flags(SMALL[game]))
+    ours = sorted(p.name for p in tables.iterdir() if p.suffix in (".tbl", ".set"))
+    theirs = sorted(p.name for p in tmp_path.iterdir() if p.suffix in (".tbl", ".set"))
+    assert ours == theirs and len(ours) > 0
+    for name in ours:
+        assert (tables / name).read_bytes() == (tmp_path / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("game", TABLES)
+def test_probe_equals_probe_json(cli, tables, game):
+    tb = tablebase.open(game, dir=str(tables), **SMALL[game])
+    positions = walk(tb, 300, seed=65)
+    assert len(positions) >= 30
+    lines = json_lines(cli("probe", game, "--dir", tables, "--json", "-", *flags(SMALL[game]), stdin="\n".join(positions) + "\n").stdout)
+    assert tb.probe_many(positions) == lines
+    assert [tb.probe(p) for p in positions[:20]] == lines[:20]
+    # With the best line, position by position as arguments.
+    few = positions[:8]
+    with_line = json_lines(cli("probe", game, "--dir", tables, "--json", "--line", *flags(SMALL[game]), *few).stdout)
+    assert [tb.probe(p, line=True) for p in few] == with_line
+    assert tb.probe_many(few, line=True) == with_line
+
+
+@pytest.mark.parametrize("game", TABLES)
+def test_values_equal_probe_brief(cli, tables, game):
+    tb = tablebase.open(game, dir=str(tables), **SMALL[game])
+    positions = walk(tb, 300, seed=66)
+    brief = cli("probe", game, "--dir", tables, "--brief", "-", *flags(SMALL[game]), stdin="\n".join(positions) + "\n").stdout
+    values = tb.probe_many(positions, moves=False)
+    assert [f"{v['value']}\t{'-' if v['plies'] is None else v['plies']}" for v in values] == brief.splitlines()
+    full = tb.probe_many(positions)
+    assert [v["position"] for v in values] == [f["position"] for f in full]
+
+
+@pytest.mark.parametrize("game,position", [("qubic", "a11 a12 b11 b12 c11 c12"), ("sogo", "a1a1b1b1c1c1")])
+def test_search_games_equal_probe_json(cli, tmp_path, game, position):
+    tb = tablebase.open(game, dir=str(tmp_path))
+    line = json.loads(cli("probe", game, "--dir", tmp_path, "--json", position).stdout)
+    assert tb.probe(position) == line
+    assert line["value"] != "unknown"
+
+
+def test_search_out_of_time_is_a_search_error(cli, tmp_path):
+    won = "a11 d44 b22 c33 a44 d11"  # a proved win, whose proof takes longer than 0.05 s
+    tb = tablebase.open("qubic", dir=str(tmp_path), max_time=0.05)
+    with pytest.raises(tablebase.SearchError) as raised:
+        tb.probe_many([won], moves=False)
+    assert str(raised.value).startswith(f"position 0 ('{won}'): the search needs more than ")
+    assert "allowed (max_time)" in str(raised.value)
+    said = cli("probe", "qubic", "--dir", tmp_path, "--brief", "--max-time", "0.05", won, check=False)
+    assert said.returncode == 1 and "allowed (--max-time)" in said.stderr
+    # Probed with its moves, what the time did not settle is unknown, as in probe --json.
+    assert tb.probe(won)["value"] == "unknown"
+
+
+@pytest.mark.parametrize("game", TABLES)
+def test_verify_equals_verify_json(cli, tables, game):
+    reports = tablebase.verify(game, dir=str(tables), **SMALL[game])
+    lines = json_lines(cli("verify", game, "--dir", tables, "--json", *flags(SMALL[game])).stdout)
+    assert reports == lines
+    assert len(reports) > 0
+    assert all(r["status"] == "complete" and r["checksum"] == "ok" and r["consistent"] is True for r in reports)
+
+
+def test_missing_table_names_the_file(cli, tmp_path):
+    tb = tablebase.open("connect4", dir=str(tmp_path), size="4x4")
+    with pytest.raises(tablebase.TableError) as raised:
+        tb.probe("12")
+    said = cli("probe", "connect4", "--size", "4x4", "--dir", tmp_path, "--json", "12", check=False)
+    assert said.returncode == 1
+    path = str(tmp_path / "connect4-4x4-ply02.set")
+    assert str(raised.value).startswith(f"{path}: table not generated (run: tablebase.generate('connect4', dir=")
+    assert said.stderr.startswith(f"tablebase: '12': {path}: table not generated")
+    with pytest.raises(tablebase.TableError) as raised:
+        tablebase.verify("connect4", dir=str(tmp_path), size="4x4")
+    assert "connect4-4x4-ply00" in str(raised.value) and "not generated" in str(raised.value)
+    assert raised.value.reports == json_lines(cli("verify", "connect4", "--size", "4x4", "--dir", tmp_path, "--json", check=False).stdout)
+
+
+def test_damaged_table_names_the_file_and_the_cause(cli, tables, tmp_path):
+    for name in os.listdir(tables):
+        if name.startswith("connect4-4x4-"):
+            shutil.copy(tables / name, tmp_path / name)
+    damaged = tmp_path / "connect4-4x4-ply04.tbl"
+    data = bytearray(damaged.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(tablebase.TableError) as raised:
+        tablebase.verify("connect4", dir=str(tmp_path), size="4x4")
+    said = cli("verify", "connect4", "--size", "4x4", "--dir", tmp_path, "--json", check=False)
+    assert said.returncode == 3
+    assert raised.value.reports == json_lines(said.stdout)
+    assert str(damaged) in str(raised.value)
+    first_problem = [line for line in said.stderr.splitlines() if line.startswith("tablebase: ")][0]
+    first_problem = first_problem.removeprefix("tablebase: ")
+    assert str(raised.value).startswith(first_problem)
+    # A truncated table: probing raises, naming the file, as the command line says it.
+    truncated = tmp_path / "connect4-4x4-ply02.tbl"
+    truncated.write_bytes(truncated.read_bytes()[:40])
+    tb = tablebase.open("connect4", dir=str(tmp_path), size="4x4")
+    with pytest.raises(tablebase.TableError) as raised:
+        tb.probe("12")
+    said = cli("probe", "connect4", "--size", "4x4", "--dir", tmp_path, "12", check=False)
+    assert said.returncode == 1 and str(truncated) in str(raised.value)
+    assert said.stderr.strip() == f"tablebase: '12': {raised.value}"
+
+
+def test_bad_input_is_a_value_error(cli, tables):
+    tb = tablebase.open("connect4", dir=str(tables), size="4x4")
+    with pytest.raises(ValueError) as raised:
+        tb.probe("55")
+    said = cli("probe", "connect4", "--size", "4x4", "--dir", tables, "55", check=False)
+    assert said.returncode == 2 and said.stderr.strip() == f"tablebase: '55': {raised.value}"
+    with pytest.raises(ValueError, match="position 1 \\('1111111'\\)"):
+        tb.probe_many(["1", "1111111"])
+    with pytest.raises(ValueError, match="no game 'chess'"):
+        tablebase.open("chess")
+    with pytest.raises(ValueError, match="takes no setting 'stone'"):
+        tablebase.open("morris", stone=3)
+    with pytest.raises(ValueError, match="size: missing"):
+        tablebase.open("connect4")
+    with pytest.raises(ValueError, match="not a legal move"):
+        tb.after("", "7")
