@@ -5,9 +5,10 @@ mod cli;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
-use cli::error::{self, Error, complain, one_line};
+use cli::error::{self, Error, complain};
 use cli::{Cli, run};
 use std::io::ErrorKind as IoErrorKind;
+use tablebase::text::one_line;
 
 /// The system's allocator, with an allocation it refuses turned into a one-line error and exit
 /// 1: the standard library would abort (exit 134, a core dump) where a process's limit

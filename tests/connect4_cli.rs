@@ -249,17 +249,6 @@ fn verify_resume_reuses_only_consistent_tables_over_the_same_files() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The value and distance in plies that a score of Pascal Pons's test sets gives the side to
-/// move after `played` stones: a win on the winner's own stone `k` scores `22 - k`.
-fn pons_answer(played: usize, score: i32) -> String {
-    let (own, theirs) = (played / 2, played - played / 2);
-    match score {
-        0 => "draw\t-".to_string(),
-        s if s > 0 => format!("win\t{}", 2 * (22 - s as usize - own) - 1),
-        s => format!("loss\t{}", 2 * (22 - (-s) as usize - theirs)),
-    }
-}
-
 /// The standard board has no tables here: `probe` answers by search, with the values and
 /// distances of every one of Pons's six test sets (the first positions of each, fewer of the
 /// costly beginning sets; the benchmark runs all 6,000), and `--max-time` stops a search that
@@ -290,7 +279,7 @@ fn probe_7x6_by_search_gives_pons_scores() {
         let answers: Vec<&str> = answers.lines().collect();
         assert_eq!(answers.len(), lines.len());
         for ((moves, score), answer) in lines.iter().zip(answers) {
-            assert_eq!(answer, pons_answer(moves.len(), *score), "{set}: {moves} (score {score})");
+            assert_eq!(answer, common::pons_answer(moves.len(), *score), "{set}: {moves} (score {score})");
         }
     }
     // Every move of a position, as people see it, by search too.

@@ -122,16 +122,6 @@ impl Check {
     }
 }
 
-/// What `probe --brief` answers for a position of Pons's sets after `played` stones.
-fn pons_answer(played: usize, score: i32) -> String {
-    let (own, theirs) = (played / 2, played - played / 2);
-    match score {
-        0 => "draw\t-".to_string(),
-        s if s > 0 => format!("win\t{}", 2 * (22 - s as usize - own) - 1),
-        s => format!("loss\t{}", 2 * (22 - (-s) as usize - theirs)),
-    }
-}
-
 /// The directories of tables, generated once per game and flags.
 struct Directories {
     generated: HashMap<(String, Vec<String>), PathBuf>,
@@ -178,7 +168,7 @@ fn differences(check: &Check, dir: &Path) -> (Vec<String>, usize) {
             .iter()
             .map(|r| {
                 let score: i32 = r[1].parse().expect("a score");
-                (r[0].clone(), pons_answer(r[0].len(), score))
+                (r[0].clone(), common::pons_answer(r[0].len(), score))
             })
             .collect(),
         Format::PlacementCensus | Format::PlyCensus => return census_differences(check, &rows, dir),

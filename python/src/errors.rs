@@ -4,6 +4,7 @@
 
 use engine::catalogue::Variant;
 use engine::game::VariantError;
+use engine::text::one_line;
 use engine::{BuildError, ProbeError};
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
@@ -94,18 +95,6 @@ pub fn build_error(error: BuildError) -> PyErr {
         BuildError::UnknownJob { .. } => PyValueError::new_err(error.to_string()),
         _ => TableError::new_err(one_line(&error)),
     }
-}
-
-/// The error and its causes on one line: `tables/x.tbl: I/O error: No space left on device`.
-pub fn one_line(error: &dyn std::error::Error) -> String {
-    let mut line = error.to_string();
-    let mut cause = error.source();
-    while let Some(e) = cause {
-        line.push_str(": ");
-        line.push_str(&e.to_string());
-        cause = e.source();
-    }
-    line
 }
 
 /// Runs `work`, turning a panic of the library into a `TablebaseError`: a bug must not take the

@@ -228,18 +228,6 @@ impl From<BuildError> for Error {
     }
 }
 
-/// The error and its causes on one line: `tables/x.tbl: I/O error: No space left on device`.
-pub fn one_line(error: &dyn std::error::Error) -> String {
-    let mut line = error.to_string();
-    let mut cause = error.source();
-    while let Some(e) = cause {
-        line.push_str(": ");
-        line.push_str(&e.to_string());
-        cause = e.source();
-    }
-    line
-}
-
 /// The command that generates `variant`'s tables in `dir`: `tablebase generate morris --stones 9
 /// --dir tables`.
 pub fn generate_command(variant: &Variant, dir: &Path) -> String {

@@ -703,7 +703,7 @@ fn cut_short(e: std::io::Error, found: i32) -> Error {
         // Any other failure (a closed descriptor, a full disk) is said, and exits 1 or with
         // what was found before, if worse.
         (_, found) if found > 1 => {
-            complain!("tablebase: {}", error::one_line(&Error::Output(e)));
+            complain!("tablebase: {}", tablebase::text::one_line(&Error::Output(e)));
             Error::Reported(found)
         }
         _ => Error::Output(e),

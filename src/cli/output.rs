@@ -4,29 +4,10 @@
 use super::error::explain;
 use std::{fmt, io};
 use tablebase::Value;
-use tablebase::probe::{Probe, ProbeError, Probed, best_line, probe};
+use tablebase::probe::{Probe, ProbeError, ProbeReport, Probed, best_line, probe};
 use tablebase::text::{json_string, quote};
 
-/// The `plies` field's value, and `"distance": "unknown"` after it where a win or loss is
-/// proved without its distance (`plies` is then null: a distance is never invented).
-fn plies_json(value: Value) -> String {
-    match value.distance() {
-        Some(n) => n.to_string(),
-        None if value.distance_unknown() => "null, \"distance\": \"unknown\"".to_string(),
-        None => "null".to_string(),
-    }
-}
-
-/// A value's `"value"` and `"plies"` fields: `"unknown"` and null where it was not settled
-/// within the time limit.
-fn value_json(value: Option<Value>) -> String {
-    match value {
-        Some(v) => format!("\"value\": \"{}\", \"plies\": {}", v.word(), plies_json(v)),
-        None => "\"value\": \"unknown\", \"plies\": null".to_string(),
-    }
-}
-
-/// A report of the library (`info`, `verify`) as one JSON object on one line, spaced as
+/// A report of the library (`info`, `verify`, `probe`) as one JSON object on one line, spaced as
 /// docs/CLI.md writes them: `", "` between items, `": "` after a key.
 pub fn report_json<T: serde::Serialize>(report: &T) -> String {
     let mut bytes = Vec::new();
@@ -62,23 +43,7 @@ impl serde_json::ser::Formatter for Spaced {
 
 /// `--json`: one object per position (docs/CLI.md, "JSON").
 pub fn json<M: fmt::Display>(position: &str, probed: &Probed<M>, line: Option<&[M]>) -> String {
-    let settled = probed.moves.iter().map(|(m, v)| (m, Some(*v)));
-    let moves: Vec<String> = settled
-        .chain(probed.unknown.iter().map(|m| (m, None)))
-        .map(|(m, v)| format!("{{\"move\": \"{m}\", {}}}", value_json(v)))
-        .collect();
-    let mut out = format!(
-        "{{\"position\": \"{}\", {}, \"moves\": [{}]",
-        position,
-        value_json(probed.value),
-        moves.join(", ")
-    );
-    if let Some(line) = line {
-        let line: Vec<String> = line.iter().map(|m| format!("\"{m}\"")).collect();
-        out.push_str(&format!(", \"line\": [{}]", line.join(", ")));
-    }
-    out.push('}');
-    out
+    report_json(&ProbeReport { position, probed, line })
 }
 
 /// `--brief`: `<value>\t<plies>`, `draw\t-` for a draw, `win\t?` where the distance is not known.

@@ -5,6 +5,17 @@ pub mod brute;
 
 use tablebase::testing::SplitMix64;
 
+/// What `probe --brief` answers for a position of Pascal Pons's Connect Four test sets after
+/// `played` stones, from its score: a win on the winner's own stone `k` scores `22 - k`.
+pub fn pons_answer(played: usize, score: i32) -> String {
+    let (own, theirs) = (played / 2, played - played / 2);
+    match score {
+        0 => "draw\t-".to_string(),
+        s if s > 0 => format!("win\t{}", 2 * (22 - s as usize - own) - 1),
+        s => format!("loss\t{}", 2 * (22 - (-s) as usize - theirs)),
+    }
+}
+
 /// Calls `f(set)` for every set of `count` points among `free`, in increasing order of the
 /// compressed bit pattern.
 pub fn for_each_subset(free: u32, count: u32, mut f: impl FnMut(u32)) {

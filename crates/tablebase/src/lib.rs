@@ -147,7 +147,7 @@ pub use catalogue::{BuildError, Catalogue, GenerateOptions, generate, info, veri
 pub use games::connect4::Connect4Tablebase;
 pub use games::morris::MorrisTablebase;
 pub use layered::{Layered, LayeredGame, Step};
-pub use probe::{Probe, ProbeError, best_line, probe};
+pub use probe::{Probe, ProbeError, ProbeReport, Probed, best_line, probe};
 pub use progress::{Progress, Report};
 pub use table::TableError;
 pub use value::{Value, best_of};

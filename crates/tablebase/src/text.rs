@@ -1,5 +1,5 @@
 //! Words shared by every game's messages and pictures: a value as a sentence, a distance in
-//! plies, and input quoted safely for an error message.
+//! plies, an error with its causes on one line, and input quoted safely for an error message.
 
 use crate::value::Value;
 
@@ -24,6 +24,19 @@ pub fn verdict_or_unknown(side: &str, value: Option<Value>) -> String {
         Some(value) => verdict(side, value),
         None => format!("{side} to move: {UNSETTLED}"),
     }
+}
+
+/// An error and its causes on one line, as the command line and the Python package show it:
+/// `tables/x.tbl: I/O error: No space left on device`.
+pub fn one_line(error: &dyn std::error::Error) -> String {
+    let mut line = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        line.push_str(": ");
+        line.push_str(&e.to_string());
+        cause = e.source();
+    }
+    line
 }
 
 /// A distance in words: `1 ply`, `17 plies`.

@@ -51,10 +51,6 @@ impl<A: Catalogue, B: Catalogue> Catalogue for Chain<A, B> {
     type Key = Link<A::Key, B::Key>;
     type Job = Link<A::Job, B::Job>;
 
-    fn game(&self) -> &'static str {
-        self.first.game()
-    }
-
     fn name(&self) -> String {
         self.first.name()
     }

@@ -61,8 +61,11 @@ pub trait Catalogue: Sync {
     /// A unit of generation, writing one or more files.
     type Job: Copy + fmt::Display;
 
-    /// The game in file headers and reports: `morris`, `connect4`.
-    fn game(&self) -> &'static str;
+    /// The game in file headers and reports: `morris`, `connect4`; the key of
+    /// [`Catalogue::variant`], which says it once.
+    fn game(&self) -> &'static str {
+        self.variant().game
+    }
     /// The game and its variant in messages: `morris`, `connect4 6x5`.
     fn name(&self) -> String;
     /// One line that says what the tables are, for `info`.

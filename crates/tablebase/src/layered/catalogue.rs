@@ -231,10 +231,6 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
     type Key = Layer;
     type Job = LayerJob;
 
-    fn game(&self) -> &'static str {
-        self.game.game()
-    }
-
     fn name(&self) -> String {
         self.game.name()
     }

@@ -43,8 +43,11 @@ pub trait LayeredGame: Sync {
     /// State that makes decoding consecutive indices of one layer cheap; one per thread.
     type Walker: Default + Send;
 
-    /// The game in file headers and reports: `connect4`.
-    fn game(&self) -> &'static str;
+    /// The game in file headers and reports: `connect4`; the key of [`LayeredGame::variant`],
+    /// which says it once.
+    fn game(&self) -> &'static str {
+        self.variant().game
+    }
     /// The game and its variant in messages: `connect4 6x5`.
     fn name(&self) -> String;
     /// One line that says what the tables are, for `info`.

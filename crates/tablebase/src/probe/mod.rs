@@ -8,6 +8,7 @@ pub use error::ProbeError;
 pub(crate) use lazy::LazyTables;
 
 use crate::value::Value;
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::fmt;
 
 /// A game whose positions can be probed in its tables.
@@ -87,6 +88,96 @@ pub struct Probed<M> {
     pub moves: Vec<(M, Value)>,
     /// The legal moves whose searches ran out of time, in the order the game lists moves.
     pub unknown: Vec<M>,
+}
+
+/// One probed position as `probe --json` prints it (docs/CLI.md, "JSON"): `position`, `value`
+/// and `plies` (with `"distance": "unknown"` where a win or loss is proved without its
+/// distance), `moves` (each `move`, `value`, `plies`, best first, the unsettled last with
+/// `"value": "unknown"`), and `line` where the best line was asked for.
+pub struct ProbeReport<'a, M> {
+    /// The position in the game's notation.
+    pub position: &'a str,
+    /// Its value and moves.
+    pub probed: &'a Probed<M>,
+    /// The best line, where asked for.
+    pub line: Option<&'a [M]>,
+}
+
+impl<M: fmt::Display> Serialize for ProbeReport<'_, M> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("position", self.position)?;
+        value_entries::<S>(&mut map, self.probed.value)?;
+        map.serialize_entry("moves", &Moves(self.probed))?;
+        if let Some(line) = self.line {
+            map.serialize_entry("line", &Line(line))?;
+        }
+        map.end()
+    }
+}
+
+/// A move of [`ProbeReport`]: `{"move": ..., "value": ..., "plies": ...}`.
+struct MoveReport<'a, M> {
+    mv: &'a M,
+    value: Option<Value>,
+}
+
+impl<M: fmt::Display> Serialize for MoveReport<'_, M> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("move", &Shown(self.mv))?;
+        value_entries::<S>(&mut map, self.value)?;
+        map.end()
+    }
+}
+
+/// The `value` and `plies` entries (and `"distance": "unknown"` after them where a win or loss
+/// is proved without its distance: a distance is never invented); `"unknown"` and null where
+/// the value was not settled within the time limit.
+fn value_entries<S: Serializer>(map: &mut S::SerializeMap, value: Option<Value>) -> Result<(), S::Error> {
+    match value {
+        None => {
+            map.serialize_entry("value", "unknown")?;
+            map.serialize_entry("plies", &None::<u32>)
+        }
+        Some(value) => {
+            map.serialize_entry("value", value.word())?;
+            map.serialize_entry("plies", &value.distance())?;
+            if value.distance_unknown() {
+                map.serialize_entry("distance", "unknown")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Something shown with `Display`, serialized as a string without building one first.
+struct Shown<'a, T>(&'a T);
+
+impl<T: fmt::Display> Serialize for Shown<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self.0)
+    }
+}
+
+/// The `moves` of [`ProbeReport`]: the settled best first, then the unsettled.
+struct Moves<'a, M>(&'a Probed<M>);
+
+impl<M: fmt::Display> Serialize for Moves<'_, M> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let settled = self.0.moves.iter().map(|(mv, value)| MoveReport { mv, value: Some(*value) });
+        let unknown = self.0.unknown.iter().map(|mv| MoveReport { mv, value: None });
+        serializer.collect_seq(settled.chain(unknown))
+    }
+}
+
+/// The `line` of [`ProbeReport`]: the moves as strings.
+struct Line<'a, M>(&'a [M]);
+
+impl<M: fmt::Display> Serialize for Line<'_, M> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(Shown))
+    }
 }
 
 /// The value and all moves of `position`, best first (ties in the order the game lists moves).

@@ -125,9 +125,6 @@ impl LayeredGame for Connect4 {
     type Position = Position;
     type Walker = Walker;
 
-    fn game(&self) -> &'static str {
-        GAME
-    }
 
     fn name(&self) -> String {
         format!("{GAME} {}", self.geometry)

@@ -14,7 +14,7 @@ pub mod search;
 pub use board::{Geometry, MovesError, Position, SizeError, TABULATED_CELLS, parse_moves};
 pub use catalogue::{Connect4, GAME};
 pub use game::Connect4Game;
-pub use index::{MAX_WIDTH, Walker};
+pub use index::{MAX_WIDTH, PlyIndex, Walker};
 pub use probe::{Column, Connect4Tablebase, Game, diagram};
 pub use search::SearchError;
 pub(crate) use reference::{connect4_board, connect4_ply_positions};

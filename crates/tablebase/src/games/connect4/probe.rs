@@ -121,19 +121,12 @@ impl Connect4Tablebase {
         }
         match self.ply(position.ply) {
             Ok(layer) => Lookup::Index(layer, game.ply(position.ply).canonical_index(position)),
-            Err(ProbeError::NotGenerated { .. }) if self.searches_past_tables() => match self.search(position) {
+            Err(ProbeError::NotGenerated { .. }) if Probe::searches(self) => match self.search(position) {
                 Ok(value) => Lookup::Known(value),
                 Err(e) => Lookup::Failed(e),
             },
             Err(e) => Lookup::Failed(e),
         }
-    }
-
-    /// Whether a ply without a table is searched rather than reported as not generated: asked
-    /// of the directory when a table is missing, so that a book built while `serve` runs counts.
-    fn searches_past_tables(&self) -> bool {
-        let g = self.geometry();
-        !g.tabulated() || Connect4::book_on_disk(g, &self.dir).is_some()
     }
 
     /// The value of a position whose game is not over, by search.
@@ -187,7 +180,9 @@ impl Probe for Connect4Tablebase {
         Ok(children)
     }
 
-    /// A board too large to tabulate, or a book's, is searched past its tables.
+    /// A board too large to tabulate, or a book's, is searched past its tables. The book is
+    /// looked for at most once a second ([`RecentAnswer`]), so that one built while `serve`
+    /// runs counts soon after without a `stat` per position.
     fn searches(&self) -> bool {
         let g = self.geometry();
         !g.tabulated() || self.book_seen.get(|| Connect4::book_on_disk(g, &self.dir).is_some())

@@ -152,9 +152,6 @@ impl<const GRAVITY: bool> LayeredGame for CubeBook<GRAVITY> {
     type Position = Position;
     type Walker = ();
 
-    fn game(&self) -> &'static str {
-        key(GRAVITY)
-    }
 
     fn name(&self) -> String {
         key(GRAVITY).to_string()

@@ -169,9 +169,6 @@ impl<V: MorrisVariant> Catalogue for MovingPhase<V> {
     type Key = Class;
     type Job = Class;
 
-    fn game(&self) -> &'static str {
-        V::RULES.key
-    }
 
     fn name(&self) -> String {
         V::RULES.key.to_string()

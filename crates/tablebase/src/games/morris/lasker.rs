@@ -101,9 +101,6 @@ impl<V: MorrisVariant> Catalogue for Sectors<V> {
     type Key = Sector;
     type Job = Sector;
 
-    fn game(&self) -> &'static str {
-        V::RULES.key
-    }
 
     fn name(&self) -> String {
         V::RULES.key.to_string()

@@ -21,6 +21,7 @@ pub(crate) mod variant;
 
 pub use board::{POINT_NAMES, Points, point_from_name};
 pub use catalogue::{Class, MovingPhase};
+pub use index::ClassIndex;
 pub use game::{LaskerGame, MorabarabaGame, MorrisGame, MorrisTables, morris_tables};
 pub use lasker::Sectors;
 pub use notation::{NotationError, PositionText, parse_move, parse_position, parse_position_in};

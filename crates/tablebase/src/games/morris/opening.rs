@@ -206,9 +206,6 @@ impl<V: MorrisVariant> LayeredGame for Opening<V> {
     type Position = Position;
     type Walker = PlacementCursor;
 
-    fn game(&self) -> &'static str {
-        V::RULES.key
-    }
 
     fn name(&self) -> String {
         format!("{} opening ({} stones)", V::RULES.key, self.stones)

@@ -19,9 +19,6 @@ impl LayeredGame for TicTacToe {
     type Position = Board;
     type Walker = ();
 
-    fn game(&self) -> &'static str {
-        GAME
-    }
 
     fn name(&self) -> String {
         GAME.into()
