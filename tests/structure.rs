@@ -2,21 +2,20 @@
 //! no files import each other in a cycle. Cargo keeps the library from importing the crates above
 //! it (the command line, the charts); this test keeps the order of the modules within it, which
 //! Cargo cannot see. It reads every `.rs` file under `crates/tablebase/src/`, collects the
-//! paths it names through `crate::`, `super::` (and, in the binary, `tablebase::`) in `use`
-//! declarations and in code, and resolves each to the file that defines it.
+//! paths it names through `crate::` and `super::` in `use` declarations and in code, and
+//! resolves each to the file that defines it.
 //!
 //! What counts and what does not:
-//! - A path counts where it starts with `crate::` or `super::` (in the binary, also
-//!   `tablebase::`, which names the library). A parent's `mod.rs` naming its children by
-//!   relative paths (`pub use chain::Chain;`) does not: that is how a module shows its parts.
+//! - A path counts where it starts with `crate::` or `super::`. A parent's `mod.rs` naming its
+//!   children by relative paths (`pub use chain::Chain;`) does not: that is how a module shows
+//!   its parts.
 //! - A path resolves to the longest prefix of it that is a file of the crate, seen through the
 //!   `use` declarations on the way: `crate::Value` (re-exported at the crate root from `value`)
 //!   is `src/value.rs`, and `super::open_to_read` in `table/header.rs` is the file of `table/`
 //!   that defines it, not `table/mod.rs` which only re-exports it.
 //! - `#[cfg(test)]` items (the `mod tests` of a file) are left out, comments and string literals
 //!   too.
-//! - `src/lib.rs` only re-exports and has no layer. `src/main.rs` and `src/cli/` are the binary,
-//!   the `cli` layer.
+//! - `src/lib.rs` only re-exports and has no layer.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::Path;
@@ -132,15 +131,8 @@ fn assert_none(what: &str, problems: Vec<String>) {
     assert!(problems.is_empty(), "{what} ({}):\n{}\n", problems.len(), problems.join("\n"));
 }
 
-/// The library or the binary: `crate::` means a different root in each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-enum Krate {
-    Lib,
-    Bin,
-}
-
-/// A module of either crate.
-type ModulePath = (Krate, Vec<String>);
+/// A module of the library: its path from the crate root (`["table", "header"]`).
+type ModulePath = Vec<String>;
 
 /// A path one file names, as written and as resolved against the file's module.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,7 +143,7 @@ struct Import {
     text: String,
     /// The absolute path it names.
     target: ModulePath,
-    /// Whether it counts as an import: `crate::`, `super::` or, in the binary, `tablebase::`.
+    /// Whether it counts as an import: `crate::` or `super::`.
     /// A relative `use child::X` does not count but still names an item for resolution.
     counts: bool,
     /// The name it brings into scope, for a `use` that is not a glob.
@@ -163,7 +155,6 @@ struct Import {
 struct File {
     /// Relative to the package root: `src/table/header.rs`.
     path: String,
-    krate: Krate,
     module: Vec<String>,
     imports: Vec<Import>,
 }
@@ -172,10 +163,9 @@ impl File {
     /// The name of the layer the file belongs to; `None` for the library's root. The games'
     /// folder's own `mod.rs` is the registry, above the games it names.
     fn layer(&self) -> Option<&str> {
-        match self.krate {
-            Krate::Bin => Some("cli"),
-            Krate::Lib if self.module == [GAMES_FOLDER] => Some("registry"),
-            Krate::Lib => self.module.first().map(String::as_str),
+        match self.module == [GAMES_FOLDER] {
+            true => Some("registry"),
+            false => self.module.first().map(String::as_str),
         }
     }
 
@@ -229,15 +219,15 @@ impl Crate {
         let mut files = Vec::new();
         let mut by_module = BTreeMap::new();
         for (path, _) in &sources {
-            let (krate, module) = module_of(path);
-            by_module.insert((krate, module.clone()), files.len());
-            files.push(File { path: path.clone(), krate, module, imports: Vec::new() });
+            let module = module_of(path);
+            by_module.insert(module.clone(), files.len());
+            files.push(File { path: path.clone(), module, imports: Vec::new() });
         }
         let is_module = |m: &ModulePath| by_module.contains_key(m);
         let mut names: BTreeMap<ModulePath, BTreeMap<String, ModulePath>> = BTreeMap::new();
         for (file, (_, text)) in files.iter_mut().zip(&sources) {
-            file.imports = imports(&tokens(text), file.krate, &file.module, &is_module);
-            let scope = names.entry((file.krate, file.module.clone())).or_default();
+            file.imports = imports(&tokens(text), &file.module, &is_module);
+            let scope = names.entry(file.module.clone()).or_default();
             for import in file.imports.iter().filter(|i| i.top_level_use) {
                 if let Some(name) = &import.binds {
                     scope.insert(name.clone(), import.target.clone());
@@ -253,21 +243,21 @@ impl Crate {
         self.resolve_within(path, 0)
     }
 
-    fn resolve_within(&self, (krate, segments): &ModulePath, hops: usize) -> usize {
+    fn resolve_within(&self, segments: &ModulePath, hops: usize) -> usize {
         let mut module = Vec::new();
-        let mut file = self.by_module[&(*krate, Vec::new())];
+        let mut file = self.by_module[&Vec::new()];
         for (at, segment) in segments.iter().enumerate() {
             let mut child = module.clone();
             child.push(segment.clone());
-            if let Some(&found) = self.by_module.get(&(*krate, child.clone())) {
+            if let Some(&found) = self.by_module.get(&child) {
                 (module, file) = (child, found);
                 continue;
             }
-            let named = self.names.get(&(*krate, module.clone())).and_then(|names| names.get(segment));
-            if let Some((to_krate, to)) = named.filter(|_| hops < 16) {
+            let named = self.names.get(&module).and_then(|names| names.get(segment));
+            if let Some(to) = named.filter(|_| hops < 16) {
                 let mut through = to.clone();
                 through.extend(segments[at + 1..].iter().cloned());
-                return self.resolve_within(&(*to_krate, through), hops + 1);
+                return self.resolve_within(&through, hops + 1);
             }
             break;
         }
@@ -396,7 +386,7 @@ impl Crate {
 }
 
 /// The crate and module of a file under `src/`.
-fn module_of(path: &str) -> (Krate, Vec<String>) {
+fn module_of(path: &str) -> Vec<String> {
     let inner = path.strip_prefix("src/").unwrap_or_else(|| panic!("{path}: not under src/"));
     let inner = inner.strip_suffix(".rs").unwrap_or_else(|| panic!("{path}: not a .rs file"));
     let mut segments: Vec<String> = inner.split('/').map(str::to_string).collect();
@@ -404,11 +394,9 @@ fn module_of(path: &str) -> (Krate, Vec<String>) {
         segments.pop();
     }
     match segments.first().map(String::as_str) {
-        Some("lib") if segments.len() == 1 => (Krate::Lib, Vec::new()),
-        Some("main") if segments.len() == 1 => (Krate::Bin, Vec::new()),
-        Some("cli") => (Krate::Bin, segments),
+        Some("lib") if segments.len() == 1 => Vec::new(),
         Some("bin") => panic!("{path}: a binary under src/bin/ is not known to tests/structure.rs"),
-        _ => (Krate::Lib, segments),
+        _ => segments,
     }
 }
 
@@ -621,14 +609,9 @@ fn use_tree(tokens: &[Token], i: &mut usize, prefix: Vec<String>, out: &mut Vec<
     }
 }
 
-/// The paths a file names, with `krate` and `module` its own, and `is_module` telling which
+/// The paths a file names, with `module` its own, and `is_module` telling which
 /// modules are files (for relative paths that name a child).
-fn imports(
-    tokens: &[Token],
-    krate: Krate,
-    module: &[String],
-    is_module: &dyn Fn(&ModulePath) -> bool,
-) -> Vec<Import> {
+fn imports(tokens: &[Token], module: &[String], is_module: &dyn Fn(&ModulePath) -> bool) -> Vec<Import> {
     let mut out = Vec::new();
     // Inline modules the scan is in: name, and the brace depth outside them.
     let mut inline: Vec<(String, usize)> = Vec::new();
@@ -640,24 +623,23 @@ fn imports(
         here.extend(inline.iter().map(|(name, _)| name.clone()));
         let head = segments.first().map(String::as_str);
         match head {
-            Some("crate") => Some(((krate, segments[1..].to_vec()), true)),
+            Some("crate") => Some((segments[1..].to_vec(), true)),
             Some("super") => {
                 let ups = segments.iter().take_while(|s| *s == "super").count();
                 let mut target = here[..here.len().saturating_sub(ups)].to_vec();
                 target.extend(segments[ups..].iter().cloned());
-                Some(((krate, target), true))
+                Some((target, true))
             }
             Some("self") => {
                 here.extend(segments[1..].iter().cloned());
-                Some(((krate, here), false))
+                Some((here, false))
             }
-            Some("tablebase") if krate == Krate::Bin => Some(((Krate::Lib, segments[1..].to_vec()), true)),
             Some(first) if in_use => {
                 let mut child = here.clone();
                 child.push(first.to_string());
-                is_module(&(krate, child)).then(|| {
+                is_module(&child).then(|| {
                     here.extend(segments.iter().cloned());
-                    ((krate, here), false)
+                    (here, false)
                 })
             }
             _ => None,
@@ -707,7 +689,7 @@ fn imports(
                 }
                 continue;
             }
-            "crate" | "super" | "tablebase"
+            "crate" | "super"
                 if tokens.get(i + 1).is_some_and(|t| t.text == "::")
                     && !(i > 0 && matches!(tokens[i - 1].text.as_str(), "::" | "in")) =>
             {
@@ -892,7 +874,7 @@ mod checker {
                 ("crate::a::c::*", "src/a/c.rs"),
             ])
         );
-        let file = &krate.files[krate.by_module[&(Krate::Lib, vec!["d".to_string()])]];
+        let file = &krate.files[krate.by_module[&vec!["d".to_string()]]];
         let bound: Vec<_> = file.imports.iter().map(|i| i.binds.clone()).collect();
         let expected = [Some("b"), Some("X"), Some("Z"), Some("_"), None];
         assert_eq!(bound, expected.map(|b| b.map(str::to_string)));
@@ -969,25 +951,6 @@ mod checker {
         // The parent's relative re-exports are no imports of its own.
         assert_eq!(resolved(&krate, "src/t/mod.rs"), pairs(&[]));
         assert_eq!(resolved(&krate, "src/lib.rs"), pairs(&[]));
-    }
-
-    #[test]
-    fn the_binary_names_the_library_as_tablebase() {
-        let krate = Crate::from_sources(&sources(&[
-            ("src/lib.rs", "pub mod probe;"),
-            ("src/probe.rs", ""),
-            ("src/main.rs", "mod cli; use cli::run;"),
-            ("src/cli/mod.rs", "mod serve; use tablebase::probe::Probe;"),
-            ("src/cli/serve.rs", "use crate::cli::run; fn f() { tablebase::probe(); }"),
-        ]));
-        assert_eq!(resolved(&krate, "src/main.rs"), pairs(&[]));
-        assert_eq!(resolved(&krate, "src/cli/mod.rs"), pairs(&[("tablebase::probe::Probe", "src/probe.rs")]));
-        assert_eq!(
-            resolved(&krate, "src/cli/serve.rs"),
-            pairs(&[("crate::cli::run", "src/cli/mod.rs"), ("tablebase::probe", "src/probe.rs")])
-        );
-        assert_eq!(krate.files[krate.resolve(&(Krate::Bin, vec!["cli".into()]))].path, "src/cli/mod.rs");
-        assert!(krate.upward_imports().is_empty());
     }
 
     #[test]

@@ -170,21 +170,45 @@ impl Tablebase {
 
     /// Many positions in parallel: a list of what `probe` gives each, in order. With
     /// `moves=False`, the value alone (`position`, `value`, `plies`) by the batch path of
-    /// `probe --brief -`, far faster. The first position that cannot be answered raises, its
-    /// index in the message.
-    #[pyo3(signature = (positions, moves = true, line = false))]
+    /// `probe --brief -`, far faster. With `errors="raise"` (the default) the first position
+    /// that cannot be answered raises, its index in the message; with `errors="dict"` it gets
+    /// the dict `probe --json -` prints for such a line, `position` (quoted) and `error`, and
+    /// the batch goes on.
+    #[pyo3(signature = (positions, moves = true, line = false, errors = "raise"))]
     fn probe_many<'py>(
         &self,
         py: Python<'py>,
         positions: Vec<String>,
         moves: bool,
         line: bool,
+        errors: &str,
     ) -> PyResult<Bound<'py, PyList>> {
         let session = &*self.session;
+        let keep_errors = match errors {
+            "raise" => false,
+            "dict" => true,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "errors='{}': 'raise' or 'dict'",
+                    engine::text::quote(other)
+                )));
+            }
+        };
         let numbered = |k: usize, e: &ProbeError| {
             let error = probe_error(e);
             let message = format!("position {k} ('{}'): {}", positions[k], error.value(py));
             PyErr::from_type(error.get_type(py), message)
+        };
+        // What a position that cannot be answered gives: a dict as `probe --json -` prints, or
+        // the exception.
+        let failed = |k: usize, e: &ProbeError| -> PyResult<Bound<'py, PyDict>> {
+            if !keep_errors {
+                return Err(numbered(k, e));
+            }
+            let dict = PyDict::new(py);
+            dict.set_item(intern!(py, "position"), engine::text::quote(&positions[k]))?;
+            dict.set_item(intern!(py, "error"), probe_error(e).value(py).to_string())?;
+            Ok(dict)
         };
         if !moves {
             let values: Vec<Vec<Result<(String, Value), ProbeError>>> = guarded(|| {
@@ -193,7 +217,13 @@ impl Tablebase {
             return without_collection(py, || {
                 let mut dicts = Vec::with_capacity(positions.len());
                 for (k, value) in values.into_iter().flatten().enumerate() {
-                    let (notation, value) = value.map_err(|e| numbered(k, &e))?;
+                    let (notation, value) = match value {
+                        Ok(answer) => answer,
+                        Err(e) => {
+                            dicts.push(failed(k, &e)?);
+                            continue;
+                        }
+                    };
                     let dict = PyDict::new(py);
                     dict.set_item(intern!(py, "position"), notation)?;
                     value_items(&dict, Some(value))?;
@@ -208,7 +238,10 @@ impl Tablebase {
         without_collection(py, || {
             let mut dicts = Vec::with_capacity(answers.len());
             for (k, answer) in answers.iter().enumerate() {
-                dicts.push(answer_dict(py, answer.as_ref().map_err(|e| numbered(k, e))?)?);
+                dicts.push(match answer {
+                    Ok(answer) => answer_dict(py, answer)?,
+                    Err(e) => failed(k, e)?,
+                });
             }
             PyList::new(py, dicts)
         })

@@ -165,6 +165,14 @@ def test_bad_input_is_a_value_error(cli, tables):
     assert said.returncode == 2 and said.stderr.strip() == f"tablebase: '55': {raised.value}"
     with pytest.raises(ValueError, match="position 1 \\('1111111'\\)"):
         tb.probe_many(["1", "1111111"])
+    # Or, asked for, the lines of `probe --json -`: the error in place, the batch going on.
+    batch = ["1", "1111111", "", "x" * 100, "12"]
+    lines = json_lines(cli("probe", "connect4", "--size", "4x4", "--dir", tables, "--json", "-", stdin="\n".join(batch) + "\n", check=False).stdout)
+    assert tb.probe_many(batch, errors="dict") == lines
+    assert [set(d) for d in lines[1:2] + lines[3:4]] == [{"position", "error"}] * 2
+    assert tb.probe_many(batch, moves=False, errors="dict")[1] == lines[1]
+    with pytest.raises(ValueError, match="'raise' or 'dict'"):
+        tb.probe_many(batch, errors="ignore")
     with pytest.raises(ValueError, match="no game 'chess'"):
         tablebase.open("chess")
     with pytest.raises(ValueError, match="takes no setting 'stone'"):

@@ -33,6 +33,9 @@ struct Tables {
     /// Searches in flight: each holds a transposition table (64 MB to gigabytes) and a thread
     /// for up to [`SEARCH_SECONDS`], so their number is bounded however many clients ask.
     searching: AtomicUsize,
+    /// The thread that gives the searches' memory back ([`release_memory`]), started with the
+    /// server at normal priority: each message is the tables and where to say it is done.
+    releaser: std::sync::mpsc::Sender<(Arc<Tables>, std::sync::mpsc::Sender<()>)>,
 }
 
 /// A tablebase of any game, as `serve` keeps it.
@@ -85,10 +88,21 @@ pub fn serve(dir: &Path, bind: &str, port: u16) -> Result<(), Error> {
         .map_err(|source| Error::Serve { address: format!("{bind}:{port}"), source })?;
     let address = listener.local_addr().map_or(format!("{bind}:{port}"), |a| a.to_string());
     complain!("tablebase: serving the tables in {} at http://{address}/ (Ctrl-C stops)", dir.display());
+    let (releaser, to_release) = std::sync::mpsc::channel::<(Arc<Tables>, std::sync::mpsc::Sender<()>)>();
+    std::thread::Builder::new()
+        .name("release".into())
+        .spawn(move || {
+            for (tables, done) in to_release {
+                release_memory(&tables);
+                let _ = done.send(());
+            }
+        })
+        .map_err(|source| Error::Serve { address: address.clone(), source })?;
     let tables = Arc::new(Tables {
         dir: plain_dir(dir),
         open: Mutex::new(HashMap::new()),
         searching: AtomicUsize::new(0),
+        releaser,
     });
     http::serve(listener, http::Limits::default(), move |request| {
         let reply = answer_request(&tables, request);
@@ -130,8 +144,14 @@ fn answer_request(tables: &Arc<Tables>, request: &http::Request) -> Reply {
         lowest_priority();
         let reply = Work::run(Some(&search), || guarded(&for_thread, &target));
         // The tables of the searches just ended go back before the answer and the turn, so
-        // that at most [`SEARCHES`] searches' memory is ever held, and none once all answered.
-        release_memory(&for_thread);
+        // that at most [`SEARCHES`] searches' memory is ever held, and none once all answered;
+        // on the releasing thread, at normal priority: the allocator's locks that giving memory
+        // back takes would otherwise be held by a thread of the lowest priority, which a busy
+        // machine can leave waiting while the cheap requests wait for those locks.
+        let (done, released) = std::sync::mpsc::channel();
+        if for_thread.releaser.send((Arc::clone(&for_thread), done)).is_ok() {
+            let _ = released.recv();
+        }
         drop(turn);
         // Nobody may be listening any more (a client gone).
         let _ = send.send(reply);

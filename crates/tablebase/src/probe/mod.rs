@@ -1,5 +1,6 @@
 //! Probing, shared by every game: a position's value, every move with its outcome (best first),
-//! and the best line. How answers are printed is the command line's (`src/cli/output.rs`).
+//! and the best line. [`ProbeReport`] is one answer as data (what `probe --json` prints, through
+//! serde); the text for people and the brief lines are the command line's (`src/cli/output.rs`).
 
 mod error;
 mod lazy;

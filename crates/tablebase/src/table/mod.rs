@@ -42,8 +42,8 @@ pub(crate) fn set_file_len(capacity: u64) -> u64 {
 pub(crate) use checkpoint::checkpoint_progress;
 pub use error::TableError;
 pub(crate) use format::{HEADER_SIZE, OLDEST_READABLE_VERSION};
-pub use header::{Check, Counts, FileKind, FileSpec, Header, Packing};
 pub(crate) use header::check_file;
+pub use header::{Check, Counts, FileKind, FileSpec, Header, Packing};
 pub(crate) use set::write_set;
 pub use set::{CheckedRanks, CheckedWords, SetFile, Words};
 pub use status::Status;
