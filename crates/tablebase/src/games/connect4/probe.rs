@@ -181,7 +181,7 @@ impl Probe for Connect4Tablebase {
     }
 
     /// A board too large to tabulate, or a book's, is searched past its tables. The book is
-    /// looked for at most once a second ([`RecentAnswer`]), so that one built while `serve`
+    /// looked for at most once a second (a `RecentAnswer`), so that one built while `serve`
     /// runs counts soon after without a `stat` per position.
     fn searches(&self) -> bool {
         let g = self.geometry();
