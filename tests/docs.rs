@@ -107,6 +107,20 @@ fn the_synopsis_of_docs_cli_is_the_program() {
     assert_eq!(documented, programmed, "the commands of docs/CLI.md's synopsis");
 }
 
+/// The flags of the command line `line` (`tablebase probe morris --stones 3 ...`) that its
+/// command (and game, where it names one) does not take, with those it takes; `None` where its
+/// first word is not one of `commands`.
+fn flags_not_taken(line: &str, commands: &[String]) -> Option<(Vec<String>, BTreeSet<String>)> {
+    let (words, flags) = command_and_flags(line);
+    let first = words.first().filter(|w| commands.contains(w))?;
+    let mut command = vec![first.clone()];
+    if let Some(game) = words.get(1).filter(|g| subcommands(&command).contains(g)) {
+        command.push(game.clone());
+    }
+    let taken = help_flags(&command);
+    Some((flags.difference(&taken).cloned().collect(), taken))
+}
+
 #[test]
 fn every_flag_readme_shows_is_taken_by_its_command() {
     let readme = document("README.md");
@@ -116,15 +130,8 @@ fn every_flag_readme_shows_is_taken_by_its_command() {
     for line in pieces {
         let Some(at) = line.find("tablebase ") else { continue };
         let line = &line[at..];
-        let (words, flags) = command_and_flags(line);
         // Prose that names the program is not a command line.
-        let Some(first) = words.first().filter(|w| commands.contains(w)) else { continue };
-        let mut command = vec![first.clone()];
-        if let Some(game) = words.get(1).filter(|g| subcommands(&command).contains(g)) {
-            command.push(game.clone());
-        }
-        let taken = help_flags(&command);
-        let unknown: Vec<&String> = flags.difference(&taken).collect();
+        let Some((unknown, taken)) = flags_not_taken(line, &commands) else { continue };
         assert!(unknown.is_empty(), "README: {line}: {unknown:?} not among {taken:?}");
         seen += 1;
     }
@@ -259,14 +266,7 @@ fn benchmarks_open_with_the_current_figures() {
         assert!(well_formed, "{row}: a date YYYY-MM-DD");
         assert!(text[history..].contains(date), "{row}: no measurement of that date below");
         for line in cells[2].split('`').filter(|piece| piece.starts_with("tablebase ")) {
-            let (words, flags) = command_and_flags(line);
-            let first = words.first().filter(|w| commands.contains(w)).unwrap_or_else(|| panic!("{line}"));
-            let mut command = vec![first.clone()];
-            if let Some(game) = words.get(1).filter(|g| subcommands(&command).contains(g)) {
-                command.push(game.clone());
-            }
-            let taken = help_flags(&command);
-            let unknown: Vec<&String> = flags.difference(&taken).collect();
+            let (unknown, taken) = flags_not_taken(line, &commands).unwrap_or_else(|| panic!("{line}"));
             assert!(unknown.is_empty(), "docs/BENCHMARKS.md: {line}: {unknown:?} not among {taken:?}");
             shown += 1;
         }
