@@ -111,6 +111,36 @@ fn architecture_lists_the_layers_of_the_code() {
     assert_eq!(documented, code, "docs/ARCHITECTURE.md's layers, lowest first, against LAYERS");
 }
 
+/// The library's public modules, the API with the crate root's re-exports. The others are
+/// private, or (`internal_mod!`) public only with the unstable feature `internals`, for the
+/// command line, the benchmarks and the tests.
+const PUBLIC_MODULES: &[&str] = &["catalogue", "game", "games", "layered", "picture", "play", "probe"];
+
+#[test]
+fn only_the_modules_of_the_api_are_public() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(LIBRARY).join("src/lib.rs");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    // `testing` is compiled only with `internals`: its `pub mod` follows that `cfg`.
+    let lines: Vec<&str> = text.lines().collect();
+    let public: Vec<&str> = (0..lines.len())
+        .filter(|&i| !lines[i.saturating_sub(2)..i].contains(&"#[cfg(feature = \"internals\")]"))
+        .filter_map(|i| lines[i].strip_prefix("pub mod "))
+        .map(|rest| rest.trim_end_matches(';'))
+        .collect();
+    assert_eq!(public, PUBLIC_MODULES, "the `pub mod` lines of {}", path.display());
+    let internal: Vec<&str> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("internal_mod!("))
+        .flat_map(|rest| rest.trim_end_matches(");").split(", "))
+        .collect();
+    for name in internal {
+        assert!(
+            LAYERS.iter().any(|&(layer, _)| layer == name) && !PUBLIC_MODULES.contains(&name),
+            "internal module {name} is a layer and not public"
+        );
+    }
+}
+
 #[test]
 fn modules_import_only_downward() {
     assert_none("upward imports (see LAYERS in tests/structure.rs)", Crate::read().upward_imports());

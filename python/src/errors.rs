@@ -4,7 +4,7 @@
 
 use engine::catalogue::Variant;
 use engine::game::VariantError;
-use engine::text::one_line;
+use engine::one_line;
 use engine::{BuildError, ProbeError};
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;

@@ -7,7 +7,7 @@ use engine::catalogue::Variant;
 use engine::game::{Game, Purpose};
 use engine::games::{ForGame, with_game};
 use engine::probe::{Probe, ProbeError, best_line, probe};
-use engine::{Value, search};
+use engine::{Value, within};
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -50,7 +50,7 @@ impl<T: Probe + Send + Sync> Session for Opened<T> {
     fn answer(&self, text: &str, with_line: bool) -> Result<Answer, ProbeError> {
         // The limit bounds the whole answer, the position and each of its moves, as on the
         // command line.
-        search::within(self.limit, || {
+        within(self.limit, || {
             let game = &self.tablebase;
             let position = game.parse(text)?;
             let probed = probe(game, &position)?;
@@ -190,7 +190,7 @@ impl Tablebase {
             other => {
                 return Err(PyValueError::new_err(format!(
                     "errors='{}': 'raise' or 'dict'",
-                    engine::text::quote(other)
+                    engine::quote(other)
                 )));
             }
         };
@@ -206,7 +206,7 @@ impl Tablebase {
                 return Err(numbered(k, e));
             }
             let dict = PyDict::new(py);
-            dict.set_item(intern!(py, "position"), engine::text::quote(&positions[k]))?;
+            dict.set_item(intern!(py, "position"), engine::quote(&positions[k]))?;
             dict.set_item(intern!(py, "error"), probe_error(e).value(py).to_string())?;
             Ok(dict)
         };

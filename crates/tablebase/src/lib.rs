@@ -100,26 +100,64 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Adding a game
-//! A game is one folder under `crates/tablebase/src/games/` and one line of the registry (`crates/tablebase/src/games/mod.rs`).
-//! Whose moves all leave their layer (a ply, stones on the board), it implements
-//! [`LayeredGame`] and gets its [`Catalogue`] from [`Layered`]: the forward pass over reachable
-//! positions, per-layer sets and tables, all shared. Whose positions repeat, it implements
-//! [`Catalogue`] itself with a [`solve::CyclicSet`] per job. It adds [`Probe`],
-//! [`Play`](play::Play) and [`Draw`](picture::Draw) for its tablebase, and [`Game`](game::Game)
-//! for the registry. `crates/tablebase/src/games/tictactoe/` is the smallest whole example; docs/ARCHITECTURE.md
-//! walks through it.
+//! # The API, and what stays inside
+//! What a program needs is exported here and in the public modules: the registry ([`games`],
+//! [`game`]), [`generate`] with its [`GenerateOptions`], [`verify`], [`info`] and
+//! [`plan`](catalogue::plan) with their reports (each `serde::Serialize`), the tablebases and
+//! [`Probe`] with [`probe()`](fn@probe) and [`ProbeReport`], [`Value`], the errors ([`BuildError`],
+//! [`TableError`], [`ProbeError`]), and [`within`], a time bound on many searches. The file
+//! format, the solvers, the searches and the text helpers are not part of it: the command line,
+//! the benchmarks and the tests reach them with the feature `internals`, which makes them public
+//! but hidden, and promises nothing about them.
 //!
-//! The modules, lowest first: [`table`] (the file format), [`solve`] (the retrograde solvers and
+//! # Adding a game
+//! A game is one folder under `crates/tablebase/src/games/` and one line of the registry
+//! (`crates/tablebase/src/games/mod.rs`): the traits a game implements name the crate's table
+//! files and solvers, so games are added here, not in another crate. Whose moves all leave their
+//! layer (a ply, stones on the board), it implements [`LayeredGame`] and gets its [`Catalogue`]
+//! from [`Layered`]: the forward pass over reachable positions, per-layer sets and tables, all
+//! shared. Whose positions repeat, it implements [`Catalogue`] itself with a `solve::CyclicSet`
+//! per job. It adds [`Probe`], [`Play`](play::Play) and [`Draw`](picture::Draw) for its
+//! tablebase, and [`Game`](game::Game) for the registry. `crates/tablebase/src/games/tictactoe/`
+//! is the smallest whole example; docs/ARCHITECTURE.md walks through it.
+//!
+//! The modules, lowest first: `table` (the file format), `solve` (the retrograde solvers and
 //! the forward check), [`catalogue`] (the trait and the generic drivers), [`layered`] (the
-//! layered pipeline), [`mod@probe`], [`play`] and [`picture`] (the engines every game shares),
-//! [`game`] (what a game gives), [`games`] (the registry and the games). See
-//! docs/ARCHITECTURE.md.
+//! layered pipeline), `search` (the searches past the tables), [`mod@probe`], [`play`] and
+//! [`picture`] (the engines every game shares), [`game`] (what a game gives), [`games`] (the
+//! registry and the games). See docs/ARCHITECTURE.md.
 
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
 // Board code indexes fixed-size tables by point and symmetry numbers; ranges read better there.
 #![allow(clippy::needless_range_loop)]
+// Without `internals`, what only the command line, the benchmarks and the tests use is unused.
+#![cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+
+/// A module this workspace's own crates (the command line, the benchmarks, the tests) reach
+/// with the `internals` feature, and private to everyone else: the API is what the crate root
+/// and the public modules export, and these modules are free to change.
+macro_rules! internal_mod {
+    ($($name:ident),+ $(,)?) => {$(
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        pub(crate) mod $name;
+    )+};
+}
+
+/// Names re-exported for this workspace's own crates (`internals`), private to everyone else.
+macro_rules! internal_use {
+    ($($path:tt)+) => {
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub use $($path)+;
+        #[cfg(not(feature = "internals"))]
+        #[allow(unused_imports)]
+        pub(crate) use $($path)+;
+    };
+}
 
 pub mod catalogue;
 mod combinations;
@@ -132,16 +170,12 @@ mod prefetch;
 pub mod probe;
 mod progress;
 mod reference;
-pub mod resources;
 mod rng;
-pub mod search;
-pub mod solve;
-pub mod table;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod testing;
-pub mod text;
 mod value;
+internal_mod!(resources, search, solve, table, text);
 
 pub use catalogue::{BuildError, Catalogue, GenerateOptions, generate, info, verify};
 pub use games::connect4::Connect4Tablebase;
@@ -149,5 +183,7 @@ pub use games::morris::MorrisTablebase;
 pub use layered::{Layered, LayeredGame, Step};
 pub use probe::{Probe, ProbeError, ProbeReport, Probed, best_line, probe};
 pub use progress::{Progress, Report};
+pub use search::within;
 pub use table::TableError;
+pub use text::{one_line, quote};
 pub use value::{Value, best_of};

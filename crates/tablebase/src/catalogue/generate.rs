@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Instant;
 
 /// What a job may ask of the run it is part of. A job opens the files it builds on with
-/// [`Check::Checksum`](crate::table::Check): checked whole once (a fast sequential read), so
+/// `Check::Checksum`: checked whole once (a fast sequential read), so
 /// nothing is built on a damaged table and the solver's reads skip the per-block checks.
 pub struct Build<'a> {
     /// Where to report progress.
@@ -36,7 +36,7 @@ pub struct JobReport {
 pub struct GenerateOptions<'a> {
     /// How the value tables are left.
     pub storage: Storage,
-    /// One job of the plan, by its id ([`job_id`], `plan --json`'s `id`), for a scheduler that
+    /// One job of the plan, by its id (`plan --json`'s `id`, [`PlannedJob::id`](crate::catalogue::PlannedJob::id)), for a scheduler that
     /// runs the job graph itself; `None` for every job left.
     pub only: Option<&'a str>,
     /// Where progress goes.

@@ -110,7 +110,7 @@ fn failed<'a>(path: &'a Path, doing: &'static str) -> impl FnOnce(std::io::Error
     }
 }
 
-/// The parts of one table's check in the journal ([`CheckedParts`]), a line each: `TABLE part K`.
+/// The parts of one table's check in the journal (`CheckedParts`), a line each: `TABLE part K`.
 /// Only a table checked in parts (an opening book's searched ply) asks for them.
 pub struct TableParts<'a> {
     journal: Mutex<&'a mut Journal>,

@@ -6,7 +6,7 @@
 //! A game with layers (every move leaves its layer) implements
 //! [`LayeredGame`](crate::layered::LayeredGame) instead and gets its catalogue from
 //! [`Layered`](crate::layered::Layered); a game whose positions repeat implements this trait
-//! directly, with a [`CyclicSet`](crate::solve::CyclicSet) per job.
+//! directly, with a `CyclicSet` per job.
 
 mod chain;
 mod generate;
@@ -17,18 +17,22 @@ mod variant;
 mod verify;
 
 pub use chain::{Chain, Link};
-pub use generate::{
-    Build, Estimate, GenerateOptions, JOB_LOCKS, JobReport, Storage, estimate, generate, room,
-};
+pub use generate::{Build, Estimate, GenerateOptions, JobReport, Storage, estimate, generate};
+internal_use!(generate::{JOB_LOCKS, room});
 pub use info::{InfoRow, info};
-pub use journal::{JOURNAL_NAME, Journal, TableParts};
-pub use plan::{PlannedJob, SMALL_JOB_CPU_SECONDS, job_id, plan};
+pub use journal::{Journal, TableParts};
+internal_use!(journal::JOURNAL_NAME);
+pub use plan::{PlannedJob, plan};
+internal_use!(plan::{SMALL_JOB_CPU_SECONDS, job_id});
+/// The counts and the status of a table, as [`TableReport`] and [`InfoRow`] give them.
+pub use crate::table::{Counts, Status};
 pub use variant::{Settings, Variant};
 pub use verify::{TableOutcome, TableReport, verify};
 
 use crate::progress::Progress;
-use crate::solve::{CheckedParts, Consistency, SolveError};
-use crate::table::{Counts, FileSpec, TableError};
+pub use crate::solve::SolveError;
+use crate::solve::{CheckedParts, Consistency};
+use crate::table::{FileSpec, TableError};
 use std::fmt;
 use std::path::{Path, PathBuf};
 

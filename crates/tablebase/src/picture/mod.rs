@@ -3,7 +3,7 @@
 //! The charts of the tables (`info --plot`) are drawn by the `tablebase-picture` crate, from
 //! the figures a game gives as [`Chart`]s.
 
-pub mod svg;
+internal_mod!(svg);
 
 use crate::table::Counts;
 

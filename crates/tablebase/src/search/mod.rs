@@ -101,7 +101,7 @@ pub enum SearchError {
         /// Positions searched until then.
         nodes: u64,
     },
-    /// The work it was for ([`Work`]) stopped it: no longer wanted (a client gone), or not
+    /// The work it was for (`Work`) stopped it: no longer wanted (a client gone), or not
     /// allowed to search at all.
     Stopped,
 }
@@ -135,7 +135,7 @@ impl Deadline {
     }
 
     /// The error to stop with after `nodes` nodes, once the time is up, this search's own or
-    /// that of the work the thread does ([`Work`]), or once that work is stopped; the clock is
+    /// that of the work the thread does (`Work`), or once that work is stopped; the clock is
     /// read at every 4,096th node only.
     #[inline]
     pub(crate) fn check(&self, nodes: u64) -> Result<(), SearchError> {
@@ -275,7 +275,7 @@ pub(crate) fn may_search() -> Result<(), SearchError> {
     })
 }
 
-/// Seconds left to the searches of the work this thread does ([`Work`]); `None` where it has no
+/// Seconds left to the searches of the work this thread does (`Work`); `None` where it has no
 /// deadline. A search that shares its time among several lets each have a part of this.
 pub fn time_left() -> Option<f64> {
     WORK.with_borrow(|work| work.as_ref().and_then(|work| work.time_left(Instant::now())))

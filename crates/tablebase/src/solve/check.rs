@@ -12,6 +12,7 @@ use std::ops::Range;
 
 /// A position whose stored value differs from the value recomputed from its successors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the solvers behind the catalogue traits, which only the games of this crate implement"))]
 pub struct Mismatch {
     /// The position's index in the set.
     pub index: u64,
@@ -23,6 +24,7 @@ pub struct Mismatch {
 
 /// What a forward check found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the solvers behind the catalogue traits, which only the games of this crate implement"))]
 pub struct Consistency {
     /// Positions whose stored value differs from the recomputed one.
     pub mismatches: u64,
@@ -51,6 +53,7 @@ pub const PART_LEN: u64 = 512;
 /// Parts of a long check found consistent before, and the record of new ones: a check of hours
 /// (the searched ply of an opening book) goes on where a verify cut short stopped. Part `k` is
 /// entries `k * PART_LEN ..` of the checked range.
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the solvers behind the catalogue traits, which only the games of this crate implement"))]
 pub trait CheckedParts: Sync {
     /// Whether part `part` was found consistent before, over the same files.
     fn holds(&self, part: u64) -> bool;

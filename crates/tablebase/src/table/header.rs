@@ -19,6 +19,7 @@ pub use super::layout::Packing;
 
 /// A file a catalogue expects: where it is and what its header must say.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the table files behind the catalogue traits, which only the games of this crate implement"))]
 pub struct FileSpec {
     /// Where the file is.
     pub path: PathBuf,
@@ -123,6 +124,7 @@ impl Counts {
 
 /// The decoded header of a table or set file.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the table files behind the catalogue traits, which only the games of this crate implement"))]
 pub struct Header {
     /// The format version the file was written with (the one read; always the current one
     /// written).
@@ -334,6 +336,7 @@ pub(crate) fn check_data_checksum(path: &Path, header: &Header, data: &[u8]) -> 
 
 /// How much of a file to check when opening it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the table files behind the catalogue traits, which only the games of this crate implement"))]
 pub enum Check {
     /// Header, completeness and length: instant, for probing.
     Header,

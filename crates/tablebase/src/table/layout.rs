@@ -12,6 +12,7 @@ const MAX_BYTES_AN_ENTRY: u64 = 3;
 
 /// The fields a compressed value table or set (format version 4) adds to the header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the table files behind the catalogue traits, which only the games of this crate implement"))]
 pub struct Packing {
     /// Entries of each compressed block (the last holds the rest).
     pub block_entries: u32,

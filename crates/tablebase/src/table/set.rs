@@ -19,6 +19,7 @@ use std::sync::OnceLock;
 /// rank every child of every position, and a check and an error path per read cost as much as
 /// the rank. [`SetFile::rank`] answers the same.
 #[derive(Clone, Copy)]
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the table files behind the catalogue traits, which only the games of this crate implement"))]
 pub struct CheckedRanks<'a> {
     /// The words, then the directory (members before each block of words).
     data: &'a [u8],
@@ -154,6 +155,7 @@ impl BlockHasher {
 /// Every word read is in a block whose checksum was checked first; reads that a damaged file
 /// cannot answer are errors, never a panic or a wrong member. A compressed set answers rank from
 /// its blocks; checked whole, it is decoded into the data it has raw and read from there.
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the table files behind the catalogue traits, which only the games of this crate implement"))]
 pub struct SetFile {
     path: PathBuf,
     header: Header,
@@ -420,6 +422,7 @@ impl SetFile {
 }
 
 /// The words of a set file checked whole, for walks over every member.
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the table files behind the catalogue traits, which only the games of this crate implement"))]
 pub struct CheckedWords<'a> {
     /// The set's raw data: words, then directory.
     raw: &'a [u8],

@@ -49,6 +49,7 @@ const OVERFLOW_ENTRY: usize = 12;
 
 /// A complete value table, memory-mapped read-only; every byte it answers from is in a block
 /// whose checksum was checked first.
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the table files behind the catalogue traits, which only the games of this crate implement"))]
 pub struct TableFile {
     path: PathBuf,
     header: Header,
@@ -258,6 +259,7 @@ impl TableFile {
 /// How many entries of a table have each value: the distance histogram that `info --plot`
 /// draws. Entries, not weighted: a table stored up to symmetry counts each entry once.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the table files behind the catalogue traits, which only the games of this crate implement"))]
 pub struct Distances {
     /// Drawn entries.
     pub draws: u64,

@@ -61,7 +61,7 @@ impl Geometry {
     }
 
     /// Whether the project tabulates every ply of this board: boards of at most
-    /// [`TABULATED_CELLS`] cells. Larger ones (7x6) have at most an opening book of tables for
+    /// `TABULATED_CELLS` (30) cells. Larger ones (7x6) have at most an opening book of tables for
     /// their first plies, and their other positions are solved by search.
     pub fn tabulated(&self) -> bool {
         self.cells() <= TABULATED_CELLS

@@ -88,7 +88,7 @@ impl Connect4 {
         self.searchers.value(position, max_time)
     }
 
-    /// Drops the idle searchers' transposition tables ([`SearcherPool::release`]).
+    /// Drops the idle searchers' transposition tables (`SearcherPool::release`).
     pub fn release(&self) {
         self.searchers.release();
     }

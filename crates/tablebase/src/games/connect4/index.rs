@@ -182,6 +182,7 @@ fn ranks_of(g: Geometry) -> Arc<Ranks> {
 
 /// The positions of one ply of one board.
 #[derive(Clone)]
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "reached only as a part of the catalogue a game gives, through its traits"))]
 pub struct PlyIndex {
     geometry: Geometry,
     ply: u32,
@@ -201,6 +202,7 @@ type Codes = [u32; MAX_WIDTH];
 /// sum of the terms left of it, its stone counts, and the end of the indices that share the
 /// columns up to it.
 #[derive(Clone)]
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "reached only as a part of the catalogue a game gives, through its traits"))]
 pub struct Walker {
     /// Columns whose state below is valid (0: none).
     valid: usize,

@@ -9,12 +9,14 @@ mod picture;
 mod play;
 mod probe;
 pub(crate) mod reference;
-pub mod search;
+internal_mod!(search);
 
-pub use board::{Geometry, MovesError, Position, SizeError, TABULATED_CELLS, parse_moves};
-pub use catalogue::{Connect4, GAME};
+pub use board::{Geometry, MovesError, Position, SizeError, parse_moves};
+internal_use!(board::TABULATED_CELLS);
+pub use catalogue::Connect4;
+internal_use!(catalogue::GAME);
 pub use game::Connect4Game;
-pub use index::{MAX_WIDTH, PlyIndex, Walker};
+internal_use!(index::{MAX_WIDTH, PlyIndex, Walker});
 pub use probe::{Column, Connect4Tablebase, Game, diagram};
 pub use search::SearchError;
 pub(crate) use reference::{connect4_board, connect4_ply_positions};

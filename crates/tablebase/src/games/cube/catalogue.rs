@@ -91,6 +91,7 @@ pub fn position_at(ply: u32, index: u64) -> Position {
 }
 
 /// An opening book of a cube game (Qubic without gravity, Sogo with): plies 0 to `last`.
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "reached only as a part of the catalogue a game gives, through its traits"))]
 pub struct CubeBook<const GRAVITY: bool> {
     last: u32,
     symmetries: Vec<Symmetry>,

@@ -322,8 +322,8 @@ impl Outcomes {
 ///
 /// A line is `ATTACKER OUTCOME POSITION NODES`: `white` or `black`; `wins` or `cannot-win`; the
 /// position as `cube_notation` writes it (layers from the bottom, `x` for White, `o` for Black);
-/// the nodes its search took. Only positions of at most [`JOURNAL_PLIES`] stones whose proof
-/// took at least [`JOURNAL_NODES`] nodes are written, which keeps the file small enough to be
+/// the nodes its search took. Only positions of at most `JOURNAL_PLIES` (24) stones whose proof
+/// took at least `JOURNAL_NODES` (2^24) nodes are written, which keeps the file small enough to be
 /// checked in.
 pub struct ProofJournal {
     path: PathBuf,

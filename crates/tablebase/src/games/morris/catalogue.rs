@@ -134,6 +134,7 @@ pub(crate) fn open_exits_of_class<V: MorrisVariant>(
 /// A Morris variant's moving phase: every class up to a target (and what it depends on), or all
 /// of them (49 in the standard game, 100 in Morabaraba).
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "reached only as a part of the catalogue a game gives, through its traits"))]
 pub struct MovingPhase<V> {
     target: Option<Class>,
     variant: PhantomData<V>,

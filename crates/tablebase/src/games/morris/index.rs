@@ -724,6 +724,7 @@ fn tables(mover: u32, other: u32) -> &'static Tables {
 /// The index of one moving-phase class `A-B`: a bijection between the class's positions up to
 /// symmetry and `0..size()`.
 #[derive(Clone, Copy)]
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "reached only as a part of the catalogue a game gives, through its traits"))]
 pub struct ClassIndex {
     tables: &'static Tables,
     offsets: &'static PrefixSums<u64>,

@@ -107,6 +107,7 @@ impl PlacementLayer {
 /// Where a thread is in a placement layer: the sector of the position decoded last, and where
 /// it was in that sector's class index. The passes visit a layer's members in increasing order.
 #[derive(Clone, Copy, Default)]
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "reached only as a part of the catalogue a game gives, through its traits"))]
 pub struct PlacementCursor {
     /// Where a fresh cursor starts: sector 0, with nothing decoded in it yet.
     sector: usize,
@@ -116,6 +117,7 @@ pub struct PlacementCursor {
 /// The placement phase of the game with `stones` per side, for the layered pipeline. Its last
 /// layer's moves lead into the moving phase, whose class tables it opens when that layer is
 /// solved or checked ([`LayeredGame::prepare`]).
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "reached only as a part of the catalogue a game gives, through its traits"))]
 pub struct Opening<V> {
     stones: u32,
     layers: Vec<PlacementLayer>,

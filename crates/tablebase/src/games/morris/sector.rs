@@ -21,6 +21,7 @@ use std::marker::PhantomData;
 
 /// A sector: stones on the board of the side to move and of the other side, then their hands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "reached only as a part of the catalogue a game gives, through its traits"))]
 pub struct Sector {
     /// Stones of the side to move on the board.
     pub mover: u32,
@@ -34,6 +35,7 @@ pub struct Sector {
 
 /// The kinds of move that leave a sector's pair, in the order `SectorPair` keeps their sectors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "reached only as a part of the catalogue a game gives, through its traits"))]
 pub enum Exit {
     /// A slide (or flight) that closes a mill and removes a stone.
     SlideCapture = 0,
@@ -142,6 +144,7 @@ impl fmt::Display for Sector {
 }
 
 /// A solved sector (or class), readable: its index and its table.
+#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "reached only as a part of the catalogue a game gives, through its traits"))]
 pub struct SolvedClass {
     /// The sector's index.
     pub index: ClassIndex,

@@ -11,6 +11,7 @@ mod probe;
 mod reference;
 
 pub use board::{Board, Cell, MovesError, diagram, parse_moves};
-pub use catalogue::{GAME, TicTacToe};
+pub use catalogue::TicTacToe;
+internal_use!(catalogue::GAME);
 pub use game::TicTacToeGame;
 pub use probe::{Played, TicTacToeTablebase};
