@@ -13,6 +13,8 @@ use std::sync::OnceLock;
 
 /// The game in file headers.
 pub const GAME: &str = "connect4";
+/// The game's name for people.
+pub const NAME: &str = "Connect Four";
 
 /// The first table format version with the present index (docs/FORMAT.md); older Connect Four
 /// files number positions differently and are never read.
@@ -132,9 +134,9 @@ impl LayeredGame for Connect4 {
 
     fn title(&self) -> String {
         match self.book {
-            None => format!("Connect Four {}: one table per ply (stones on the board)", self.geometry),
+            None => format!("{NAME} {}: one table per ply (stones on the board)", self.geometry),
             Some(last) => format!(
-                "Connect Four {}: an opening book, one table per ply (stones on the board) for plies 0 to {last}; later positions by search",
+                "{NAME} {}: an opening book, one table per ply (stones on the board) for plies 0 to {last}; later positions by search",
                 self.geometry
             ),
         }

@@ -22,7 +22,7 @@ use Purpose::{Generate, Info, Play, Probe, Verify};
 
 impl Game for Connect4Game {
     const KEY: &'static str = GAME;
-    const NAME: &'static str = "Connect Four";
+    const NAME: &'static str = super::catalogue::NAME;
     const SETTINGS: &'static [Setting] = &[
         Setting {
             name: "size",

@@ -24,7 +24,7 @@ pub fn connect4_svg(g: Geometry, game: &Game, probed: &Probed<Column>) -> String
         |column: u32, row: u32| (grid_left + column * CELL + CELL / 2, grid_bottom - row * CELL - CELL / 2);
     let moves = if game.moves.is_empty() { "the empty board".to_string() } else { game.moves.clone() };
     let mut out = String::new();
-    open(&mut out, width, height, &format!("Connect Four {g}: {moves}"));
+    open(&mut out, width, height, &format!("{} {g}: {moves}", super::catalogue::NAME));
     let _ = writeln!(
         out,
         "<rect x=\"{}\" y=\"{TOP}\" width=\"{}\" height=\"{}\" rx=\"10\" fill=\"#1d4e89\"/>",

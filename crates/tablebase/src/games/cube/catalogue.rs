@@ -31,6 +31,11 @@ pub const fn key(gravity: bool) -> &'static str {
     if gravity { "sogo" } else { "qubic" }
 }
 
+/// The game's name for people: `Sogo` or `Qubic`.
+pub const fn name(gravity: bool) -> &'static str {
+    if gravity { "Sogo" } else { "Qubic" }
+}
+
 
 
 /// The bits of `bits` at the cells of `mask`, packed to the low end (`pext`).
@@ -159,7 +164,7 @@ impl<const GRAVITY: bool> LayeredGame for CubeBook<GRAVITY> {
     }
 
     fn title(&self) -> String {
-        let (name, symmetries) = if GRAVITY { ("Sogo", 8) } else { ("Qubic", 192) };
+        let (name, symmetries) = (name(GRAVITY), if GRAVITY { 8 } else { 192 });
         format!(
             "{name}: an opening book, one table per ply (stones in the cube) for plies 0 to {}, stored up to the {symmetries} symmetries; ply {} by proof (outcomes of unknown distance), later positions by search",
             self.last, self.last

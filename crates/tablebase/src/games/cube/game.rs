@@ -33,7 +33,7 @@ const BOOK_PLIES: &[Setting] = &[Setting {
 
 impl<const GRAVITY: bool> Game for CubeGame<GRAVITY> {
     const KEY: &'static str = key(GRAVITY);
-    const NAME: &'static str = if GRAVITY { "Sogo" } else { "Qubic" };
+    const NAME: &'static str = super::catalogue::name(GRAVITY);
     const SETTINGS: &'static [Setting] = BOOK_PLIES;
     const SIDES: [&'static str; 2] = ["white", "black"];
     const POSITIONS: &'static str = if GRAVITY {

@@ -29,7 +29,7 @@ pub fn cube_svg<const GRAVITY: bool>(played: &Played<GRAVITY>, probed: &Probed<C
         let (x, y, z) = board::coordinates(index);
         (MARGIN + z * (layer + GAP) + x * CELL + CELL / 2, grid_bottom - y * CELL - CELL / 2)
     };
-    let name = if GRAVITY { "Sogo" } else { "Qubic" };
+    let name = super::catalogue::name(GRAVITY);
     let moves: String = played.moves.iter().map(CubeMove::to_string).collect();
     let title = if moves.is_empty() { "the empty cube".to_string() } else { moves };
     let mut out = String::new();

@@ -10,6 +10,8 @@ use crate::value::Value;
 
 /// The game in file headers.
 pub const GAME: &str = "tictactoe";
+/// The game's name for people.
+pub const NAME: &str = "Tic-tac-toe";
 
 /// Tic-tac-toe for the layered pipeline.
 #[derive(Clone, Copy, Debug, Default)]
@@ -25,7 +27,7 @@ impl LayeredGame for TicTacToe {
     }
 
     fn title(&self) -> String {
-        "Tic-tac-toe: one table per ply (stones on the board), stored up to the 8 symmetries".into()
+        format!("{NAME}: one table per ply (stones on the board), stored up to the 8 symmetries")
     }
 
     fn layers(&self) -> u32 {

@@ -13,7 +13,7 @@ pub struct TicTacToeGame;
 
 impl Game for TicTacToeGame {
     const KEY: &'static str = GAME;
-    const NAME: &'static str = "Tic-tac-toe";
+    const NAME: &'static str = super::catalogue::NAME;
     const SETTINGS: &'static [Setting] = &[];
     const SIDES: [&'static str; 2] = ["first", "second"];
     const POSITIONS: &'static str = "the cells played from the empty board, a1..c3 (\"b2a1\"; \"\" is the empty board)";

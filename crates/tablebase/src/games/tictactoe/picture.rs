@@ -29,7 +29,7 @@ pub fn tictactoe_svg(played: &Played, probed: &Probed<Cell>) -> String {
     let moves: String = played.cells.iter().map(Cell::to_string).collect();
     let title = if moves.is_empty() { "the empty board".to_string() } else { moves };
     let mut out = String::new();
-    open(&mut out, width, height, &format!("Tic-tac-toe: {title}"));
+    open(&mut out, width, height, &format!("{}: {title}", super::catalogue::NAME));
     for k in 1..3 {
         let _ = writeln!(
             out,
