@@ -14,6 +14,11 @@
 //!   fourth levels while the attacker gets those of the first and third. Where no line is made
 //!   of the attacker's stones and such cells alone, the attacker cannot win (Allis, 1988, for
 //!   Connect Four; every Sogo column holds an even number of cells too).
+//! - **Zugzwang**: the same follow-up played by the side not to move, with a column left alone
+//!   whose next cell lies beneath that side's winning cell. Where it leaves the side to move no
+//!   line, the follower wins: its answers keep the parity of the other columns' empty cells, so
+//!   when they are full the side to move must play beneath the winning cell (Allis's odd threat
+//!   of the first player, and its mirror for the second).
 //! - **Dead cells**: a stone each of whose lines holds both colours among its other cells
 //!   matters only as the floor of the cell above: its colour changes no line that can still be
 //!   made. The table's key counts such a stone as the mover's, one stone at a time, each
@@ -49,16 +54,21 @@ pub struct Knowledge {
     pub dead_cells: bool,
     /// Order the moves by the game's heuristics (else in the column order of the exact search).
     pub ordering: bool,
+    /// Stop where the follow-up holds for the side not to move with a column left alone beneath
+    /// its winning cell: the side to move must at last play there, so the other side wins.
+    pub zugzwang: bool,
 }
 
 impl Knowledge {
     /// Everything.
-    pub const ALL: Knowledge = Knowledge { live_lines: true, claimeven: true, dead_cells: true, ordering: true };
+    pub const ALL: Knowledge =
+        Knowledge { live_lines: true, claimeven: true, dead_cells: true, ordering: true, zugzwang: true };
     /// Nothing but forced moves: the plain search.
-    pub const NONE: Knowledge = Knowledge { live_lines: false, claimeven: false, dead_cells: false, ordering: false };
+    pub const NONE: Knowledge =
+        Knowledge { live_lines: false, claimeven: false, dead_cells: false, ordering: false, zugzwang: false };
 
     /// The knowledge named in `text`: `all`, `none`, or names joined by commas
-    /// (`live-lines,claimeven,dead-cells,ordering`), each optionally prefixed `no-` to remove it
+    /// (`live-lines,claimeven,dead-cells,ordering,zugzwang`), each optionally prefixed `no-` to remove it
     /// from everything.
     pub fn parse(text: &str) -> Result<Knowledge, String> {
         match text.trim() {
@@ -80,9 +90,10 @@ impl Knowledge {
                 "claimeven" => knowledge.claimeven = on,
                 "dead-cells" => knowledge.dead_cells = on,
                 "ordering" => knowledge.ordering = on,
+                "zugzwang" => knowledge.zugzwang = on,
                 _ => {
                     return Err(format!(
-                        "'{name}' is no knowledge of the prover (live-lines, claimeven, dead-cells, ordering)"
+                        "'{name}' is no knowledge of the prover (live-lines, claimeven, dead-cells, ordering, zugzwang)"
                     ));
                 }
             }
@@ -98,13 +109,25 @@ pub enum Rule {
     NoLiveLine,
     /// The defender's follow-up leaves the attacker no line.
     Claimeven,
+    /// The defender to move, the attacker's follow-up leaves it no line with a column left alone
+    /// beneath the attacker's winning cell: when every other column is full the defender must
+    /// play beneath it, and the attacker wins.
+    Zugzwang,
 }
 
-/// Whether a knowledge rule settles that the attacker (`attacker` its stones, `defender` the
-/// other's) cannot win the position of `mask`, with the attacker to move when
-/// `attacker_to_move`, `waiting_wins` the empty cells that would complete a line of the side
-/// not to move (the search has them already); `None` when no rule applies. Sound: a rule claims only what the
-/// defender's strategy guarantees (tested against the plain search in `tests/cube_search.rs`).
+impl Rule {
+    /// Whether the rule settles that the attacker wins (else that it cannot).
+    pub fn attacker_wins(self) -> bool {
+        self == Rule::Zugzwang
+    }
+}
+
+/// Whether a knowledge rule settles the position of `mask` for the attacker (`attacker` its
+/// stones, `defender` the other's), to move when `attacker_to_move`, `waiting_wins` the empty
+/// cells that would complete a line of the side not to move (the search has them already):
+/// that it cannot win, or ([`Rule::attacker_wins`]) that it wins; `None` when no rule applies.
+/// Sound: a rule claims only what a side's follow-up guarantees (every claim checked against the
+/// plain search in this file's tests).
 #[inline]
 pub fn settled_by_rule(
     knowledge: Knowledge,
@@ -117,8 +140,11 @@ pub fn settled_by_rule(
     if knowledge.live_lines && !board::has_line(!defender) {
         return Some(Rule::NoLiveLine);
     }
-    if knowledge.claimeven && attacker_to_move && follow_up_holds(attacker, waiting_wins, mask) {
+    if knowledge.claimeven && attacker_to_move && follow_up(attacker, waiting_wins, mask).is_some() {
         return Some(Rule::Claimeven);
+    }
+    if knowledge.zugzwang && !attacker_to_move && follow_up(defender, waiting_wins, mask) == Some(true) {
+        return Some(Rule::Zugzwang);
     }
     None
 }
@@ -135,24 +161,29 @@ const MOST_PAIRED: u32 = 8;
 /// number of odd columns is even; the second at odd plies, when it is odd, so that the defender
 /// (the first player) needs such a column of odd height, its threat on the third level.
 /// Where every line the attacker could then make needs both cells of a pair, for some pairing,
-/// the attacker cannot win. `threats_above` are the defender's winning cells.
-fn follow_up_holds(attacker: u64, threats_above: u64, mask: u64) -> bool {
+/// the attacker cannot win: `Some`, `None` where that is not shown. `threats_above` are the
+/// defender's winning cells.
+///
+/// `Some(true)` where a column was left alone: the defender then wins. Its follow-up keeps the
+/// parity of the empty cells outside those columns, so when the rest is full it is the
+/// attacker's move, and every move left is beneath a defender's winning cell.
+fn follow_up(attacker: u64, threats_above: u64, mask: u64) -> Option<bool> {
     let next = board::drop_cells(mask);
     let odd_columns = next & !ODD_LEVELS;
     let first_player_attacks = mask.count_ones().is_multiple_of(2);
     if first_player_attacks {
         // Even columns whose next cell lies beneath a defender's winning cell.
         let reserved = next & ODD_LEVELS & (threats_above >> 16);
-        return holds_with(attacker, mask, reserved, odd_columns);
+        return holds_with(attacker, mask, reserved, odd_columns).then_some(reserved != 0);
     }
     // Odd columns of height 1 whose third level is the defender's winning cell: an odd number
     // of them left alone, the others paired.
     let eligible = next & (LAYER << 16) & (threats_above >> 16);
     if eligible == 0 {
-        return false;
+        return None;
     }
     if eligible.count_ones() % 2 == 1 {
-        return holds_with(attacker, mask, eligible, odd_columns & !eligible);
+        return holds_with(attacker, mask, eligible, odd_columns & !eligible).then_some(true);
     }
     let mut rest = eligible;
     while rest != 0 {
@@ -160,10 +191,10 @@ fn follow_up_holds(attacker: u64, threats_above: u64, mask: u64) -> bool {
         rest &= rest - 1;
         let reserved = eligible & !dropped;
         if holds_with(attacker, mask, reserved, odd_columns & !reserved) {
-            return true;
+            return Some(true);
         }
     }
-    false
+    None
 }
 
 /// The whole column of each cell of `cells`.
@@ -624,11 +655,11 @@ impl SogoProver {
         let (attacking, defending) = if attacker_to_move { (current, theirs) } else { (theirs, current) };
         #[cfg(test)]
         tests::count_evaluation(mask.count_ones());
-        if settled_by_rule(self.knowledge, attacking, defending, threats, mask, attacker_to_move).is_some() {
+        if let Some(rule) = settled_by_rule(self.knowledge, attacking, defending, threats, mask, attacker_to_move) {
             #[cfg(test)]
-            tests::confirm_rule(&Position { current, mask, ply: mask.count_ones() }, attacker_to_move);
+            tests::confirm_rule(&Position { current, mask, ply: mask.count_ones() }, attacker_to_move, rule);
             self.by_rule += 1;
-            return Ok(false);
+            return Ok(rule.attacker_wins());
         }
         let key = self.key(current, mask, attacker);
         if let Some(wins) = self.table.get(key) {
@@ -742,6 +773,8 @@ mod tests {
         confirmed: [u64; 65],
         /// Claims the plain search did not settle in its time (neither confirmed nor refuted).
         unsettled: u64,
+        /// Claims that the attacker wins ([`Rule::Zugzwang`]) confirmed.
+        wins_confirmed: u64,
     }
 
     thread_local! {
@@ -750,6 +783,7 @@ mod tests {
             evaluated: [0; 65],
             confirmed: [0; 65],
             unsettled: 0,
+            wins_confirmed: 0,
         });
     }
 
@@ -757,16 +791,23 @@ mod tests {
         CHECKS.with_borrow_mut(|checks| checks.evaluated[stones as usize] += 1);
     }
 
-    /// Fails the test when the plain exact search (no rule but forced moves) finds that the
-    /// attacker wins `position`, where a rule claimed it cannot.
-    pub(super) fn confirm_rule(position: &Position, attacker_to_move: bool) {
+    /// Fails the test when the plain exact search (no rule but forced moves) does not find what
+    /// `rule` claims of `position`: that the attacker cannot win, or that it wins.
+    pub(super) fn confirm_rule(position: &Position, attacker_to_move: bool, rule: Rule) {
         CHECKS.with_borrow_mut(|checks| {
             checks.exact.set_time_limit(Some(10.0));
             match checks.exact.wins(position, attacker_to_move) {
                 Ok(wins) => {
                     let notation = super::board::cube_notation(position);
-                    assert!(!wins, "a rule claims the attacker cannot win {notation} (to move: {attacker_to_move})");
+                    assert_eq!(
+                        wins,
+                        rule.attacker_wins(),
+                        "{rule:?} claims otherwise of {notation} (attacker to move: {attacker_to_move})"
+                    );
                     checks.confirmed[position.ply as usize] += 1;
+                    if rule.attacker_wins() {
+                        checks.wins_confirmed += 1;
+                    }
                 }
                 Err(_) => checks.unsettled += 1,
             }
@@ -775,7 +816,8 @@ mod tests {
 
     /// The rules are asked at over 100,000 positions of 20 to 44 stones, met in the proofs of
     /// random positions of those plies (each side attacking), and every claim they make there
-    /// and deeper is confirmed by the plain exact search; each proof's answer equals the exact
+    /// and deeper (that the attacker cannot win, and by zugzwang that it wins) is confirmed by
+    /// the plain exact search; each proof's answer equals the exact
     /// search's where that finishes within a second.
     #[test]
     fn rules_and_proofs_agree_with_the_exact_search() {
@@ -800,12 +842,14 @@ mod tests {
             let confirmed: u64 = checks.confirmed.iter().sum();
             eprintln!(
                 "{roots} random positions, {compared} proofs compared; rules asked at {} positions of 20 to 44 stones, \
-                 {confirmed} claims confirmed ({} of 20 to 44 stones), {} unsettled",
+                 {confirmed} claims confirmed ({} of 20 to 44 stones, {} that the attacker wins), {} unsettled",
                 in_range(&checks.evaluated),
                 in_range(&checks.confirmed),
+                checks.wins_confirmed,
                 checks.unsettled
             );
             assert!(confirmed > 10_000 && checks.unsettled * 100 <= confirmed, "{confirmed} confirmed, {} unsettled", checks.unsettled);
+            assert!(checks.wins_confirmed > 1_000, "{} wins confirmed", checks.wins_confirmed);
         });
         assert!(compared > roots, "{compared} of {roots} compared");
     }
