@@ -14,6 +14,10 @@
 //!   fourth levels while the attacker gets those of the first and third. Where no line is made
 //!   of the attacker's stones and such cells alone, the attacker cannot win (Allis, 1988, for
 //!   Connect Four; every Sogo column holds an even number of cells too).
+//! - **Column pairs**: where claimeven leaves the attacker a line (a row of the first or third
+//!   level, which it gets whole), the defender may instead pair two columns of equal even height
+//!   on it, answering a stone in one at the same level of the other: the attacker then gets any
+//!   cell of those columns, but never both cells of a level.
 //! - **Zugzwang**: the same follow-up played by the side not to move, with a column left alone
 //!   whose next cell lies beneath that side's winning cell. Where it leaves the side to move no
 //!   line, the follower wins: its answers keep the parity of the other columns' empty cells, so
@@ -57,18 +61,35 @@ pub struct Knowledge {
     /// Stop where the follow-up holds for the side not to move with a column left alone beneath
     /// its winning cell: the side to move must at last play there, so the other side wins.
     pub zugzwang: bool,
+    /// Let the follow-up pair columns of equal height level by level where claimeven leaves
+    /// the attacker a line (of the first or third level).
+    pub column_pairs: bool,
 }
 
 impl Knowledge {
     /// Everything.
     pub const ALL: Knowledge =
-        Knowledge { live_lines: true, claimeven: true, dead_cells: true, ordering: true, zugzwang: true };
+        Knowledge {
+        live_lines: true,
+        claimeven: true,
+        dead_cells: true,
+        ordering: true,
+        zugzwang: true,
+        column_pairs: true,
+    };
     /// Nothing but forced moves: the plain search.
     pub const NONE: Knowledge =
-        Knowledge { live_lines: false, claimeven: false, dead_cells: false, ordering: false, zugzwang: false };
+        Knowledge {
+        live_lines: false,
+        claimeven: false,
+        dead_cells: false,
+        ordering: false,
+        zugzwang: false,
+        column_pairs: false,
+    };
 
     /// The knowledge named in `text`: `all`, `none`, or names joined by commas
-    /// (`live-lines,claimeven,dead-cells,ordering,zugzwang`), each optionally prefixed `no-` to remove it
+    /// (`live-lines,claimeven,dead-cells,ordering,zugzwang,column-pairs`), each optionally prefixed `no-` to remove it
     /// from everything.
     pub fn parse(text: &str) -> Result<Knowledge, String> {
         match text.trim() {
@@ -91,9 +112,10 @@ impl Knowledge {
                 "dead-cells" => knowledge.dead_cells = on,
                 "ordering" => knowledge.ordering = on,
                 "zugzwang" => knowledge.zugzwang = on,
+                "column-pairs" => knowledge.column_pairs = on,
                 _ => {
                     return Err(format!(
-                        "'{name}' is no knowledge of the prover (live-lines, claimeven, dead-cells, ordering, zugzwang)"
+                        "'{name}' is no knowledge of the prover (live-lines, claimeven, dead-cells, ordering, zugzwang, column-pairs)"
                     ));
                 }
             }
@@ -140,10 +162,10 @@ pub fn settled_by_rule(
     if knowledge.live_lines && !board::has_line(!defender) {
         return Some(Rule::NoLiveLine);
     }
-    if knowledge.claimeven && attacker_to_move && follow_up(attacker, waiting_wins, mask).is_some() {
+    if knowledge.claimeven && attacker_to_move && follow_up(attacker, waiting_wins, mask, knowledge.column_pairs).is_some() {
         return Some(Rule::Claimeven);
     }
-    if knowledge.zugzwang && !attacker_to_move && follow_up(defender, waiting_wins, mask) == Some(true) {
+    if knowledge.zugzwang && !attacker_to_move && follow_up(defender, waiting_wins, mask, knowledge.column_pairs) == Some(true) {
         return Some(Rule::Zugzwang);
     }
     None
@@ -167,14 +189,14 @@ const MOST_PAIRED: u32 = 8;
 /// `Some(true)` where a column was left alone: the defender then wins. Its follow-up keeps the
 /// parity of the empty cells outside those columns, so when the rest is full it is the
 /// attacker's move, and every move left is beneath a defender's winning cell.
-fn follow_up(attacker: u64, threats_above: u64, mask: u64) -> Option<bool> {
+fn follow_up(attacker: u64, threats_above: u64, mask: u64, column_pairs: bool) -> Option<bool> {
     let next = board::drop_cells(mask);
     let odd_columns = next & !ODD_LEVELS;
     let first_player_attacks = mask.count_ones().is_multiple_of(2);
     if first_player_attacks {
         // Even columns whose next cell lies beneath a defender's winning cell.
         let reserved = next & ODD_LEVELS & (threats_above >> 16);
-        return holds_with(attacker, mask, reserved, odd_columns).then_some(reserved != 0);
+        return holds_with(attacker, mask, reserved, odd_columns, column_pairs).then_some(reserved != 0);
     }
     // Odd columns of height 1 whose third level is the defender's winning cell: an odd number
     // of them left alone, the others paired.
@@ -183,14 +205,14 @@ fn follow_up(attacker: u64, threats_above: u64, mask: u64) -> Option<bool> {
         return None;
     }
     if eligible.count_ones() % 2 == 1 {
-        return holds_with(attacker, mask, eligible, odd_columns & !eligible).then_some(true);
+        return holds_with(attacker, mask, eligible, odd_columns & !eligible, column_pairs).then_some(true);
     }
     let mut rest = eligible;
     while rest != 0 {
         let dropped = rest & rest.wrapping_neg();
         rest &= rest - 1;
         let reserved = eligible & !dropped;
-        if holds_with(attacker, mask, reserved, odd_columns & !reserved) {
+        if holds_with(attacker, mask, reserved, odd_columns & !reserved, column_pairs) {
             return Some(true);
         }
     }
@@ -204,41 +226,120 @@ fn columns_of(cells: u64) -> u64 {
     bottom * 0x0001_0001_0001_0001
 }
 
-/// [`follow_up_holds`] for one choice: `reserved` (next cells of the columns left alone) and
-/// `paired` (next cells of the columns of odd height to pair up, an even number).
-fn holds_with(attacker: u64, mask: u64, reserved: u64, paired: u64) -> bool {
+/// The most pairs of columns that [`holds_with`] pairs level by level.
+const MOST_COLUMN_PAIRS: u32 = 2;
+
+/// [`follow_up`] for one choice: `reserved` (next cells of the columns left alone) and
+/// `paired` (next cells of the columns of odd height to pair up, an even number). With
+/// `column_pairs`, where lines are left that claimeven cannot block (a row of the third level),
+/// up to [`MOST_COLUMN_PAIRS`] pairs of columns of even and equal height are tried instead:
+/// the attacker's stone in one answered at the same level of the other, so that the attacker
+/// gets any cell of them but never both cells of a level.
+fn holds_with(attacker: u64, mask: u64, reserved: u64, paired: u64, column_pairs: bool) -> bool {
+    let mut level_pairs = [0u64; 4 * MOST_COLUMN_PAIRS as usize];
+    let left = if column_pairs { MOST_COLUMN_PAIRS } else { 0 };
+    holds_with_columns(attacker, mask, reserved, paired, 0, &mut level_pairs, 0, left)
+}
+
+/// [`holds_with`] with the columns of `pair_columns` paired, `level_pairs[..count]` the pairs
+/// of cells of one level, and `left` more pairs of columns to try.
+#[allow(clippy::too_many_arguments)]
+fn holds_with_columns(
+    attacker: u64,
+    mask: u64,
+    reserved: u64,
+    paired: u64,
+    pair_columns: u64,
+    level_pairs: &mut [u64; 4 * MOST_COLUMN_PAIRS as usize],
+    count: usize,
+    left: u32,
+) -> bool {
+    let free = !mask;
     // A column left alone still gives the attacker its next cell as the last stone of a line:
-    // the stone that wins before the defender's answer could.
-    let reachable = attacker | (!mask & ODD_LEVELS & !columns_of(reserved)) | paired | reserved;
+    // the stone that wins before the defender's answer could. In a pair of columns the
+    // attacker may get any cell.
+    let reachable = attacker
+        | (free & ODD_LEVELS & !columns_of(reserved) & !pair_columns)
+        | paired
+        | reserved
+        | (free & pair_columns);
     if !board::has_line(reachable) {
         return true;
     }
-    if paired.count_ones() > MOST_PAIRED || !paired.count_ones().is_multiple_of(2) {
-        return false;
-    }
-    // Each line within reach must hold both cells of some pair: at least two of its cells are
-    // to be paired.
+    // Each line within reach must hold both cells of a level of a pair of columns, or both
+    // cells of a pair of odd columns: at least two of its cells are to be paired. A pair of
+    // columns holds both cells of at most one line of each level.
     let mut needs = [0u64; 76];
-    let mut count = 0;
+    let mut needed = 0;
+    let mut first_open = 0u64;
+    let mut open = 0;
     for &line in board::LINES.iter() {
-        if line & !reachable == 0 {
-            let cells = line & paired;
-            if cells.count_ones() < 2 {
-                return false;
+        if line & !reachable != 0 || level_pairs[..count].iter().any(|&pair| pair & !line == 0) {
+            continue;
+        }
+        let cells = line & paired;
+        if cells.count_ones() >= 2 {
+            needs[needed] = cells;
+            needed += 1;
+            continue;
+        }
+        if open == 4 * left {
+            return false;
+        }
+        if open == 0 {
+            first_open = line;
+        }
+        open += 1;
+    }
+    if open == 0 {
+        if needed == 0 {
+            return true;
+        }
+        if paired.count_ones() > MOST_PAIRED || !paired.count_ones().is_multiple_of(2) {
+            return false;
+        }
+        let mut cells = [0u64; MOST_PAIRED as usize];
+        let mut rest = paired;
+        let mut n = 0;
+        while rest != 0 {
+            cells[n] = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            n += 1;
+        }
+        return some_pairing_covers(&cells[..n], 0, &mut Vec::with_capacity(n / 2), &needs[..needed]);
+    }
+    // Pair two columns of the first open line: columns of even height (claimeven's), not full,
+    // not left alone and not paired yet, of equal height.
+    let next = board::drop_cells(mask);
+    let claimeven_columns = columns_of(next & ODD_LEVELS) & !columns_of(reserved) & !pair_columns;
+    let mut candidates = columns_of(first_open) & claimeven_columns & LAYER;
+    while candidates != 0 {
+        let a = candidates & candidates.wrapping_neg();
+        candidates &= candidates - 1;
+        let column_a = columns_of(a);
+        let mut others = candidates;
+        while others != 0 {
+            let b = others & others.wrapping_neg();
+            others &= others - 1;
+            let column_b = columns_of(b);
+            if (mask & column_a).count_ones() != (mask & column_b).count_ones() {
+                continue;
             }
-            needs[count] = cells;
-            count += 1;
+            let mut added = count;
+            for level in 0..4 {
+                let cells = (column_a | column_b) & (LAYER << (16 * level)) & free;
+                if cells != 0 {
+                    level_pairs[added] = cells;
+                    added += 1;
+                }
+            }
+            let columns = pair_columns | column_a | column_b;
+            if holds_with_columns(attacker, mask, reserved, paired, columns, level_pairs, added, left - 1) {
+                return true;
+            }
         }
     }
-    let mut cells = [0u64; MOST_PAIRED as usize];
-    let mut rest = paired;
-    let mut n = 0;
-    while rest != 0 {
-        cells[n] = rest & rest.wrapping_neg();
-        rest &= rest - 1;
-        n += 1;
-    }
-    some_pairing_covers(&cells[..n], 0, &mut Vec::with_capacity(n / 2), &needs[..count])
+    false
 }
 
 /// Whether the cells not yet paired (`cells` without those in `pairs`) can be paired so that
