@@ -154,7 +154,6 @@ macro_rules! internal_use {
         #[doc(hidden)]
         pub use $($path)+;
         #[cfg(not(feature = "internals"))]
-        #[allow(unused_imports)]
         pub(crate) use $($path)+;
     };
 }

@@ -28,10 +28,6 @@ impl SplitMix64 {
     }
 
     /// A uniformly random set of `count` points out of the set `free`.
-    #[cfg_attr(
-        not(feature = "internals"),
-        allow(dead_code, reason = "for the tests and the benchmarks, through `testing`")
-    )]
     pub fn subset(&mut self, mut free: u32, count: u32) -> u32 {
         let mut chosen = 0;
         for _ in 0..count {

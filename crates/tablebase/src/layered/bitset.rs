@@ -48,10 +48,6 @@ impl BitSet {
     }
 
     /// Whether the set has no members.
-    #[cfg_attr(
-        not(feature = "internals"),
-        allow(dead_code, reason = "for the tests and the benchmarks, through `testing`")
-    )]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -46,10 +46,6 @@ pub(crate) fn start_set<G: LayeredGame>(game: &G) -> BitSet {
 /// The forward pass in memory, without files, up to `last_layer`: calls `layer_done(layer,
 /// positions)` with the reachable positions of each layer, weighted as the references count
 /// them. Two layers are in memory at a time.
-#[cfg_attr(
-    not(feature = "internals"),
-    allow(dead_code, reason = "for the tests and the benchmarks, through `testing`")
-)]
 pub fn reachable_counts<G: LayeredGame, E>(
     game: &G,
     last_layer: u32,
@@ -72,10 +68,6 @@ pub fn reachable_counts<G: LayeredGame, E>(
 
 /// The reachable set of `layer`, by the forward pass in memory from the start (two layers'
 /// sets at a time).
-#[cfg_attr(
-    not(feature = "internals"),
-    allow(dead_code, reason = "for the tests and the benchmarks, through `testing`")
-)]
 pub fn reachable_set<G: LayeredGame>(game: &G, layer: u32, progress: &Progress) -> BitSet {
     let mut current = start_set(game);
     for l in 0..layer.min(game.layers().saturating_sub(1)) {

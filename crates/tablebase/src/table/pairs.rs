@@ -110,10 +110,6 @@ pub struct EncodedBlocks {
 
 impl EncodedBlocks {
     /// The bytes of block `block`.
-    #[cfg_attr(
-        not(feature = "internals"),
-        allow(dead_code, reason = "for the tests and the benchmarks, through `testing`")
-    )]
     pub fn block(&self, block: usize) -> &[u8] {
         &self.bytes[block_span(&self.ends, block)]
     }
@@ -131,10 +127,6 @@ impl PairCode {
     /// rule standing for more than `max_run` entries (a block's, at most [`MAX_BLOCK_ENTRIES`]):
     /// the symbol counts are the sample's, plus one for every symbol, so that data the sample
     /// did not show (a rare distance) still has a code.
-    #[cfg_attr(
-        not(feature = "internals"),
-        allow(dead_code, reason = "for the tests and the benchmarks, through `testing`")
-    )]
     pub fn learn(sample: &[u8], max_run: u64) -> PairCode {
         PairCode::learn_estimating(sample, max_run).0
     }
@@ -275,10 +267,6 @@ impl PairCode {
     /// [`MIN_BLOCK_ENTRIES`] to [`MAX_BLOCK_ENTRIES`]; the last block holds the rest). Chunks of
     /// `CHUNK` entries are encoded apart (in parallel), so the bytes do not depend on the number
     /// of threads.
-    #[cfg_attr(
-        not(feature = "internals"),
-        allow(dead_code, reason = "for the tests and the benchmarks, through `testing`")
-    )]
     pub fn encode(&self, data: &[u8], block_entries: u64) -> EncodedBlocks {
         let mut out = EncodedBlocks::default();
         let appended = self.encode_batches(data, block_entries, |batch| {
@@ -621,10 +609,6 @@ pub struct BlockIndex;
 impl BlockIndex {
     /// The records of blocks ending at `ends` (offsets from the first block's start, as
     /// [`EncodedBlocks::ends`]).
-    #[cfg_attr(
-        not(feature = "internals"),
-        allow(dead_code, reason = "for the tests and the benchmarks, through `testing`")
-    )]
     pub fn records(ends: &[u64]) -> Vec<u8> {
         let mut out = Vec::with_capacity(ends.len().div_ceil(GROUP_BLOCKS) * RECORD_BYTES);
         let mut records = RecordBuilder::default();

@@ -68,29 +68,25 @@ pub struct Knowledge {
 
 impl Knowledge {
     /// Everything.
-    pub const ALL: Knowledge =
-        Knowledge {
-        live_lines: true,
-        claimeven: true,
-        dead_cells: true,
-        ordering: true,
-        zugzwang: true,
-        column_pairs: true,
-    };
+    pub const ALL: Knowledge = Knowledge::every(true);
     /// Nothing but forced moves: the plain search.
-    pub const NONE: Knowledge =
+    pub const NONE: Knowledge = Knowledge::every(false);
+
+    /// Every piece of knowledge on, or every one off.
+    const fn every(on: bool) -> Knowledge {
         Knowledge {
-        live_lines: false,
-        claimeven: false,
-        dead_cells: false,
-        ordering: false,
-        zugzwang: false,
-        column_pairs: false,
-    };
+            live_lines: on,
+            claimeven: on,
+            dead_cells: on,
+            ordering: on,
+            zugzwang: on,
+            column_pairs: on,
+        }
+    }
 
     /// The knowledge named in `text`: `all`, `none`, or names joined by commas
-    /// (`live-lines,claimeven,dead-cells,ordering,zugzwang,column-pairs`), each optionally prefixed `no-` to remove it
-    /// from everything.
+    /// (`live-lines,claimeven,dead-cells,ordering,zugzwang,column-pairs`), each optionally
+    /// prefixed `no-` to remove it from everything.
     pub fn parse(text: &str) -> Result<Knowledge, String> {
         match text.trim() {
             "all" => return Ok(Knowledge::ALL),
@@ -918,8 +914,8 @@ mod tests {
     /// The rules are asked at over 100,000 positions of 20 to 44 stones, met in the proofs of
     /// random positions of those plies (each side attacking), and every claim they make there
     /// and deeper (that the attacker cannot win, and by zugzwang that it wins) is confirmed by
-    /// the plain exact search; each proof's answer equals the exact
-    /// search's where that finishes within a second.
+    /// the plain exact search; each proof's answer equals the exact search's where that
+    /// finishes within a second.
     #[test]
     fn rules_and_proofs_agree_with_the_exact_search() {
         let mut rng = crate::rng::SplitMix64::new(64);

@@ -143,7 +143,6 @@ pub fn for_each_unmove<V: MorrisVariant>(pos: &Position, stones_per_side: u8, mu
 /// Un-slides and un-flies only (the hands as they are), each with the removed stone put back
 /// where the move closed a mill.
 #[inline]
-#[cfg_attr(not(feature = "internals"), allow(dead_code, reason = "for the tests and the benchmarks, through `testing`"))]
 pub fn for_each_unslide<V: MorrisVariant>(pos: &Position, max_stones: u8, mut f: impl FnMut(Position)) {
     let them = pos.to_move.other();
     if pos.material(them) < 3 || !may_slide::<V>(pos) {
