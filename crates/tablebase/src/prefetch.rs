@@ -1,6 +1,6 @@
 //! Software prefetch: a batch of probes announces its table reads a few reads before it makes
 //! them, so that the processor waits for several cache misses at once instead of one after
-//! another.
+//! another; and large tables read at random ask for huge pages.
 
 /// Asks the processor to load the cache line holding `item`. Only a hint: it never faults and
 /// changes nothing the program can see.
@@ -41,5 +41,21 @@ pub(crate) fn in_turn<T>(
             block(later);
         }
         step(&mut items[k]);
+    }
+}
+
+/// Asks the kernel to back `entries` with huge pages where it can: every lookup lands on a
+/// random slot, and with 4 KB pages each one would also miss the TLB. Only advice: nothing
+/// changes where the kernel does not follow it.
+pub(crate) fn advise_huge_pages<T>(entries: &[T]) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let start = entries.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(entries);
+    let aligned = start.next_multiple_of(HUGE_PAGE);
+    if aligned + HUGE_PAGE <= end {
+        let len = (end - aligned) / HUGE_PAGE * HUGE_PAGE;
+        // SAFETY: advice on whole pages inside our own allocation, which stays valid; madvise
+        // with MADV_HUGEPAGE changes no contents.
+        unsafe { libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
     }
 }

@@ -96,9 +96,9 @@ impl<K: KeyWord> Bounds<K> {
             (_, _, double) => (Entries::Double(vec![0; 1 << double]), double),
         };
         match &entries {
-            Entries::Narrow(entries) => advise_huge_pages(entries),
-            Entries::Wide(entries) => advise_huge_pages(entries),
-            Entries::Double(entries) => advise_huge_pages(entries),
+            Entries::Narrow(entries) => crate::prefetch::advise_huge_pages(entries),
+            Entries::Wide(entries) => crate::prefetch::advise_huge_pages(entries),
+            Entries::Double(entries) => crate::prefetch::advise_huge_pages(entries),
         }
         let key_mask =
             if key_bits == K::BITS { K::from_u128(u128::MAX) } else { (K::ONE << key_bits) - K::ONE };
@@ -173,22 +173,6 @@ impl<K: KeyWord> Bounds<K> {
             Entries::Wide(e) => (64, e.len()),
             Entries::Double(e) => (128, e.len()),
         }
-    }
-}
-
-/// Asks the kernel to back `entries` with huge pages where it can: every lookup lands on a
-/// random slot, and with 4 KB pages each one would also miss the TLB. Only advice: nothing
-/// changes where the kernel does not follow it.
-fn advise_huge_pages<T>(entries: &[T]) {
-    const HUGE_PAGE: usize = 2 << 20;
-    let start = entries.as_ptr() as usize;
-    let end = start + std::mem::size_of_val(entries);
-    let aligned = start.next_multiple_of(HUGE_PAGE);
-    if aligned + HUGE_PAGE <= end {
-        let len = (end - aligned) / HUGE_PAGE * HUGE_PAGE;
-        // SAFETY: advice on whole pages inside our own allocation, which stays valid; madvise
-        // with MADV_HUGEPAGE changes no contents.
-        unsafe { libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
     }
 }
 

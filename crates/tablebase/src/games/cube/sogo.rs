@@ -404,13 +404,21 @@ impl Outcomes {
     fn new(bytes: usize) -> Outcomes {
         let buckets = (bytes / 16).max(1 << LEAST_BUCKET_BITS);
         let bucket_bits = (usize::BITS - 1 - buckets.leading_zeros()).min(KEY_BITS);
-        Outcomes { buckets: vec![[0; 2]; 1 << bucket_bits], stored_bits: KEY_BITS - bucket_bits }
+        let buckets = vec![[0; 2]; 1 << bucket_bits];
+        crate::prefetch::advise_huge_pages(&buckets);
+        Outcomes { buckets, stored_bits: KEY_BITS - bucket_bits }
     }
 
     #[inline(always)]
     fn locate(&self, key: u128) -> (usize, u64) {
         let hashed = key.wrapping_mul(ODD) & KEY_MASK;
         ((hashed >> self.stored_bits) as usize, (hashed & ((1 << self.stored_bits) - 1)) as u64)
+    }
+
+    /// Starts loading the bucket of `key` into the cache, for a [`Outcomes::get`] soon after.
+    #[inline(always)]
+    fn prefetch(&self, key: u128) {
+        crate::prefetch::prefetch(&self.buckets[self.locate(key).0]);
     }
 
     #[inline(always)]
@@ -749,6 +757,10 @@ impl SogoProver {
             // The last stone, which makes no line (none can be completed at once).
             return Ok(false);
         }
+        // The table's slot is most likely a cache miss: asked for now, it arrives while the
+        // rules are checked.
+        let key = self.key(current, mask, attacker);
+        self.table.prefetch(key);
         let (attacking, defending) = if attacker_to_move { (current, theirs) } else { (theirs, current) };
         #[cfg(test)]
         tests::count_evaluation(mask.count_ones());
@@ -758,7 +770,6 @@ impl SogoProver {
             self.by_rule += 1;
             return Ok(rule.attacker_wins());
         }
-        let key = self.key(current, mask, attacker);
         if let Some(wins) = self.table.get(key) {
             return Ok(wins);
         }
