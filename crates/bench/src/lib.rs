@@ -948,7 +948,7 @@ pub struct SogoProveArgs {
     /// Prove for both sides: the side to move, then the other (on the same table).
     #[arg(long, conflicts_with = "other")]
     both: bool,
-    /// The knowledge to use: `all`, `none`, names (`live-lines,claimeven,dead-cells,ordering,zugzwang,column-pairs`)
+    /// The knowledge to use: `all`, `none`, names (`live-lines,claimeven,dead-cells,ordering,zugzwang,column-pairs,probes`)
     /// or `no-` names to leave out.
     #[arg(long, default_value = "all")]
     knowledge: String,

@@ -27,6 +27,12 @@
 //!   matters only as the floor of the cell above: its colour changes no line that can still be
 //!   made. The table's key counts such a stone as the mover's, one stone at a time, each
 //!   recoloured only while the condition holds, so that positions differing there meet.
+//! - **Probes**: before any move is searched to the end, each is looked at with a budget of a
+//!   few nodes, which settles the moves that the table, a rule or a forced reply settle at
+//!   once; where one of them achieves the mover's aim the others are never searched, and those
+//!   found failing are not searched again. Until then a position's first move was searched
+//!   to the end even where a later one was settled by the table (an enhanced transposition
+//!   cutoff, extended to the rules).
 //! - **Ordering**: the attacker tries first the moves that make threats it can use and lines it
 //!   can still fill; the defender tries first the answer in the column just played (which
 //!   claimeven settles most often), then the moves that block the most.
@@ -64,6 +70,10 @@ pub struct Knowledge {
     /// Let the follow-up pair columns of equal height level by level where claimeven leaves
     /// the attacker a line (of the first or third level).
     pub column_pairs: bool,
+    /// Before searching any move to the end, look at every move with a budget of a few nodes,
+    /// so that a move settled at once (by the table or a rule) is found before a costly one is
+    /// searched.
+    pub probes: bool,
 }
 
 impl Knowledge {
@@ -81,11 +91,12 @@ impl Knowledge {
             ordering: on,
             zugzwang: on,
             column_pairs: on,
+            probes: on,
         }
     }
 
     /// The knowledge named in `text`: `all`, `none`, or names joined by commas
-    /// (`live-lines,claimeven,dead-cells,ordering,zugzwang,column-pairs`), each optionally
+    /// (`live-lines,claimeven,dead-cells,ordering,zugzwang,column-pairs,probes`), each optionally
     /// prefixed `no-` to remove it from everything.
     pub fn parse(text: &str) -> Result<Knowledge, String> {
         match text.trim() {
@@ -109,9 +120,10 @@ impl Knowledge {
                 "ordering" => knowledge.ordering = on,
                 "zugzwang" => knowledge.zugzwang = on,
                 "column-pairs" => knowledge.column_pairs = on,
+                "probes" => knowledge.probes = on,
                 _ => {
                     return Err(format!(
-                        "'{name}' is no knowledge of the prover (live-lines, claimeven, dead-cells, ordering, zugzwang, column-pairs)"
+                        "'{name}' is no knowledge of the prover (live-lines, claimeven, dead-cells, ordering, zugzwang, column-pairs, probes)"
                     ));
                 }
             }
@@ -652,10 +664,20 @@ pub struct SogoProver {
     nodes: u64,
     by_rule: u64,
     deadline: Deadline,
+    /// Where a probe stops: a count of nodes (`u64::MAX` outside probes).
+    budget_end: u64,
     journal: Option<Arc<ProofJournal>>,
     /// Each cell's column in the exact search's order, higher first: inner, corner, edge.
     column_rank: [u8; 64],
 }
+
+/// Nodes a probe of one move may take beyond the move's own position: enough to see what
+/// settles it at once (the table, a rule, a forced reply), not to search it. Of 1 to 20,000
+/// nodes, 3 took the fewest (docs/BENCHMARKS.md, "Sogo's prover: probes").
+const PROBE_NODES: u64 = 3;
+/// Probes are made in positions of at most this many stones (32 to 64 measured): deeper, a
+/// move's whole search is as cheap as its probe.
+const PROBE_LAST_STONES: u32 = 42;
 
 /// The most moves a Sogo position has: one per column.
 const COLUMNS: usize = 16;
@@ -670,6 +692,7 @@ impl SogoProver {
             nodes: 0,
             by_rule: 0,
             deadline: Deadline::default(),
+            budget_end: u64::MAX,
             journal: None,
             column_rank: {
                 let game = Sogo::new();
@@ -733,6 +756,9 @@ impl SogoProver {
     ) -> Result<bool, SearchError> {
         self.nodes += 1;
         let start_nodes = self.nodes;
+        if self.nodes > self.budget_end {
+            return Err(SearchError::TimeLimit { seconds: 0.0, nodes: self.nodes });
+        }
         self.deadline.check(self.nodes)?;
         let theirs = mask ^ current;
         let empty = !mask;
@@ -796,7 +822,39 @@ impl SogoProver {
             count += 1;
         }
         let mut wins = !attacker_to_move;
+        // Moves whose probe settled them: those that achieve the mover's aim end the search,
+        // those that fail are not searched again.
+        let mut settled = 0u64;
+        if self.knowledge.probes
+            && count > 1
+            && self.budget_end == u64::MAX
+            && mask.count_ones() <= PROBE_LAST_STONES
+        {
+            for &(_, cell) in &ordered[..count] {
+                self.budget_end = self.nodes + PROBE_NODES;
+                let probe = self.search(theirs, mask | cell, !attacker_to_move, attacker);
+                let over_budget = self.nodes > self.budget_end;
+                self.budget_end = u64::MAX;
+                match probe {
+                    Ok(child) => {
+                        settled |= cell;
+                        if child == attacker_to_move {
+                            wins = child;
+                            settled = moves;
+                            break;
+                        }
+                    }
+                    // Out of its budget, which is what stopped it (a real time limit stops
+                    // the search again at its next check).
+                    Err(SearchError::TimeLimit { .. }) if over_budget => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
         for &(_, cell) in &ordered[..count] {
+            if settled & cell != 0 {
+                continue;
+            }
             let child = self.search(theirs, mask | cell, !attacker_to_move, attacker)?;
             if child == attacker_to_move {
                 wins = child;
@@ -925,8 +983,8 @@ mod tests {
     /// The rules are asked at over 100,000 positions of 20 to 44 stones, met in the proofs of
     /// random positions of those plies (each side attacking), and every claim they make there
     /// and deeper (that the attacker cannot win, and by zugzwang that it wins) is confirmed by
-    /// the plain exact search; each proof's answer equals the exact search's where that
-    /// finishes within a second.
+    /// the plain exact search; each proof's answer (at least 150 of them) equals the exact
+    /// search's where that finishes within a second.
     #[test]
     fn rules_and_proofs_agree_with_the_exact_search() {
         let mut rng = crate::rng::SplitMix64::new(64);
@@ -934,7 +992,9 @@ mod tests {
         let mut prover = SogoProver::new(Knowledge::ALL, 0);
         let (mut compared, mut roots) = (0, 0);
         let in_range = |counts: &[u64; 65]| counts[20..=44].iter().sum::<u64>();
-        while CHECKS.with_borrow(|checks| in_range(&checks.evaluated)) < 100_000 {
+        // Enough positions for the rules, and enough whole proofs for what the search itself
+        // does (its probes, its table) to be checked too.
+        while CHECKS.with_borrow(|checks| in_range(&checks.evaluated)) < 100_000 || compared < 150 {
             let plies = 20 + (rng.next_u64() % 25) as u32;
             let Some(p) = random_position(&mut rng, plies) else { continue };
             roots += 1;
