@@ -966,7 +966,7 @@ pub fn sogo_prove(args: &SogoProveArgs) -> Result<(), Error> {
     use tablebase::games::cube::sogo::{Knowledge, SogoProver};
     let knowledge =
         Knowledge::parse(&args.knowledge).map_err(|e| Error::Usage(format!("--knowledge: {e}")))?;
-    let mut prover = SogoProver::new(knowledge, args.table_mb << 20);
+    let mut prover = SogoProver::new(knowledge, args.table_mb << 20).on_huge_pages();
     let mut out = std::io::stdout().lock();
     writeln!(out, "position\tattacker\toutcome\tnodes\tby rule\tseconds\tpeak MB").map_err(Error::Output)?;
     let sides: &[bool] = match (args.both, args.other) {

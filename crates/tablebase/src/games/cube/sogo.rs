@@ -416,9 +416,7 @@ impl Outcomes {
     fn new(bytes: usize) -> Outcomes {
         let buckets = (bytes / 16).max(1 << LEAST_BUCKET_BITS);
         let bucket_bits = (usize::BITS - 1 - buckets.leading_zeros()).min(KEY_BITS);
-        let buckets = vec![[0; 2]; 1 << bucket_bits];
-        crate::prefetch::advise_huge_pages(&buckets);
-        Outcomes { buckets, stored_bits: KEY_BITS - bucket_bits }
+        Outcomes { buckets: vec![[0; 2]; 1 << bucket_bits], stored_bits: KEY_BITS - bucket_bits }
     }
 
     #[inline(always)]
@@ -707,6 +705,16 @@ impl SogoProver {
     /// The same prover, reading outcomes from `journal` and recording its long proofs there.
     pub fn with_journal(mut self, journal: Arc<ProofJournal>) -> SogoProver {
         self.journal = Some(journal);
+        self
+    }
+
+    /// The same prover, its table backed by huge pages where the kernel can (a third faster
+    /// per node: docs/BENCHMARKS.md). For long proofs only: each first touch of a page then
+    /// clears 2 MB, and a new table's first few thousand nodes clear all of it (about half a
+    /// second a GB) before the search can notice that it is no longer wanted, which a server's
+    /// short searches must (`serve` stops a search whose client has gone).
+    pub fn on_huge_pages(self) -> SogoProver {
+        crate::prefetch::advise_huge_pages(&self.table.buckets);
         self
     }
 

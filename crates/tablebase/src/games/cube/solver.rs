@@ -238,7 +238,8 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
             let mut prover = idle().pop().unwrap_or_else(|| {
                 let prover = SogoProver::new(Knowledge::ALL, self.prover_bytes);
                 match &self.journal {
-                    Some(journal) => prover.with_journal(journal.clone()),
+                    // A long proof (`generate`): huge pages pay for their first touch.
+                    Some(journal) => prover.with_journal(journal.clone()).on_huge_pages(),
                     None => prover,
                 }
             });
