@@ -30,8 +30,8 @@
 //! - **Probes**: before any move is searched to the end, each is looked at with a budget of a
 //!   few nodes, which settles the moves that the table, a rule or a forced reply settle at
 //!   once; where one of them achieves the mover's aim the others are never searched, and those
-//!   found failing are not searched again. Until then a position's first move was searched
-//!   to the end even where a later one was settled by the table (an enhanced transposition
+//!   found failing are not searched again. Without them a position's first move is searched
+//!   to the end even where a later one is settled by the table (an enhanced transposition
 //!   cutoff, extended to the rules).
 //! - **Ordering**: the attacker tries first the moves that make threats it can use and lines it
 //!   can still fill; the defender tries first the answer in the column just played (which
@@ -708,8 +708,8 @@ impl SogoProver {
         self
     }
 
-    /// The same prover, its table backed by huge pages where the kernel can (a third faster
-    /// per node: docs/BENCHMARKS.md). For long proofs only: each first touch of a page then
+    /// The same prover, its table backed by huge pages where the kernel can (about an eighth
+    /// faster per node: docs/BENCHMARKS.md). For long proofs only: each first touch of a page then
     /// clears 2 MB, and a new table's first few thousand nodes clear all of it (about half a
     /// second a GB) before the search can notice that it is no longer wanted, which a server's
     /// short searches must (`serve` stops a search whose client has gone).
@@ -764,10 +764,11 @@ impl SogoProver {
     ) -> Result<bool, SearchError> {
         self.nodes += 1;
         let start_nodes = self.nodes;
+        self.deadline.check(self.nodes)?;
+        // After the clock, so that a probe's end never skips one of its readings.
         if self.nodes > self.budget_end {
             return Err(SearchError::TimeLimit { seconds: 0.0, nodes: self.nodes });
         }
-        self.deadline.check(self.nodes)?;
         let theirs = mask ^ current;
         let empty = !mask;
         let playable = board::drop_cells(mask);
