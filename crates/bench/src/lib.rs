@@ -935,6 +935,11 @@ pub struct CubeProveArgs {
     /// if not given).
     #[arg(long, value_name = "PLY")]
     symmetric_plies: Option<u32>,
+    /// Prove that the side to move wins by search alone, in parts, on this many threads: its
+    /// moves in order of promise, and after each every reply (up to symmetry) proved on its
+    /// own, each thread a prover of `--table-mb`.
+    #[arg(long, value_name = "THREADS", value_parser = at_least_one, conflicts_with_all = ["split", "alpha_beta", "other", "symmetric_plies"])]
+    parts: Option<usize>,
 }
 
 #[derive(Args)]
@@ -1081,6 +1086,75 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
             needed: wanted,
             available,
         });
+    }
+    if let Some(threads) = args.parts {
+        use tablebase::games::cube::solver::prove_by_parts;
+        let start = Instant::now();
+        let bytes = (args.table_mb as usize) << 20;
+        // Each search of a part on standard error as it ends: the stones added to the root's
+        // (White's as `x`, Black's as `o`), what the search asked, its outcome and seconds.
+        let root_mask = match args.game {
+            CubeGameName::Qubic => parse_qubic(&args.position).map_err(bad)?.mask,
+            CubeGameName::Sogo => parse_sogo(&args.position).map_err(bad)?.mask,
+        };
+        let name: fn(u32) -> String = match args.game {
+            CubeGameName::Qubic => cell_name,
+            CubeGameName::Sogo => |cell| column_name(cell % 4, cell / 4 % 4),
+        };
+        let added = |p: &tablebase::games::cube::Position| {
+            let white = p.first_player();
+            let mut cells = p.mask & !root_mask;
+            let mut out = Vec::new();
+            while cells != 0 {
+                let cell = cells.trailing_zeros();
+                cells &= cells - 1;
+                out.push(format!("{}{}", if white >> cell & 1 == 1 { 'x' } else { 'o' }, name(cell)));
+            }
+            out.join(" ")
+        };
+        let report = |part: &tablebase::games::cube::Position,
+                      searched: &tablebase::games::cube::Position,
+                      outcome: Option<bool>,
+                      seconds: f64| {
+            let question =
+                if part == searched { "side to move wins?" } else { "after the move, the other side wins?" };
+            let outcome = match outcome {
+                Some(true) => "yes",
+                Some(false) => "no",
+                None => "out of time",
+            };
+            eprintln!("part {}: {} {question} {outcome} ({seconds:.1} s)", added(part), added(searched));
+        };
+        let proof = match args.game {
+            CubeGameName::Qubic => prove_by_parts::<false>(
+                &parse_qubic(&args.position).map_err(bad)?,
+                bytes,
+                threads,
+                args.max_time,
+                &report,
+            ),
+            CubeGameName::Sogo => prove_by_parts::<true>(
+                &parse_sogo(&args.position).map_err(bad)?,
+                bytes,
+                threads,
+                args.max_time,
+                &report,
+            ),
+        };
+        let proof = proof.map_err(Error::Search)?;
+        let mut out = host.stdout();
+        writeln!(out, "attacker\toutcome\tfirst move\tfirst moves tried\tparts\tseconds")
+            .map_err(Error::Output)?;
+        let outcome = if proof.wins { "wins" } else { "does not win" };
+        let first = proof.first_move.map_or(String::from("-"), name);
+        let seconds = start.elapsed().as_secs_f64();
+        writeln!(
+            out,
+            "the side to move\t{outcome}\t{first}\t{}\t{}\t{seconds:.1}",
+            proof.first_moves_tried, proof.parts
+        )
+        .map_err(Error::Output)?;
+        return Ok(());
     }
     let line = match args.game {
         CubeGameName::Qubic => {

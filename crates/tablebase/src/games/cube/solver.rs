@@ -11,7 +11,7 @@
 use super::board::Position;
 use super::search::CubeLines;
 use super::sogo::{Knowledge, ProofJournal, SogoProver};
-use crate::search::{Deadline, Prover, SearchError, SearcherPool, StrategyMoves, Work, lock_for_search};
+use crate::search::{Deadline, LineGame, Prover, SearchError, SearcherPool, StrategyMoves, Work, lock_for_search};
 use crate::value::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -377,14 +377,26 @@ fn prove_parts<const GRAVITY: bool>(
     parts: &[Position],
     deadline: Option<Instant>,
 ) -> Result<bool, SearchError> {
+    prove_each(provers, parts, |prover, part| {
+        prover.clear();
+        prover.set_time_limit(deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()));
+        prover.prove(part, part.ply.is_multiple_of(2)).map(|proof| proof.attacker_wins)
+    })
+}
+
+/// Whether `prove` holds for every one of `parts`, by as many threads as `provers`, each
+/// taking the next part left; the threads stop taking parts at the first that fails.
+fn prove_each<const GRAVITY: bool>(
+    provers: &mut [Prover<CubeLines<GRAVITY>>],
+    parts: &[Position],
+    prove: impl Fn(&mut Prover<CubeLines<GRAVITY>>, &Position) -> Result<bool, SearchError> + Sync,
+) -> Result<bool, SearchError> {
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let prove_some = |prover: &mut Prover<CubeLines<GRAVITY>>| -> Result<bool, SearchError> {
         while !failed.load(Ordering::Relaxed) {
             let Some(part) = parts.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-            prover.clear();
-            prover.set_time_limit(deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()));
-            let proved = prover.prove(part, part.ply.is_multiple_of(2)).map(|proof| proof.attacker_wins);
+            let proved = prove(prover, part);
             if proved != Ok(true) {
                 failed.store(true, Ordering::Relaxed);
                 return proved;
@@ -411,4 +423,151 @@ fn prove_parts<const GRAVITY: bool>(
         return Ok(false);
     }
     outcomes.into_iter().find(Result::is_err).unwrap_or(Ok(true))
+}
+
+/// Seconds of the first try at a part of a proof by parts ([`prove_by_parts`]): the prover
+/// alone, then each of the most promising moves alone. Each round doubles them. Most of the
+/// replies to Qubic's corner are proved by the prover alone in 30 to 40 s; with 8 s a round,
+/// the restarts cost more than the moves they found (docs/BENCHMARKS.md).
+const PART_FIRST_SECONDS: f64 = 40.0;
+/// The attacker's moves a round of a part tries alone, the most promising first.
+const PART_MOVES_TRIED: usize = 3;
+
+/// Told of each search of a part of a proof by parts ([`prove_by_parts`]) as it ends: the part,
+/// the position searched, the outcome (`None`: out of the round's time) and the seconds.
+pub type PartReport<'a> = dyn Fn(&Position, &Position, Option<bool>, f64) + Sync + 'a;
+
+/// What a proof by parts found, and what it took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartsProof {
+    /// Whether the side to move wins.
+    pub wins: bool,
+    /// The first move whose every reply was proved won (a cell), if the side to move wins.
+    pub first_move: Option<u32>,
+    /// The first moves tried (up to symmetry), and the replies proved or tried after the last.
+    pub first_moves_tried: usize,
+    /// The replies to the last first move tried, up to symmetry.
+    pub parts: usize,
+}
+
+/// Whether the side to move wins `position` (Qubic's empty cube, say) by search alone, in
+/// parts: its moves up to symmetry are tried in order of promise, and after each, every reply
+/// of the other side (up to symmetry) is a part proved on its own by one of `threads` provers
+/// with tables of `table_bytes`. A part is searched by rounds: the prover alone for a few
+/// seconds, then each of the side to move's most promising moves alone for as long, then the
+/// same again with twice the time. A single search of such a position takes turns among its
+/// parts, which evict one another from the tables, and in a part it can sink minutes into a
+/// move that does not win before it tries the one that does (`a11 b21`: not in 300 s alone,
+/// 11 s with White's move a14 given); rounds of doubling time bound what a wrong move costs.
+/// No knowledge of the game beyond the prover's: no strategy is followed.
+///
+/// `report` is told of each search of a part as it ends: the part, the position searched (the
+/// part itself or the position after one of its moves), the outcome (`None`: out of the
+/// round's time) and the seconds.
+pub fn prove_by_parts<const GRAVITY: bool>(
+    position: &Position,
+    table_bytes: usize,
+    threads: usize,
+    max_time: Option<f64>,
+    report: &PartReport<'_>,
+) -> Result<PartsProof, SearchError> {
+    let game = CubeLines::<GRAVITY>::new();
+    let deadline = max_time.map(|t| Instant::now() + Duration::from_secs_f64(t));
+    let mut provers: Vec<Prover<CubeLines<GRAVITY>>> =
+        (0..threads.max(1)).map(|_| Prover::new(game.clone(), table_bytes)).collect();
+    let mut proof = PartsProof { wins: false, first_move: None, first_moves_tried: 0, parts: 0 };
+    for (cell, child) in moves_by_promise(&game, position) {
+        proof.first_moves_tried += 1;
+        if child.is_won_by_previous() {
+            return Ok(PartsProof { wins: true, first_move: Some(cell), parts: 0, ..proof });
+        }
+        let replies: Vec<Position> = moves_by_promise(&game, &child).into_iter().map(|(_, reply)| reply).collect();
+        proof.parts = replies.len();
+        if replies.is_empty() {
+            continue; // a full cube: a draw
+        }
+        let wins = prove_each(&mut provers, &replies, |prover, part| {
+            if part.is_won_by_previous() {
+                return Ok(false);
+            }
+            win_by_rounds(&game, prover, part, deadline, max_time, report)
+        })?;
+        if wins {
+            return Ok(PartsProof { wins, first_move: Some(cell), ..proof });
+        }
+    }
+    Ok(proof)
+}
+
+/// Whether the side to move wins `part`, searched by rounds ([`prove_by_parts`]).
+fn win_by_rounds<const GRAVITY: bool>(
+    game: &CubeLines<GRAVITY>,
+    prover: &mut Prover<CubeLines<GRAVITY>>,
+    part: &Position,
+    deadline: Option<Instant>,
+    max_time: Option<f64>,
+    report: &PartReport<'_>,
+) -> Result<bool, SearchError> {
+    let mut moves = moves_by_promise(game, part);
+    if moves.iter().any(|(_, child)| child.is_won_by_previous()) {
+        return Ok(true);
+    }
+    let mut seconds = PART_FIRST_SECONDS;
+    // One search within the round's time: its outcome, or `None` when the round's time ran out
+    // first (the whole proof's running out is an error).
+    let mut attempt = |position: &Position, attacker_to_move: bool, seconds: f64| {
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+        prover.clear();
+        prover.set_time_limit(Some(left.map_or(seconds, |left| left.min(seconds))));
+        let start = Instant::now();
+        let proof = prover.prove(position, attacker_to_move);
+        let outcome = proof.as_ref().ok().map(|proof| proof.attacker_wins);
+        report(part, position, outcome, start.elapsed().as_secs_f64());
+        match proof {
+            Ok(proof) => Ok(Some(proof.attacker_wins)),
+            Err(SearchError::TimeLimit { nodes, .. }) if deadline.is_some_and(|d| Instant::now() >= d) => {
+                Err(SearchError::TimeLimit { seconds: max_time.unwrap_or(seconds), nodes })
+            }
+            Err(SearchError::TimeLimit { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    };
+    loop {
+        if let Some(wins) = attempt(part, true, seconds)? {
+            return Ok(wins);
+        }
+        let (mut at, mut tried) = (0, 0);
+        while tried < PART_MOVES_TRIED && at < moves.len() {
+            match attempt(&moves[at].1, false, seconds)? {
+                Some(true) => return Ok(true),
+                Some(false) => {
+                    moves.remove(at);
+                }
+                None => (at, tried) = (at + 1, tried + 1),
+            }
+        }
+        if moves.is_empty() {
+            return Ok(false);
+        }
+        seconds *= 2.0;
+    }
+}
+
+/// The positions after each move of the side to move, one per class of images under the
+/// game's symmetries, the most promising move first ([`LineGame::promise`]), with its cell.
+fn moves_by_promise<const GRAVITY: bool>(game: &CubeLines<GRAVITY>, position: &Position) -> Vec<(u32, Position)> {
+    let theirs = position.mask ^ position.current;
+    let mut seen = HashSet::new();
+    let mut moves = Vec::new();
+    let mut cells = super::board::playable(position.mask, GRAVITY);
+    while cells != 0 {
+        let cell = cells & cells.wrapping_neg();
+        cells &= cells - 1;
+        let child = position.play(cell);
+        if seen.insert(game.canonical_key(&child)) {
+            moves.push((std::cmp::Reverse(game.promise(position.current, theirs, cell)), cell.trailing_zeros(), child));
+        }
+    }
+    moves.sort_by_key(|&(promise, cell, _)| (promise, cell));
+    moves.into_iter().map(|(_, cell, child)| (cell, child)).collect()
 }
