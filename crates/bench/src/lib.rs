@@ -940,6 +940,10 @@ pub struct CubeProveArgs {
     /// own, each thread a prover of `--table-mb`.
     #[arg(long, value_name = "THREADS", value_parser = at_least_one, conflicts_with_all = ["split", "alpha_beta", "other", "symmetric_plies"])]
     parts: Option<usize>,
+    /// Decide it as `probe` does, without a time limit (the exact search for a moment, then the
+    /// prover, along White's strategy in Qubic), on every core: the outcome and the seconds.
+    #[arg(long, conflicts_with_all = ["split", "alpha_beta", "other", "symmetric_plies", "parts"])]
+    strategy: bool,
 }
 
 #[derive(Args)]
@@ -1086,6 +1090,22 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
             needed: wanted,
             available,
         });
+    }
+    if args.strategy {
+        use tablebase::games::cube::solver::CubeSolver;
+        let start = Instant::now();
+        let value = match args.game {
+            CubeGameName::Qubic => {
+                CubeSolver::<false>::default().outcome(&parse_qubic(&args.position).map_err(bad)?)
+            }
+            CubeGameName::Sogo => {
+                CubeSolver::<true>::default().outcome(&parse_sogo(&args.position).map_err(bad)?)
+            }
+        };
+        let mut out = host.stdout();
+        writeln!(out, "value\tseconds").map_err(Error::Output)?;
+        writeln!(out, "{value}\t{:.1}", start.elapsed().as_secs_f64()).map_err(Error::Output)?;
+        return Ok(());
     }
     if let Some(threads) = args.parts {
         use tablebase::games::cube::solver::prove_by_parts;

@@ -186,7 +186,7 @@ impl<const GRAVITY: bool> LayeredGame for CubeBook<GRAVITY> {
 
     fn search_memory(&self, ply: u32) -> u64 {
         match ply == self.last {
-            true => super::solver::PROVER_TABLE_BYTES as u64,
+            true => self.solver.prover_bytes() as u64,
             false => 0,
         }
     }

@@ -24,6 +24,11 @@ pub const EXACT_SECONDS: f64 = 0.25;
 const EXACT_TABLE_BYTES: usize = 64 << 20;
 /// Bytes of the prover's tables.
 pub const PROVER_TABLE_BYTES: usize = 512 << 20;
+/// Bytes of all Sogo provers' tables together in a long proof (`generate`'s, which keeps a
+/// journal), at most 2 GB a thread: at ply 16 of a well-played line, White's win took 1,230 M
+/// nodes with 512 MB, 1,139 M with 2 GB and 1,114 M with 8 GB (docs/BENCHMARKS.md, "Sogo's
+/// prover: the table's size").
+const JOURNALED_TABLE_BYTES: usize = 8 << 30;
 /// Bytes of the tables of the prover that follows White's strategy in Qubic: its proofs store
 /// millions of positions and run through tens of millions of threat sequences, and with a
 /// quarter of this the threat searches are repeated so often that a proof of 17 s (`a11 d44
@@ -131,9 +136,20 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
     }
 
     /// The same solver, its Sogo proofs recorded in `journal` and read back from it.
+    /// Its provers' tables are larger then: a thread's share of [`JOURNALED_TABLE_BYTES`], up
+    /// to 2 GB, within half the free memory.
     pub fn with_journal(mut self, journal: Arc<ProofJournal>) -> CubeSolver<GRAVITY> {
         self.journal = Some(journal);
+        let threads = rayon::current_num_threads().max(1);
+        let free = crate::resources::available_memory().map_or(0, |bytes| bytes as usize);
+        let share = (JOURNALED_TABLE_BYTES / threads).min(2 << 30).min(free / 2 / threads);
+        self.prover_bytes = self.prover_bytes.max(share);
         self
+    }
+
+    /// Bytes of each prover's tables.
+    pub fn prover_bytes(&self) -> usize {
+        self.prover_bytes
     }
 
     /// Has every search with a time limit whose outcome is proved go on for the exact distance
