@@ -645,3 +645,39 @@ fn the_weak_opening_answers_each_kind_of_reply_once() {
         .collect();
     assert_eq!(kinds.len(), 23, "the kinds of reply to b11");
 }
+
+/// `generate sogo --threads N` gets as far as its proofs. Its provers' tables are a thread's
+/// share of their memory; asked for the threads before the command line had set them, that
+/// built the thread pool first, and `--threads 1` stopped at once with "the global thread
+/// pool has already been initialized" where a journal was there to go on from (the checked-in
+/// one, here). The proofs take hours: the run is stopped once it has begun the table of its
+/// last ply.
+#[test]
+fn generate_sogo_takes_a_thread_count() {
+    let scratch = tempfile::tempdir().unwrap();
+    let journal = concat!(env!("CARGO_MANIFEST_DIR"), "/tables/sogo-proof.journal");
+    std::fs::copy(journal, scratch.path().join("sogo-proof.journal")).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tablebase"))
+        .args(["generate", "sogo", "--book-plies", "2", "--threads", "1", "--dir"])
+        .arg(scratch.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let begun = scratch.path().join("sogo-ply02.tbl.tmp");
+    let start = std::time::Instant::now();
+    while !begun.exists() && start.elapsed() < std::time::Duration::from_secs(120) {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut stderr = String::new();
+            std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+            panic!("generate sogo --threads 1 ended ({status}) before its proofs: {stderr}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(begun.exists(), "generate sogo --threads 1 did not begin its last ply in 120 s");
+    // A moment for its first prover to be made, which is where the threads are asked for.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(child.try_wait().unwrap().is_none(), "generate sogo --threads 1 stopped during its first proof");
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

@@ -136,20 +136,30 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
     }
 
     /// The same solver, its Sogo proofs recorded in `journal` and read back from it.
-    /// Its provers' tables are larger then: a thread's share of [`JOURNALED_TABLE_BYTES`], up
-    /// to 2 GB, within half the free memory.
+    /// Its provers' tables are larger then ([`CubeSolver::prover_bytes`]).
     pub fn with_journal(mut self, journal: Arc<ProofJournal>) -> CubeSolver<GRAVITY> {
         self.journal = Some(journal);
-        let threads = rayon::current_num_threads().max(1);
-        let free = crate::resources::available_memory().map_or(0, |bytes| bytes as usize);
-        let share = (JOURNALED_TABLE_BYTES / threads).min(2 << 30).min(free / 2 / threads);
-        self.prover_bytes = self.prover_bytes.max(share);
         self
     }
 
-    /// Bytes of each prover's tables.
+    /// Bytes of each prover's tables: with a journal, a thread's share of
+    /// [`JOURNALED_TABLE_BYTES`], up to 2 GB (a prover made on a machine with less free memory
+    /// takes half of it a thread). Asked when a prover is made, not before: the threads are
+    /// known only once the command line has set them.
     pub fn prover_bytes(&self) -> usize {
-        self.prover_bytes
+        if self.journal.is_none() {
+            return self.prover_bytes;
+        }
+        let threads = rayon::current_num_threads().max(1);
+        self.prover_bytes.max((JOURNALED_TABLE_BYTES / threads).min(2 << 30))
+    }
+
+    /// Bytes of the tables of a Sogo prover made now: [`CubeSolver::prover_bytes`] within half
+    /// the free memory a thread, never below the default's.
+    fn new_prover_bytes(&self) -> usize {
+        let threads = rayon::current_num_threads().max(1);
+        let free = crate::resources::available_memory().map_or(usize::MAX, |bytes| bytes as usize);
+        self.prover_bytes().min(free / 2 / threads).max(self.prover_bytes)
     }
 
     /// Has every search with a time limit whose outcome is proved go on for the exact distance
@@ -252,7 +262,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
             // "Sogo by alpha-beta" and "Sogo's prover").
             let idle = || self.sogo_provers.lock().unwrap_or_else(PoisonError::into_inner);
             let mut prover = idle().pop().unwrap_or_else(|| {
-                let prover = SogoProver::new(Knowledge::ALL, self.prover_bytes);
+                let prover = SogoProver::new(Knowledge::ALL, self.new_prover_bytes());
                 match &self.journal {
                     // A long proof (`generate`): huge pages pay for their first touch.
                     Some(journal) => prover.with_journal(journal.clone()).on_huge_pages(),
