@@ -1091,16 +1091,21 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
             available,
         });
     }
+    let position = match args.game {
+        CubeGameName::Qubic => parse_qubic(&args.position),
+        CubeGameName::Sogo => parse_sogo(&args.position),
+    }
+    .map_err(bad)?;
+    let name: fn(u32) -> String = match args.game {
+        CubeGameName::Qubic => cell_name,
+        CubeGameName::Sogo => |cell| column_name(cell % 4, cell / 4 % 4),
+    };
     if args.strategy {
         use tablebase::games::cube::solver::CubeSolver;
         let start = Instant::now();
         let value = match args.game {
-            CubeGameName::Qubic => {
-                CubeSolver::<false>::default().outcome(&parse_qubic(&args.position).map_err(bad)?)
-            }
-            CubeGameName::Sogo => {
-                CubeSolver::<true>::default().outcome(&parse_sogo(&args.position).map_err(bad)?)
-            }
+            CubeGameName::Qubic => CubeSolver::<false>::default().outcome(&position),
+            CubeGameName::Sogo => CubeSolver::<true>::default().outcome(&position),
         };
         let mut out = host.stdout();
         writeln!(out, "value\tseconds").map_err(Error::Output)?;
@@ -1113,17 +1118,9 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
         let bytes = (args.table_mb as usize) << 20;
         // Each search of a part on standard error as it ends: the stones added to the root's
         // (White's as `x`, Black's as `o`), what the search asked, its outcome and seconds.
-        let root_mask = match args.game {
-            CubeGameName::Qubic => parse_qubic(&args.position).map_err(bad)?.mask,
-            CubeGameName::Sogo => parse_sogo(&args.position).map_err(bad)?.mask,
-        };
-        let name: fn(u32) -> String = match args.game {
-            CubeGameName::Qubic => cell_name,
-            CubeGameName::Sogo => |cell| column_name(cell % 4, cell / 4 % 4),
-        };
         let added = |p: &tablebase::games::cube::Position| {
             let white = p.first_player();
-            let mut cells = p.mask & !root_mask;
+            let mut cells = p.mask & !position.mask;
             let mut out = Vec::new();
             while cells != 0 {
                 let cell = cells.trailing_zeros();
@@ -1146,20 +1143,8 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
             eprintln!("part {}: {} {question} {outcome} ({seconds:.1} s)", added(part), added(searched));
         };
         let proof = match args.game {
-            CubeGameName::Qubic => prove_by_parts::<false>(
-                &parse_qubic(&args.position).map_err(bad)?,
-                bytes,
-                threads,
-                args.max_time,
-                &report,
-            ),
-            CubeGameName::Sogo => prove_by_parts::<true>(
-                &parse_sogo(&args.position).map_err(bad)?,
-                bytes,
-                threads,
-                args.max_time,
-                &report,
-            ),
+            CubeGameName::Qubic => prove_by_parts::<false>(&position, bytes, threads, args.max_time, &report),
+            CubeGameName::Sogo => prove_by_parts::<true>(&position, bytes, threads, args.max_time, &report),
         };
         let proof = proof.map_err(Error::Search)?;
         let mut out = host.stdout();
@@ -1177,13 +1162,8 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
         return Ok(());
     }
     let line = match args.game {
-        CubeGameName::Qubic => {
-            prove(game(Qubic::new(), args), &parse_qubic(&args.position).map_err(bad)?, args, cell_name)?
-        }
-        CubeGameName::Sogo => {
-            let column = |cell: u32| column_name(cell % 4, cell / 4 % 4);
-            prove(game(Sogo::new(), args), &parse_sogo(&args.position).map_err(bad)?, args, column)?
-        }
+        CubeGameName::Qubic => prove(game(Qubic::new(), args), &position, args, name)?,
+        CubeGameName::Sogo => prove(game(Sogo::new(), args), &position, args, name)?,
     };
     let attacker = if args.other { "the side not to move" } else { "the side to move" };
     let mut out = host.stdout();

@@ -470,7 +470,7 @@ pub struct PartsProof {
     pub wins: bool,
     /// The first move whose every reply was proved won (a cell), if the side to move wins.
     pub first_move: Option<u32>,
-    /// The first moves tried (up to symmetry), and the replies proved or tried after the last.
+    /// The first moves tried (up to symmetry).
     pub first_moves_tried: usize,
     /// The replies to the last first move tried, up to symmetry.
     pub parts: usize,
