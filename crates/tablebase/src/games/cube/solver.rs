@@ -14,7 +14,7 @@ use super::sogo::{Knowledge, ProofJournal, SogoProver};
 use crate::search::{Deadline, LineGame, Prover, SearchError, SearcherPool, StrategyMoves, Work, lock_for_search};
 use crate::value::Value;
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -458,6 +458,8 @@ fn prove_each<const GRAVITY: bool>(
 const PART_FIRST_SECONDS: f64 = 40.0;
 /// The attacker's moves a round of a part tries alone, the most promising first.
 const PART_MOVES_TRIED: usize = 3;
+/// Searches in a round of a part: the prover alone, then each move tried.
+const PART_ROUND: usize = 1 + PART_MOVES_TRIED;
 
 /// Told of each search of a part of a proof by parts ([`prove_by_parts`]) as it ends: the part,
 /// the position searched, the outcome (`None`: out of the round's time) and the seconds.
@@ -478,14 +480,16 @@ pub struct PartsProof {
 
 /// Whether the side to move wins `position` (Qubic's empty cube, say) by search alone, in
 /// parts: its moves up to symmetry are tried in order of promise, and after each, every reply
-/// of the other side (up to symmetry) is a part proved on its own by one of `threads` provers
-/// with tables of `table_bytes`. A part is searched by rounds: the prover alone for a few
-/// seconds, then each of the side to move's most promising moves alone for as long, then the
-/// same again with twice the time. A single search of such a position takes turns among its
-/// parts, which evict one another from the tables, and in a part it can sink minutes into a
-/// move that does not win before it tries the one that does (`a11 b21`: not in 300 s alone,
-/// 11 s with White's move a14 given); rounds of doubling time bound what a wrong move costs.
-/// No knowledge of the game beyond the prover's: no strategy is followed.
+/// of the other side (up to symmetry) is a part, proved by `threads` provers with tables of
+/// `table_bytes`. A part is searched by rounds: the prover alone for a few seconds, then each
+/// of the side to move's most promising moves alone for as long, then the same again with
+/// twice the time. A single search of such a position takes turns among its parts, which evict
+/// one another from the tables, and in a part it can sink minutes into a move that does not
+/// win before it tries the one that does (`a11 b21`: not in 300 s alone, 11 s with White's
+/// move a14 given); rounds of doubling time bound what a wrong move costs. Each thread takes
+/// the next part no thread has taken; when none is left it joins the open part with the fewest
+/// threads, taking the next search of its rounds, so that the last, hardest part is not left
+/// to one thread. No knowledge of the game beyond the prover's: no strategy is followed.
 ///
 /// `report` is told of each search of a part as it ends: the part, the position searched (the
 /// part itself or the position after one of its moves), the outcome (`None`: out of the
@@ -512,70 +516,188 @@ pub fn prove_by_parts<const GRAVITY: bool>(
         if replies.is_empty() {
             continue; // a full cube: a draw
         }
-        let wins = prove_each(&mut provers, &replies, |prover, part| {
-            if part.is_won_by_previous() {
-                return Ok(false);
-            }
-            win_by_rounds(&game, prover, part, deadline, max_time, report)
-        })?;
-        if wins {
-            return Ok(PartsProof { wins, first_move: Some(cell), ..proof });
+        let parts: Vec<Part> = replies.iter().map(|reply| Part::new(&game, reply)).collect();
+        let search = PartSearch { parts: &parts, deadline, max_time, report };
+        if search.wins(&mut provers)? {
+            return Ok(PartsProof { wins: true, first_move: Some(cell), ..proof });
         }
     }
     Ok(proof)
 }
 
-/// Whether the side to move wins `part`, searched by rounds ([`prove_by_parts`]).
-fn win_by_rounds<const GRAVITY: bool>(
-    game: &CubeLines<GRAVITY>,
-    prover: &mut Prover<CubeLines<GRAVITY>>,
-    part: &Position,
+/// A part of a proof by parts ([`prove_by_parts`]): a position whose side to move must be
+/// proved to win, with what the threads searching it share.
+struct Part {
+    position: Position,
+    /// The side to move's moves, the most promising first.
+    moves: Vec<Position>,
+    /// Moves shown not to win, a bit each by their index in `moves`.
+    refuted: AtomicU64,
+    /// The next of its searches to be taken: search `i` is round `i / PART_ROUND`'s
+    /// `i % PART_ROUND`th.
+    next_search: AtomicUsize,
+    /// Threads searching it now.
+    searchers: AtomicUsize,
+    /// Proved won.
+    proved: AtomicBool,
+    /// Its searches' work, stopped when it is proved or the proof fails, so that the searches
+    /// still running on it end.
+    work: Arc<Work>,
+}
+
+impl Part {
+    fn new<const GRAVITY: bool>(game: &CubeLines<GRAVITY>, position: &Position) -> Part {
+        Part {
+            position: *position,
+            moves: moves_by_promise(game, position).into_iter().map(|(_, child)| child).collect(),
+            refuted: AtomicU64::new(0),
+            next_search: AtomicUsize::new(0),
+            searchers: AtomicUsize::new(0),
+            proved: AtomicBool::new(false),
+            work: Work::new(None),
+        }
+    }
+
+    /// The `nth` move not yet refuted (0 the first), `None` when fewer are left.
+    fn unrefuted(&self, nth: usize) -> Option<usize> {
+        let refuted = self.refuted.load(Ordering::Relaxed);
+        (0..self.moves.len()).filter(|&i| refuted >> i & 1 == 0).nth(nth)
+    }
+}
+
+/// The parts after one first move, searched by a proof by parts's threads.
+struct PartSearch<'a> {
+    parts: &'a [Part],
     deadline: Option<Instant>,
     max_time: Option<f64>,
-    report: &PartReport<'_>,
-) -> Result<bool, SearchError> {
-    let mut moves = moves_by_promise(game, part);
-    if moves.iter().any(|(_, child)| child.is_won_by_previous()) {
-        return Ok(true);
-    }
-    let mut seconds = PART_FIRST_SECONDS;
-    // One search within the round's time: its outcome, or `None` when the round's time ran out
-    // first (the whole proof's running out is an error).
-    let mut attempt = |position: &Position, attacker_to_move: bool, seconds: f64| {
-        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
-        prover.clear();
-        prover.set_time_limit(Some(left.map_or(seconds, |left| left.min(seconds))));
-        let start = Instant::now();
-        let proof = prover.prove(position, attacker_to_move);
-        let outcome = proof.as_ref().ok().map(|proof| proof.attacker_wins);
-        report(part, position, outcome, start.elapsed().as_secs_f64());
-        match proof {
-            Ok(proof) => Ok(Some(proof.attacker_wins)),
-            Err(SearchError::TimeLimit { nodes, .. }) if deadline.is_some_and(|d| Instant::now() >= d) => {
-                Err(SearchError::TimeLimit { seconds: max_time.unwrap_or(seconds), nodes })
-            }
-            Err(SearchError::TimeLimit { .. }) => Ok(None),
-            Err(e) => Err(e),
-        }
-    };
-    loop {
-        if let Some(wins) = attempt(part, true, seconds)? {
-            return Ok(wins);
-        }
-        let (mut at, mut tried) = (0, 0);
-        while tried < PART_MOVES_TRIED && at < moves.len() {
-            match attempt(&moves[at].1, false, seconds)? {
-                Some(true) => return Ok(true),
-                Some(false) => {
-                    moves.remove(at);
-                }
-                None => (at, tried) = (at + 1, tried + 1),
-            }
-        }
-        if moves.is_empty() {
+    report: &'a PartReport<'a>,
+}
+
+impl PartSearch<'_> {
+    /// Whether the side to move wins every part, by as many threads as `provers`.
+    fn wins<const GRAVITY: bool>(&self, provers: &mut [Prover<CubeLines<GRAVITY>>]) -> Result<bool, SearchError> {
+        if self.parts.iter().any(|part| part.position.is_won_by_previous()) {
             return Ok(false);
         }
-        seconds *= 2.0;
+        let next_part = AtomicUsize::new(0);
+        let failed = AtomicBool::new(false);
+        let fail = || {
+            failed.store(true, Ordering::Relaxed);
+            self.parts.iter().for_each(|part| part.work.stop());
+        };
+        let prove_some = |prover: &mut Prover<CubeLines<GRAVITY>>| -> Result<bool, SearchError> {
+            // The part and round this prover's tables hold the searches of.
+            let mut holds = None;
+            while !failed.load(Ordering::Relaxed) {
+                let taken = next_part.fetch_add(1, Ordering::Relaxed);
+                let index = if taken < self.parts.len() {
+                    taken
+                } else {
+                    // Every part taken: join the open one with the fewest threads.
+                    let open = (0..self.parts.len()).filter(|&i| !self.parts[i].proved.load(Ordering::Relaxed));
+                    match open.min_by_key(|&i| self.parts[i].searchers.load(Ordering::Relaxed)) {
+                        Some(index) => index,
+                        None => break,
+                    }
+                };
+                let part = &self.parts[index];
+                part.searchers.fetch_add(1, Ordering::Relaxed);
+                let outcome = Work::run(Some(&part.work), || self.search_part(prover, index, &mut holds));
+                part.searchers.fetch_sub(1, Ordering::Relaxed);
+                match outcome {
+                    Ok(true) => {
+                        part.proved.store(true, Ordering::Relaxed);
+                        part.work.stop();
+                    }
+                    Ok(false) => {
+                        fail();
+                        return Ok(false);
+                    }
+                    // Another thread proved the part, or failed the proof.
+                    Err(SearchError::Stopped)
+                        if part.proved.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) => {}
+                    Err(e) => {
+                        fail();
+                        return Err(e);
+                    }
+                }
+            }
+            Ok(!failed.load(Ordering::Relaxed))
+        };
+        // Threads of their own, each running as part of this thread's work, so that its
+        // deadline and stop hold there too (each part's work is within it).
+        let work = Work::current();
+        let outcomes: Vec<Result<bool, SearchError>> = std::thread::scope(|scope| {
+            let threads: Vec<_> = provers
+                .iter_mut()
+                .map(|prover| {
+                    let work = work.clone();
+                    scope.spawn(move || Work::run(work.as_ref(), || prove_some(prover)))
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+        });
+        if outcomes.contains(&Ok(false)) {
+            return Ok(false);
+        }
+        outcomes.into_iter().find(Result::is_err).unwrap_or(Ok(true))
+    }
+
+    /// Whether the side to move wins part `index`, by taking the next of its searches until
+    /// one settles it. `holds` is the part and round whose searches `prover`'s tables hold:
+    /// the searches of a part's first round share the tables (a move's search goes on from
+    /// what the prover alone found below it), later ones start empty (what earlier rounds
+    /// stored then misleads more than it saves: `a11 c22 d11`, 88 s on empty tables, not
+    /// proved in 160 s after the rounds before; docs/BENCHMARKS.md).
+    fn search_part<const GRAVITY: bool>(
+        &self,
+        prover: &mut Prover<CubeLines<GRAVITY>>,
+        index: usize,
+        holds: &mut Option<(usize, usize)>,
+    ) -> Result<bool, SearchError> {
+        let part = &self.parts[index];
+        if part.moves.iter().any(|child| child.is_won_by_previous()) {
+            return Ok(true);
+        }
+        loop {
+            if part.refuted.load(Ordering::Relaxed).count_ones() as usize == part.moves.len() {
+                return Ok(false);
+            }
+            let taken = part.next_search.fetch_add(1, Ordering::Relaxed);
+            let (round, slot) = (taken / PART_ROUND, taken % PART_ROUND);
+            let seconds = PART_FIRST_SECONDS * 2f64.powi(round.min(40) as i32);
+            let (searched, attacker_to_move, move_index) = match slot {
+                0 => (part.position, true, None),
+                nth => match part.unrefuted(nth - 1) {
+                    Some(i) => (part.moves[i], false, Some(i)),
+                    None => continue,
+                },
+            };
+            if round > 0 || *holds != Some((index, 0)) {
+                prover.clear();
+            }
+            *holds = Some((index, round));
+            let left = self.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+            prover.set_time_limit(Some(left.map_or(seconds, |left| left.min(seconds))));
+            let start = Instant::now();
+            let proof = prover.prove(&searched, attacker_to_move);
+            let outcome = proof.as_ref().ok().map(|proof| proof.attacker_wins);
+            if !matches!(proof, Err(SearchError::Stopped)) {
+                (self.report)(&part.position, &searched, outcome, start.elapsed().as_secs_f64());
+            }
+            match proof {
+                Ok(proof) if proof.attacker_wins => return Ok(true),
+                Ok(_) => match move_index {
+                    None => return Ok(false),
+                    Some(i) => _ = part.refuted.fetch_or(1 << i, Ordering::Relaxed),
+                },
+                Err(SearchError::TimeLimit { nodes, .. }) if self.deadline.is_some_and(|d| Instant::now() >= d) => {
+                    return Err(SearchError::TimeLimit { seconds: self.max_time.unwrap_or(seconds), nodes });
+                }
+                Err(SearchError::TimeLimit { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
     }
 }
 
