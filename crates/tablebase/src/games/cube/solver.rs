@@ -455,7 +455,7 @@ fn prove_each<const GRAVITY: bool>(
 /// alone, then each of the most promising moves alone. Each round doubles them. Most of the
 /// replies to Qubic's corner are proved by the prover alone in 30 to 40 s; with 8 s a round,
 /// the restarts cost more than the moves they found (docs/BENCHMARKS.md).
-const PART_FIRST_SECONDS: f64 = 40.0;
+pub const PART_FIRST_SECONDS: f64 = 40.0;
 /// The attacker's moves a round of a part tries alone, the most promising first.
 const PART_MOVES_TRIED: usize = 3;
 /// Searches in a round of a part: the prover alone, then each move tried.
@@ -491,14 +491,16 @@ pub struct PartsProof {
 /// threads, taking the next search of its rounds, so that the last, hardest part is not left
 /// to one thread. No knowledge of the game beyond the prover's: no strategy is followed.
 ///
-/// `report` is told of each search of a part as it ends: the part, the position searched (the
-/// part itself or the position after one of its moves), the outcome (`None`: out of the
+/// The first round gives each search `first_round_seconds` ([`PART_FIRST_SECONDS`] measured
+/// best). `report` is told of each search of a part as it ends: the part, the position searched
+/// (the part itself or the position after one of its moves), the outcome (`None`: out of the
 /// round's time) and the seconds.
 pub fn prove_by_parts<const GRAVITY: bool>(
     position: &Position,
     table_bytes: usize,
     threads: usize,
     max_time: Option<f64>,
+    first_round_seconds: f64,
     report: &PartReport<'_>,
 ) -> Result<PartsProof, SearchError> {
     let game = CubeLines::<GRAVITY>::new();
@@ -517,7 +519,7 @@ pub fn prove_by_parts<const GRAVITY: bool>(
             continue; // a full cube: a draw
         }
         let parts: Vec<Part> = replies.iter().map(|reply| Part::new(&game, reply)).collect();
-        let search = PartSearch { parts: &parts, deadline, max_time, report };
+        let search = PartSearch { parts: &parts, first_round_seconds, deadline, max_time, report };
         if search.wins(&mut provers)? {
             return Ok(PartsProof { wins: true, first_move: Some(cell), ..proof });
         }
@@ -568,6 +570,7 @@ impl Part {
 /// The parts after one first move, searched by a proof by parts's threads.
 struct PartSearch<'a> {
     parts: &'a [Part],
+    first_round_seconds: f64,
     deadline: Option<Instant>,
     max_time: Option<f64>,
     report: &'a PartReport<'a>,
@@ -665,7 +668,7 @@ impl PartSearch<'_> {
             }
             let taken = part.next_search.fetch_add(1, Ordering::Relaxed);
             let (round, slot) = (taken / PART_ROUND, taken % PART_ROUND);
-            let seconds = PART_FIRST_SECONDS * 2f64.powi(round.min(40) as i32);
+            let seconds = self.first_round_seconds * 2f64.powi(round.min(40) as i32);
             let (searched, attacker_to_move, move_index) = match slot {
                 0 => (part.position, true, None),
                 nth => match part.unrefuted(nth - 1) {
