@@ -430,10 +430,21 @@ fn prove_each<const GRAVITY: bool>(
         }
         Ok(true)
     };
-    // Threads of their own, not the rayon pool's: a thread of the pool waiting here could take
-    // up another probe's work, which would wait for the strategy this one holds. Each is part
-    // of this thread's work, so that its deadline and stop hold there too.
+    // A failed part settles it (the strategy proves nothing here); else a part out of time.
+    on_threads(provers, prove_some)
+}
+
+/// Runs `prove_some` with each of `provers` on a thread of its own: not the rayon pool's, since
+/// a thread of the pool waiting here could take up another probe's work, which would wait for
+/// the strategy this one holds. Each runs as part of this thread's work, so that its deadline
+/// and stop hold there too. The outcome: a failure if any thread failed, else the first error,
+/// else success.
+fn on_threads<const GRAVITY: bool>(
+    provers: &mut [Prover<CubeLines<GRAVITY>>],
+    prove_some: impl Fn(&mut Prover<CubeLines<GRAVITY>>) -> Result<bool, SearchError> + Sync,
+) -> Result<bool, SearchError> {
     let work = Work::current();
+    let prove_some = &prove_some;
     let outcomes: Vec<Result<bool, SearchError>> = std::thread::scope(|scope| {
         let threads: Vec<_> = provers
             .iter_mut()
@@ -444,7 +455,6 @@ fn prove_each<const GRAVITY: bool>(
             .collect();
         threads.into_iter().map(|t| t.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
-    // A failed part settles it (the strategy proves nothing here); else a part out of time.
     if outcomes.contains(&Ok(false)) {
         return Ok(false);
     }
@@ -627,23 +637,8 @@ impl PartSearch<'_> {
             }
             Ok(!failed.load(Ordering::Relaxed))
         };
-        // Threads of their own, each running as part of this thread's work, so that its
-        // deadline and stop hold there too (each part's work is within it).
-        let work = Work::current();
-        let outcomes: Vec<Result<bool, SearchError>> = std::thread::scope(|scope| {
-            let threads: Vec<_> = provers
-                .iter_mut()
-                .map(|prover| {
-                    let work = work.clone();
-                    scope.spawn(move || Work::run(work.as_ref(), || prove_some(prover)))
-                })
-                .collect();
-            threads.into_iter().map(|t| t.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-        });
-        if outcomes.contains(&Ok(false)) {
-            return Ok(false);
-        }
-        outcomes.into_iter().find(Result::is_err).unwrap_or(Ok(true))
+        // Each part's work is within this thread's, which its threads run as part of.
+        on_threads(provers, prove_some)
     }
 
     /// Whether the side to move wins part `index`, by taking the next of its searches until
