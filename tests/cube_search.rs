@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use tablebase::Value;
 use tablebase::games::cube::board::{Position, cell, parse_qubic, parse_sogo, symmetries};
 use tablebase::games::cube::search::{CubeLines, Searcher};
-use tablebase::games::cube::solver::{PART_FIRST_SECONDS, prove_by_parts};
+use tablebase::games::cube::solver::prove_by_parts;
 use tablebase::search::{ProofTree, Prover, SearchError};
 use tablebase::testing::SplitMix64;
 
@@ -207,9 +207,9 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
         }
         // And so does the proof by parts: each first move's replies proved on their own.
         let parts = if gravity {
-            prove_by_parts::<true>(&p, 1 << 24, 2, None, PART_FIRST_SECONDS, &|_, _, _, _| {}).unwrap()
+            prove_by_parts::<true>(&p, 1 << 24, 2, None, &|_, _, _, _| {}).unwrap()
         } else {
-            prove_by_parts::<false>(&p, 1 << 24, 2, None, PART_FIRST_SECONDS, &|_, _, _, _| {}).unwrap()
+            prove_by_parts::<false>(&p, 1 << 24, 2, None, &|_, _, _, _| {}).unwrap()
         };
         assert_eq!(parts.wins, matches!(expected, Value::Win(_)), "by parts, gravity {gravity}: {p:?}");
         if let Some(cell) = parts.first_move {

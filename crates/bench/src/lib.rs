@@ -1113,7 +1113,7 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
         return Ok(());
     }
     if let Some(threads) = args.parts {
-        use tablebase::games::cube::solver::{PART_FIRST_SECONDS, prove_by_parts};
+        use tablebase::games::cube::solver::prove_by_parts;
         let start = Instant::now();
         let bytes = (args.table_mb as usize) << 20;
         // Each search of a part on standard error as it ends: the stones added to the root's
@@ -1143,12 +1143,8 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
             eprintln!("part {}: {} {question} {outcome} ({seconds:.1} s)", added(part), added(searched));
         };
         let proof = match args.game {
-            CubeGameName::Qubic => {
-                prove_by_parts::<false>(&position, bytes, threads, args.max_time, PART_FIRST_SECONDS, &report)
-            }
-            CubeGameName::Sogo => {
-                prove_by_parts::<true>(&position, bytes, threads, args.max_time, PART_FIRST_SECONDS, &report)
-            }
+            CubeGameName::Qubic => prove_by_parts::<false>(&position, bytes, threads, args.max_time, &report),
+            CubeGameName::Sogo => prove_by_parts::<true>(&position, bytes, threads, args.max_time, &report),
         };
         let proof = proof.map_err(Error::Search)?;
         let mut out = host.stdout();

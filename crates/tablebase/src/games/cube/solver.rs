@@ -465,7 +465,7 @@ fn on_threads<const GRAVITY: bool>(
 /// alone, then each of the most promising moves alone. Each round doubles them. Most of the
 /// replies to Qubic's corner are proved by the prover alone in 30 to 40 s; with 8 s a round,
 /// the restarts cost more than the moves they found (docs/BENCHMARKS.md).
-pub const PART_FIRST_SECONDS: f64 = 40.0;
+const PART_FIRST_SECONDS: f64 = 40.0;
 /// The attacker's moves a round of a part tries alone, the most promising first.
 const PART_MOVES_TRIED: usize = 3;
 /// Searches in a round of a part: the prover alone, then each move tried.
@@ -501,16 +501,14 @@ pub struct PartsProof {
 /// threads, taking the next search of its rounds, so that the last, hardest part is not left
 /// to one thread. No knowledge of the game beyond the prover's: no strategy is followed.
 ///
-/// The first round gives each search `first_round_seconds` ([`PART_FIRST_SECONDS`] measured
-/// best). `report` is told of each search of a part as it ends: the part, the position searched
-/// (the part itself or the position after one of its moves), the outcome (`None`: out of the
+/// `report` is told of each search of a part as it ends: the part, the position searched (the
+/// part itself or the position after one of its moves), the outcome (`None`: out of the
 /// round's time) and the seconds.
 pub fn prove_by_parts<const GRAVITY: bool>(
     position: &Position,
     table_bytes: usize,
     threads: usize,
     max_time: Option<f64>,
-    first_round_seconds: f64,
     report: &PartReport<'_>,
 ) -> Result<PartsProof, SearchError> {
     let game = CubeLines::<GRAVITY>::new();
@@ -529,7 +527,7 @@ pub fn prove_by_parts<const GRAVITY: bool>(
             continue; // a full cube: a draw
         }
         let parts: Vec<Part> = replies.iter().map(|reply| Part::new(&game, reply)).collect();
-        let search = PartSearch { parts: &parts, first_round_seconds, deadline, max_time, report };
+        let search = PartSearch { parts: &parts, deadline, max_time, report };
         if search.wins(&mut provers)? {
             return Ok(PartsProof { wins: true, first_move: Some(cell), ..proof });
         }
@@ -580,7 +578,6 @@ impl Part {
 /// The parts after one first move, searched by a proof by parts's threads.
 struct PartSearch<'a> {
     parts: &'a [Part],
-    first_round_seconds: f64,
     deadline: Option<Instant>,
     max_time: Option<f64>,
     report: &'a PartReport<'a>,
@@ -599,7 +596,7 @@ impl PartSearch<'_> {
             self.parts.iter().for_each(|part| part.work.stop());
         };
         let prove_some = |prover: &mut Prover<CubeLines<GRAVITY>>| -> Result<bool, SearchError> {
-            // The part and round this prover's tables hold the searches of.
+            // The part whose first-round searches this prover's tables hold, if any.
             let mut holds = None;
             while !failed.load(Ordering::Relaxed) {
                 let taken = next_part.fetch_add(1, Ordering::Relaxed);
@@ -642,7 +639,7 @@ impl PartSearch<'_> {
     }
 
     /// Whether the side to move wins part `index`, by taking the next of its searches until
-    /// one settles it. `holds` is the part and round whose searches `prover`'s tables hold:
+    /// one settles it. `holds` is the part whose first-round searches `prover`'s tables hold:
     /// the searches of a part's first round share the tables (a move's search goes on from
     /// what the prover alone found below it), later ones start empty (what earlier rounds
     /// stored then misleads more than it saves: `a11 c22 d11`, 88 s on empty tables, not
@@ -651,7 +648,7 @@ impl PartSearch<'_> {
         &self,
         prover: &mut Prover<CubeLines<GRAVITY>>,
         index: usize,
-        holds: &mut Option<(usize, usize)>,
+        holds: &mut Option<usize>,
     ) -> Result<bool, SearchError> {
         let part = &self.parts[index];
         if part.moves.iter().any(|child| child.is_won_by_previous()) {
@@ -663,7 +660,7 @@ impl PartSearch<'_> {
             }
             let taken = part.next_search.fetch_add(1, Ordering::Relaxed);
             let (round, slot) = (taken / PART_ROUND, taken % PART_ROUND);
-            let seconds = self.first_round_seconds * 2f64.powi(round.min(40) as i32);
+            let seconds = PART_FIRST_SECONDS * 2f64.powi(round.min(40) as i32);
             let (searched, attacker_to_move, move_index) = match slot {
                 0 => (part.position, true, None),
                 nth => match part.unrefuted(nth - 1) {
@@ -671,10 +668,10 @@ impl PartSearch<'_> {
                     None => continue,
                 },
             };
-            if round > 0 || *holds != Some((index, 0)) {
+            if round > 0 || *holds != Some(index) {
                 prover.clear();
             }
-            *holds = Some((index, round));
+            *holds = (round == 0).then_some(index);
             let left = self.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
             prover.set_time_limit(Some(left.map_or(seconds, |left| left.min(seconds))));
             let start = Instant::now();
