@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use tablebase::Value;
 use tablebase::games::cube::board::{Position, cell, parse_qubic, parse_sogo, symmetries};
 use tablebase::games::cube::search::{CubeLines, Searcher};
-use tablebase::games::cube::solver::prove_by_parts;
+use tablebase::games::cube::solver::{PartsProof, PartsSettings, RoundLength, prove_by_parts};
 use tablebase::search::{ProofTree, Prover, SearchError};
 use tablebase::testing::SplitMix64;
 
@@ -142,6 +142,7 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
     let mut rng = SplitMix64::new(seed);
     let mut outcomes = [0; 3];
     let mut grown = 0;
+    let (mut cut_short, mut joins, mut stopped) = (0, 0, 0);
     for round in 0..count {
         let empty = 12 + 2 * (round as u32 % 2);
         let p = match round % 3 == 2 && !gravity {
@@ -205,19 +206,30 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
             );
             grown += usize::from(tree.expansions > 0);
         }
-        // And so does the proof by parts: each first move's replies proved on their own.
-        let parts = if gravity {
-            prove_by_parts::<true>(&p, 1 << 24, 2, None, &|_, _, _, _| {}).unwrap()
-        } else {
-            prove_by_parts::<false>(&p, 1 << 24, 2, None, &|_, _, _, _| {}).unwrap()
-        };
-        assert_eq!(parts.wins, matches!(expected, Value::Win(_)), "by parts, gravity {gravity}: {p:?}");
-        if let Some(cell) = parts.first_move {
-            let next = p.play(1 << cell);
-            assert!(matches!(
-                Brute::new(gravity).value(next.current, next.mask ^ next.current),
-                Value::Loss(_)
-            ));
+        // And so does the proof by parts: each first move's replies proved on their own, with
+        // rounds long enough to prove a part in its first search, and with rounds of a few
+        // nodes, so that searches are cut short, moves refuted alone, and threads that find
+        // every part taken join the open ones.
+        for first_round in [RoundLength::DEFAULT, RoundLength::Nodes(8)] {
+            let settings = PartsSettings { threads: 2, table_bytes: 1 << 24, max_time: None, first_round };
+            let parts = by_parts(&p, gravity, &settings);
+            assert_eq!(
+                parts.wins,
+                matches!(expected, Value::Win(_)),
+                "by parts, rounds of {first_round:?}, gravity {gravity}: {p:?}"
+            );
+            if let Some(cell) = parts.first_move {
+                let next = p.play(1 << cell);
+                assert!(matches!(
+                    Brute::new(gravity).value(next.current, next.mask ^ next.current),
+                    Value::Loss(_)
+                ));
+            }
+            if first_round != RoundLength::DEFAULT {
+                cut_short += parts.cut_short;
+                joins += parts.joins;
+                stopped += parts.stopped;
+            }
         }
         outcomes[match expected {
             Value::Win(_) => 0,
@@ -229,6 +241,20 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
     // The sample holds all three outcomes, so that none of them goes unchecked.
     assert!(outcomes.iter().all(|&n| n > 0), "gravity {gravity}: wins, losses, draws {outcomes:?}");
     assert!(grown >= count / 4, "gravity {gravity}: the tree grew in only {grown} proofs");
+    eprintln!(
+        "gravity {gravity}, rounds of 8 nodes: {cut_short} searches cut short, {joins} joins, {stopped} stopped"
+    );
+    assert!(cut_short >= count, "gravity {gravity}: only {cut_short} searches cut short");
+    assert!(joins > 0, "gravity {gravity}: no thread joined an open part");
+    assert!(stopped > 0, "gravity {gravity}: no search was stopped by its part's proof");
+}
+
+fn by_parts(p: &Position, gravity: bool, settings: &PartsSettings) -> PartsProof {
+    if gravity {
+        prove_by_parts::<true>(p, settings, &|_, _, _, _| {}).unwrap()
+    } else {
+        prove_by_parts::<false>(p, settings, &|_, _, _, _| {}).unwrap()
+    }
 }
 
 /// A proof whose time is up stops at the next reading of the clock, every 4,096 nodes of its

@@ -1113,9 +1113,14 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
         return Ok(());
     }
     if let Some(threads) = args.parts {
-        use tablebase::games::cube::solver::prove_by_parts;
+        use tablebase::games::cube::solver::{PartsSettings, RoundLength, prove_by_parts};
         let start = Instant::now();
-        let bytes = (args.table_mb as usize) << 20;
+        let settings = PartsSettings {
+            threads,
+            table_bytes: (args.table_mb as usize) << 20,
+            max_time: args.max_time,
+            first_round: RoundLength::DEFAULT,
+        };
         // Each search of a part on standard error as it ends: the stones added to the root's
         // (White's as `x`, Black's as `o`), what the search asked, its outcome and seconds.
         let added = |p: &tablebase::games::cube::Position| {
@@ -1143,20 +1148,20 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
             eprintln!("part {}: {} {question} {outcome} ({seconds:.1} s)", added(part), added(searched));
         };
         let proof = match args.game {
-            CubeGameName::Qubic => prove_by_parts::<false>(&position, bytes, threads, args.max_time, &report),
-            CubeGameName::Sogo => prove_by_parts::<true>(&position, bytes, threads, args.max_time, &report),
+            CubeGameName::Qubic => prove_by_parts::<false>(&position, &settings, &report),
+            CubeGameName::Sogo => prove_by_parts::<true>(&position, &settings, &report),
         };
         let proof = proof.map_err(Error::Search)?;
         let mut out = host.stdout();
-        writeln!(out, "attacker\toutcome\tfirst move\tfirst moves tried\tparts\tseconds")
+        writeln!(out, "attacker\toutcome\tfirst move\tfirst moves tried\tparts\tsearches\tcut short\tjoins\tstopped\tseconds")
             .map_err(Error::Output)?;
         let outcome = if proof.wins { "wins" } else { "does not win" };
         let first = proof.first_move.map_or(String::from("-"), name);
         let seconds = start.elapsed().as_secs_f64();
         writeln!(
             out,
-            "the side to move\t{outcome}\t{first}\t{}\t{}\t{seconds:.1}",
-            proof.first_moves_tried, proof.parts
+            "the side to move\t{outcome}\t{first}\t{}\t{}\t{}\t{}\t{}\t{}\t{seconds:.1}",
+            proof.first_moves_tried, proof.parts, proof.searches, proof.cut_short, proof.joins, proof.stopped
         )
         .map_err(Error::Output)?;
         return Ok(());

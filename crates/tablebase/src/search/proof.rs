@@ -76,7 +76,7 @@ pub struct Prover<G: LineGame> {
     nodes: u64,
     threat_nodes: u64,
     deadline: Deadline,
-    /// Where [`Prover::numbers_within`] stops: a count of [`Prover::nodes`].
+    /// Where [`Prover::numbers_within`] or [`Prover::prove_within`] stops: a count of [`Prover::nodes`].
     budget_end: u64,
     /// The strategy of the attacker's moves: an attacker's node with a move to one of its
     /// positions tries only those moves (see [`Prover::set_strategy`]).
@@ -176,6 +176,20 @@ impl<G: LineGame> Prover<G> {
     pub fn clear(&mut self) {
         self.numbers.clear();
         self.threats.clear();
+    }
+
+    /// As [`Prover::prove`], but out of time ([`SearchError::TimeLimit`]) after about `nodes`
+    /// nodes of search: a limit that falls in the same place on every machine and every run.
+    pub fn prove_within(
+        &mut self,
+        position: &G::Position,
+        attacker_to_move: bool,
+        nodes: u64,
+    ) -> Result<Proof, SearchError> {
+        self.budget_end = self.nodes().saturating_add(nodes);
+        let proof = self.prove(position, attacker_to_move);
+        self.budget_end = u64::MAX;
+        proof
     }
 
     /// Whether `attacker_to_move` (the side to move at `position`, or else the other) wins.
@@ -413,7 +427,8 @@ impl<G: LineGame> Prover<G> {
     fn tick(&self) -> Result<(), SearchError> {
         let nodes = self.nodes();
         if nodes > self.budget_end {
-            // Out of [`Prover::numbers_within`]'s budget, which takes this error back.
+            // Out of the budget of [`Prover::numbers_within`] (which takes this error back) or of
+            // [`Prover::prove_within`].
             return Err(SearchError::TimeLimit { seconds: 0.0, nodes });
         }
         self.deadline.check(nodes)

@@ -461,11 +461,31 @@ fn on_threads<const GRAVITY: bool>(
     outcomes.into_iter().find(Result::is_err).unwrap_or(Ok(true))
 }
 
-/// Seconds of the first try at a part of a proof by parts ([`prove_by_parts`]): the prover
-/// alone, then each of the most promising moves alone. Each round doubles them. Most of the
-/// replies to Qubic's corner are proved by the prover alone in 30 to 40 s; with 8 s a round,
-/// the restarts cost more than the moves they found (docs/BENCHMARKS.md).
-const PART_FIRST_SECONDS: f64 = 40.0;
+/// How long each search of a part's first round runs in a proof by parts ([`prove_by_parts`]):
+/// the prover alone, then each of the most promising moves alone. Each round doubles it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RoundLength {
+    /// Seconds: what a benchmark or a user sets.
+    Seconds(f64),
+    /// Nodes of search: the same cuts on every machine and run, which a test can count on.
+    Nodes(u64),
+}
+
+impl RoundLength {
+    /// The first round's length by default. Most of the replies to Qubic's corner are proved by
+    /// the prover alone in 30 to 40 s; with 8 s a round, the restarts cost more than the moves
+    /// they found (docs/BENCHMARKS.md).
+    pub const DEFAULT: RoundLength = RoundLength::Seconds(40.0);
+
+    /// The length of round `round` (0 the first): this one doubled `round` times.
+    fn of_round(self, round: usize) -> RoundLength {
+        let doublings = round.min(40) as u32;
+        match self {
+            RoundLength::Seconds(seconds) => RoundLength::Seconds(seconds * 2f64.powi(doublings as i32)),
+            RoundLength::Nodes(nodes) => RoundLength::Nodes(nodes.saturating_mul(1u64 << doublings)),
+        }
+    }
+}
 /// The attacker's moves a round of a part tries alone, the most promising first.
 const PART_MOVES_TRIED: usize = 3;
 /// Searches in a round of a part: the prover alone, then each move tried.
@@ -486,14 +506,42 @@ pub struct PartsProof {
     pub first_moves_tried: usize,
     /// The replies to the last first move tried, up to symmetry.
     pub parts: usize,
+    /// Searches of parts that ended, after every first move tried.
+    pub searches: usize,
+    /// Of those, the searches cut short by their round's length.
+    pub cut_short: usize,
+    /// Times a thread, finding every part taken, joined a part another thread was searching.
+    pub joins: usize,
+    /// Searches stopped because another thread proved their part or failed the proof.
+    pub stopped: usize,
+}
+
+/// How a proof by parts ([`prove_by_parts`]) searches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PartsSettings {
+    /// Threads, each with a prover of its own.
+    pub threads: usize,
+    /// Bytes of each prover's tables.
+    pub table_bytes: usize,
+    /// Seconds for the whole proof (`None`: no limit).
+    pub max_time: Option<f64>,
+    /// How long each search of a part's first round runs.
+    pub first_round: RoundLength,
+}
+
+impl Default for PartsSettings {
+    /// Two threads with tables of 1 GB each, no time limit, the default round length.
+    fn default() -> PartsSettings {
+        PartsSettings { threads: 2, table_bytes: 1 << 30, max_time: None, first_round: RoundLength::DEFAULT }
+    }
 }
 
 /// Whether the side to move wins `position` (Qubic's empty cube, say) by search alone, in
 /// parts: its moves up to symmetry are tried in order of promise, and after each, every reply
-/// of the other side (up to symmetry) is a part, proved by `threads` provers with tables of
-/// `table_bytes`. A part is searched by rounds: the prover alone for a few seconds, then each
-/// of the side to move's most promising moves alone for as long, then the same again with
-/// twice the time. A single search of such a position takes turns among its parts, which evict
+/// of the other side (up to symmetry) is a part, proved by `settings.threads` provers with
+/// tables of `settings.table_bytes`. A part is searched by rounds: the prover alone for a
+/// while (`settings.first_round`), then each of the side to move's most promising moves alone
+/// for as long, then the same again with twice the time. A single search of such a position takes turns among its parts, which evict
 /// one another from the tables, and in a part it can sink minutes into a move that does not
 /// win before it tries the one that does (`a11 b21`: not in 300 s alone, 11 s with White's
 /// move a14 given); rounds of doubling time bound what a wrong move costs. Each thread takes
@@ -506,20 +554,27 @@ pub struct PartsProof {
 /// round's time) and the seconds.
 pub fn prove_by_parts<const GRAVITY: bool>(
     position: &Position,
-    table_bytes: usize,
-    threads: usize,
-    max_time: Option<f64>,
+    settings: &PartsSettings,
     report: &PartReport<'_>,
 ) -> Result<PartsProof, SearchError> {
     let game = CubeLines::<GRAVITY>::new();
-    let deadline = max_time.map(|t| Instant::now() + Duration::from_secs_f64(t));
+    let deadline = settings.max_time.map(|t| Instant::now() + Duration::from_secs_f64(t));
     let mut provers: Vec<Prover<CubeLines<GRAVITY>>> =
-        (0..threads.max(1)).map(|_| Prover::new(game.clone(), table_bytes)).collect();
-    let mut proof = PartsProof { wins: false, first_move: None, first_moves_tried: 0, parts: 0 };
+        (0..settings.threads.max(1)).map(|_| Prover::new(game.clone(), settings.table_bytes)).collect();
+    let mut proof =
+        PartsProof { wins: false, first_move: None, first_moves_tried: 0, parts: 0, searches: 0, cut_short: 0, joins: 0, stopped: 0 };
+    let counts = SearchCounts::default();
+    let counted = |proof: PartsProof| PartsProof {
+        searches: counts.searches.load(Ordering::Relaxed),
+        cut_short: counts.cut_short.load(Ordering::Relaxed),
+        joins: counts.joins.load(Ordering::Relaxed),
+        stopped: counts.stopped.load(Ordering::Relaxed),
+        ..proof
+    };
     for (cell, child) in moves_by_promise(&game, position) {
         proof.first_moves_tried += 1;
         if child.is_won_by_previous() {
-            return Ok(PartsProof { wins: true, first_move: Some(cell), parts: 0, ..proof });
+            return Ok(counted(PartsProof { wins: true, first_move: Some(cell), parts: 0, ..proof }));
         }
         let replies: Vec<Position> = moves_by_promise(&game, &child).into_iter().map(|(_, reply)| reply).collect();
         proof.parts = replies.len();
@@ -527,12 +582,28 @@ pub fn prove_by_parts<const GRAVITY: bool>(
             continue; // a full cube: a draw
         }
         let parts: Vec<Part> = replies.iter().map(|reply| Part::new(&game, reply)).collect();
-        let search = PartSearch { parts: &parts, deadline, max_time, report };
+        let search = PartSearch {
+            parts: &parts,
+            deadline,
+            max_time: settings.max_time,
+            first_round: settings.first_round,
+            counts: &counts,
+            report,
+        };
         if search.wins(&mut provers)? {
-            return Ok(PartsProof { wins: true, first_move: Some(cell), ..proof });
+            return Ok(counted(PartsProof { wins: true, first_move: Some(cell), ..proof }));
         }
     }
-    Ok(proof)
+    Ok(counted(proof))
+}
+
+/// What a proof by parts's searches did, over all its first moves.
+#[derive(Default)]
+struct SearchCounts {
+    searches: AtomicUsize,
+    cut_short: AtomicUsize,
+    joins: AtomicUsize,
+    stopped: AtomicUsize,
 }
 
 /// A part of a proof by parts ([`prove_by_parts`]): a position whose side to move must be
@@ -580,6 +651,8 @@ struct PartSearch<'a> {
     parts: &'a [Part],
     deadline: Option<Instant>,
     max_time: Option<f64>,
+    first_round: RoundLength,
+    counts: &'a SearchCounts,
     report: &'a PartReport<'a>,
 }
 
@@ -606,7 +679,10 @@ impl PartSearch<'_> {
                     // Every part taken: join the open one with the fewest threads.
                     let open = (0..self.parts.len()).filter(|&i| !self.parts[i].proved.load(Ordering::Relaxed));
                     match open.min_by_key(|&i| self.parts[i].searchers.load(Ordering::Relaxed)) {
-                        Some(index) => index,
+                        Some(index) => {
+                            self.counts.joins.fetch_add(1, Ordering::Relaxed);
+                            index
+                        }
                         None => break,
                     }
                 };
@@ -625,7 +701,10 @@ impl PartSearch<'_> {
                     }
                     // Another thread proved the part, or failed the proof.
                     Err(SearchError::Stopped)
-                        if part.proved.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) => {}
+                        if part.proved.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) =>
+                    {
+                        self.counts.stopped.fetch_add(1, Ordering::Relaxed);
+                    }
                     Err(e) => {
                         fail();
                         return Err(e);
@@ -660,7 +739,7 @@ impl PartSearch<'_> {
             }
             let taken = part.next_search.fetch_add(1, Ordering::Relaxed);
             let (round, slot) = (taken / PART_ROUND, taken % PART_ROUND);
-            let seconds = PART_FIRST_SECONDS * 2f64.powi(round.min(40) as i32);
+            let length = self.first_round.of_round(round);
             let (searched, attacker_to_move, move_index) = match slot {
                 0 => (part.position, true, None),
                 nth => match part.unrefuted(nth - 1) {
@@ -673,11 +752,21 @@ impl PartSearch<'_> {
             }
             *holds = (round == 0).then_some(index);
             let left = self.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
-            prover.set_time_limit(Some(left.map_or(seconds, |left| left.min(seconds))));
             let start = Instant::now();
-            let proof = prover.prove(&searched, attacker_to_move);
+            let proof = match length {
+                RoundLength::Seconds(seconds) => {
+                    prover.set_time_limit(Some(left.map_or(seconds, |left| left.min(seconds))));
+                    prover.prove(&searched, attacker_to_move)
+                }
+                RoundLength::Nodes(nodes) => {
+                    prover.set_time_limit(left);
+                    prover.prove_within(&searched, attacker_to_move, nodes)
+                }
+            };
             let outcome = proof.as_ref().ok().map(|proof| proof.attacker_wins);
             if !matches!(proof, Err(SearchError::Stopped)) {
+                self.counts.searches.fetch_add(1, Ordering::Relaxed);
+                self.counts.cut_short.fetch_add(usize::from(outcome.is_none()), Ordering::Relaxed);
                 (self.report)(&part.position, &searched, outcome, start.elapsed().as_secs_f64());
             }
             match proof {
@@ -687,7 +776,7 @@ impl PartSearch<'_> {
                     Some(i) => _ = part.refuted.fetch_or(1 << i, Ordering::Relaxed),
                 },
                 Err(SearchError::TimeLimit { nodes, .. }) if self.deadline.is_some_and(|d| Instant::now() >= d) => {
-                    return Err(SearchError::TimeLimit { seconds: self.max_time.unwrap_or(seconds), nodes });
+                    return Err(SearchError::TimeLimit { seconds: self.max_time.unwrap_or(0.0), nodes });
                 }
                 Err(SearchError::TimeLimit { .. }) => {}
                 Err(e) => return Err(e),
