@@ -142,7 +142,7 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
     let mut rng = SplitMix64::new(seed);
     let mut outcomes = [0; 3];
     let mut grown = 0;
-    let (mut cut_short, mut joins, mut stopped) = (0, 0, 0);
+    let (mut cut_short, mut joins, mut stopped, mut later_passes) = (0, 0, 0, 0);
     for round in 0..count {
         let empty = 12 + 2 * (round as u32 % 2);
         let p = match round % 3 == 2 && !gravity {
@@ -229,6 +229,7 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
                 cut_short += parts.cut_short;
                 joins += parts.joins;
                 stopped += parts.stopped;
+                later_passes += parts.passes - 1;
             }
         }
         outcomes[match expected {
@@ -242,11 +243,13 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
     assert!(outcomes.iter().all(|&n| n > 0), "gravity {gravity}: wins, losses, draws {outcomes:?}");
     assert!(grown >= count / 4, "gravity {gravity}: the tree grew in only {grown} proofs");
     eprintln!(
-        "gravity {gravity}, rounds of 8 nodes: {cut_short} searches cut short, {joins} joins, {stopped} stopped"
+        "gravity {gravity}, rounds of 8 nodes: {cut_short} searches cut short, {joins} joins, {stopped} stopped, \
+         {later_passes} later passes"
     );
     assert!(cut_short >= count, "gravity {gravity}: only {cut_short} searches cut short");
     assert!(joins > 0, "gravity {gravity}: no thread joined an open part");
     assert!(stopped > 0, "gravity {gravity}: no search was stopped by its part's proof");
+    assert!(later_passes > 0, "gravity {gravity}: every proof by parts settled in its first pass");
 }
 
 fn by_parts(p: &Position, gravity: bool, settings: &PartsSettings) -> PartsProof {

@@ -1153,15 +1153,21 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
         };
         let proof = proof.map_err(Error::Search)?;
         let mut out = host.stdout();
-        writeln!(out, "attacker\toutcome\tfirst move\tfirst moves tried\tparts\tsearches\tcut short\tjoins\tstopped\tseconds")
+        writeln!(out, "attacker\toutcome\tfirst move\tfirst moves tried\tparts\tpasses\tsearches\tcut short\tjoins\tstopped\tseconds")
             .map_err(Error::Output)?;
         let outcome = if proof.wins { "wins" } else { "does not win" };
         let first = proof.first_move.map_or(String::from("-"), name);
         let seconds = start.elapsed().as_secs_f64();
         writeln!(
             out,
-            "the side to move\t{outcome}\t{first}\t{}\t{}\t{}\t{}\t{}\t{}\t{seconds:.1}",
-            proof.first_moves_tried, proof.parts, proof.searches, proof.cut_short, proof.joins, proof.stopped
+            "the side to move\t{outcome}\t{first}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{seconds:.1}",
+            proof.first_moves_tried,
+            proof.parts,
+            proof.passes,
+            proof.searches,
+            proof.cut_short,
+            proof.joins,
+            proof.stopped
         )
         .map_err(Error::Output)?;
         return Ok(());

@@ -490,6 +490,11 @@ impl RoundLength {
 const PART_MOVES_TRIED: usize = 3;
 /// Searches in a round of a part: the prover alone, then each move tried.
 const PART_ROUND: usize = 1 + PART_MOVES_TRIED;
+/// Rounds a part may take in the first pass over the first moves; each later pass allows one
+/// more. Three rounds (40, 80 and 160 s a search) prove every part of Qubic's corner, so the
+/// empty cube is proved in the first pass; a first move with a part that resists them waits
+/// while the next ones are tried (`b11 a11`: White's b22 was held 19 minutes by Black's b33).
+const PART_ROUNDS_FIRST_PASS: usize = 3;
 
 /// Told of each search of a part of a proof by parts ([`prove_by_parts`]) as it ends: the part,
 /// the position searched, the outcome (`None`: out of the round's time) and the seconds.
@@ -504,8 +509,11 @@ pub struct PartsProof {
     pub first_move: Option<u32>,
     /// The first moves tried (up to symmetry).
     pub first_moves_tried: usize,
-    /// The replies to the last first move tried, up to symmetry.
+    /// The replies, up to symmetry, to the first move proved, or else to the last one tried.
     pub parts: usize,
+    /// Passes over the first moves: the first allows each part
+    /// `PART_ROUNDS_FIRST_PASS` rounds, each later one a round more.
+    pub passes: usize,
     /// Searches of parts that ended, after every first move tried.
     pub searches: usize,
     /// Of those, the searches cut short by their round's length.
@@ -541,13 +549,19 @@ impl Default for PartsSettings {
 /// of the other side (up to symmetry) is a part, proved by `settings.threads` provers with
 /// tables of `settings.table_bytes`. A part is searched by rounds: the prover alone for a
 /// while (`settings.first_round`), then each of the side to move's most promising moves alone
-/// for as long, then the same again with twice the time. A single search of such a position takes turns among its parts, which evict
-/// one another from the tables, and in a part it can sink minutes into a move that does not
-/// win before it tries the one that does (`a11 b21`: not in 300 s alone, 11 s with White's
-/// move a14 given); rounds of doubling time bound what a wrong move costs. Each thread takes
-/// the next part no thread has taken; when none is left it joins the open part with the fewest
-/// threads, taking the next search of its rounds, so that the last, hardest part is not left
-/// to one thread. No knowledge of the game beyond the prover's: no strategy is followed.
+/// for as long, then the same again with twice the time. A single search of such a position
+/// takes turns among its parts, which evict one another from the tables, and in a part it can
+/// sink minutes into a move that does not win before it tries the one that does (`a11 b21`:
+/// not in 300 s alone, 11 s with White's move a14 given); rounds of doubling time bound what
+/// a wrong move costs. Each thread takes the next part no thread has taken; when none is left
+/// it joins the open part with the fewest threads, taking the next search of its rounds, so
+/// that the last, hardest part is not left to one thread.
+///
+/// The first moves are searched in passes, so that one whose part resists does not hold up
+/// the rest: in the first pass a part gets three rounds, and a first move with a part still
+/// open then waits while the next is tried; each later pass goes back to the first moves
+/// still open, in order, with one round more. A first move with a part shown lost is dropped.
+/// No knowledge of the game beyond the prover's: no strategy is followed.
 ///
 /// `report` is told of each search of a part as it ends: the part, the position searched (the
 /// part itself or the position after one of its moves), the outcome (`None`: out of the
@@ -561,9 +575,18 @@ pub fn prove_by_parts<const GRAVITY: bool>(
     let deadline = settings.max_time.map(|t| Instant::now() + Duration::from_secs_f64(t));
     let mut provers: Vec<Prover<CubeLines<GRAVITY>>> =
         (0..settings.threads.max(1)).map(|_| Prover::new(game.clone(), settings.table_bytes)).collect();
-    let mut proof =
-        PartsProof { wins: false, first_move: None, first_moves_tried: 0, parts: 0, searches: 0, cut_short: 0, joins: 0, stopped: 0 };
     let counts = SearchCounts::default();
+    let mut proof = PartsProof {
+        wins: false,
+        first_move: None,
+        first_moves_tried: 0,
+        parts: 0,
+        passes: 0,
+        searches: 0,
+        cut_short: 0,
+        joins: 0,
+        stopped: 0,
+    };
     let counted = |proof: PartsProof| PartsProof {
         searches: counts.searches.load(Ordering::Relaxed),
         cut_short: counts.cut_short.load(Ordering::Relaxed),
@@ -571,30 +594,51 @@ pub fn prove_by_parts<const GRAVITY: bool>(
         stopped: counts.stopped.load(Ordering::Relaxed),
         ..proof
     };
-    for (cell, child) in moves_by_promise(&game, position) {
-        proof.first_moves_tried += 1;
-        if child.is_won_by_previous() {
-            return Ok(counted(PartsProof { wins: true, first_move: Some(cell), parts: 0, ..proof }));
+    let mut untried = moves_by_promise(&game, position).into_iter();
+    // First moves tried and not yet settled, with their parts, in order of promise.
+    let mut unsettled: Vec<(u32, Vec<Part>)> = Vec::new();
+    let mut rounds = PART_ROUNDS_FIRST_PASS;
+    loop {
+        proof.passes += 1;
+        let mut index = 0;
+        loop {
+            if index == unsettled.len() {
+                let Some((cell, child)) = untried.next() else { break };
+                proof.first_moves_tried += 1;
+                if child.is_won_by_previous() {
+                    return Ok(counted(PartsProof { wins: true, first_move: Some(cell), parts: 0, ..proof }));
+                }
+                let replies = moves_by_promise(&game, &child);
+                proof.parts = replies.len();
+                if replies.is_empty() {
+                    continue; // a full cube: a draw
+                }
+                unsettled.push((cell, replies.iter().map(|(_, reply)| Part::new(&game, reply)).collect()));
+            }
+            let (cell, parts) = &unsettled[index];
+            let search = PartSearch {
+                parts,
+                rounds,
+                deadline,
+                max_time: settings.max_time,
+                first_round: settings.first_round,
+                counts: &counts,
+                report,
+            };
+            match search.settle(&mut provers)? {
+                Settled::Won => {
+                    let won = PartsProof { wins: true, first_move: Some(*cell), parts: parts.len(), ..proof };
+                    return Ok(counted(won));
+                }
+                Settled::Lost => _ = unsettled.remove(index),
+                Settled::Open => index += 1,
+            }
         }
-        let replies: Vec<Position> = moves_by_promise(&game, &child).into_iter().map(|(_, reply)| reply).collect();
-        proof.parts = replies.len();
-        if replies.is_empty() {
-            continue; // a full cube: a draw
+        if unsettled.is_empty() {
+            return Ok(counted(proof));
         }
-        let parts: Vec<Part> = replies.iter().map(|reply| Part::new(&game, reply)).collect();
-        let search = PartSearch {
-            parts: &parts,
-            deadline,
-            max_time: settings.max_time,
-            first_round: settings.first_round,
-            counts: &counts,
-            report,
-        };
-        if search.wins(&mut provers)? {
-            return Ok(counted(PartsProof { wins: true, first_move: Some(cell), ..proof }));
-        }
+        rounds += 1;
     }
-    Ok(counted(proof))
 }
 
 /// What a proof by parts's searches did, over all its first moves.
@@ -639,6 +683,11 @@ impl Part {
         }
     }
 
+    /// Whether it is neither proved nor through `rounds` rounds of searches.
+    fn is_open(&self, rounds: usize) -> bool {
+        !self.proved.load(Ordering::Relaxed) && self.next_search.load(Ordering::Relaxed) < rounds * PART_ROUND
+    }
+
     /// The `nth` move not yet refuted (0 the first), `None` when fewer are left.
     fn unrefuted(&self, nth: usize) -> Option<usize> {
         let refuted = self.refuted.load(Ordering::Relaxed);
@@ -646,9 +695,11 @@ impl Part {
     }
 }
 
-/// The parts after one first move, searched by a proof by parts's threads.
+/// The parts after one first move, searched by a proof by parts's threads in one pass.
 struct PartSearch<'a> {
     parts: &'a [Part],
+    /// Rounds a part may take in this pass.
+    rounds: usize,
     deadline: Option<Instant>,
     max_time: Option<f64>,
     first_round: RoundLength,
@@ -656,11 +707,22 @@ struct PartSearch<'a> {
     report: &'a PartReport<'a>,
 }
 
+/// What a pass over one first move's parts found.
+enum Settled {
+    /// Every part proved won.
+    Won,
+    /// A part shown not won: the first move does not win.
+    Lost,
+    /// Neither, within the pass's rounds.
+    Open,
+}
+
 impl PartSearch<'_> {
-    /// Whether the side to move wins every part, by as many threads as `provers`.
-    fn wins<const GRAVITY: bool>(&self, provers: &mut [Prover<CubeLines<GRAVITY>>]) -> Result<bool, SearchError> {
+    /// Whether the side to move wins every part, by as many threads as `provers`, each part
+    /// searched in at most `self.rounds` rounds.
+    fn settle<const GRAVITY: bool>(&self, provers: &mut [Prover<CubeLines<GRAVITY>>]) -> Result<Settled, SearchError> {
         if self.parts.iter().any(|part| part.position.is_won_by_previous()) {
-            return Ok(false);
+            return Ok(Settled::Lost);
         }
         let next_part = AtomicUsize::new(0);
         let failed = AtomicBool::new(false);
@@ -674,13 +736,18 @@ impl PartSearch<'_> {
             while !failed.load(Ordering::Relaxed) {
                 let taken = next_part.fetch_add(1, Ordering::Relaxed);
                 let index = if taken < self.parts.len() {
+                    if !self.parts[taken].is_open(self.rounds) {
+                        continue;
+                    }
                     taken
                 } else {
                     // Every part taken: join the open one with the fewest threads.
-                    let open = (0..self.parts.len()).filter(|&i| !self.parts[i].proved.load(Ordering::Relaxed));
+                    let open = (0..self.parts.len()).filter(|&i| self.parts[i].is_open(self.rounds));
                     match open.min_by_key(|&i| self.parts[i].searchers.load(Ordering::Relaxed)) {
                         Some(index) => {
-                            self.counts.joins.fetch_add(1, Ordering::Relaxed);
+                            if self.parts[index].searchers.load(Ordering::Relaxed) > 0 {
+                                self.counts.joins.fetch_add(1, Ordering::Relaxed);
+                            }
                             index
                         }
                         None => break,
@@ -691,14 +758,16 @@ impl PartSearch<'_> {
                 let outcome = Work::run(Some(&part.work), || self.search_part(prover, index, &mut holds));
                 part.searchers.fetch_sub(1, Ordering::Relaxed);
                 match outcome {
-                    Ok(true) => {
+                    Ok(Some(true)) => {
                         part.proved.store(true, Ordering::Relaxed);
                         part.work.stop();
                     }
-                    Ok(false) => {
+                    Ok(Some(false)) => {
                         fail();
                         return Ok(false);
                     }
+                    // Through its rounds for this pass.
+                    Ok(None) => {}
                     // Another thread proved the part, or failed the proof.
                     Err(SearchError::Stopped)
                         if part.proved.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) =>
@@ -714,11 +783,15 @@ impl PartSearch<'_> {
             Ok(!failed.load(Ordering::Relaxed))
         };
         // Each part's work is within this thread's, which its threads run as part of.
-        on_threads(provers, prove_some)
+        if !on_threads(provers, prove_some)? {
+            return Ok(Settled::Lost);
+        }
+        let proved = self.parts.iter().all(|part| part.proved.load(Ordering::Relaxed));
+        Ok(if proved { Settled::Won } else { Settled::Open })
     }
 
     /// Whether the side to move wins part `index`, by taking the next of its searches until
-    /// one settles it. `holds` is the part whose first-round searches `prover`'s tables hold:
+    /// one settles it (`None`: none did within the pass's rounds). `holds` is the part whose first-round searches `prover`'s tables hold:
     /// the searches of a part's first round share the tables (a move's search goes on from
     /// what the prover alone found below it), later ones start empty (what earlier rounds
     /// stored then misleads more than it saves: `a11 c22 d11`, 88 s on empty tables, not
@@ -728,16 +801,22 @@ impl PartSearch<'_> {
         prover: &mut Prover<CubeLines<GRAVITY>>,
         index: usize,
         holds: &mut Option<usize>,
-    ) -> Result<bool, SearchError> {
+    ) -> Result<Option<bool>, SearchError> {
         let part = &self.parts[index];
         if part.moves.iter().any(|child| child.is_won_by_previous()) {
-            return Ok(true);
+            return Ok(Some(true));
         }
         loop {
             if part.refuted.load(Ordering::Relaxed).count_ones() as usize == part.moves.len() {
-                return Ok(false);
+                return Ok(Some(false));
             }
-            let taken = part.next_search.fetch_add(1, Ordering::Relaxed);
+            let taken = part.next_search.load(Ordering::Relaxed);
+            if taken >= self.rounds * PART_ROUND {
+                return Ok(None);
+            }
+            if part.next_search.compare_exchange(taken, taken + 1, Ordering::Relaxed, Ordering::Relaxed).is_err() {
+                continue; // another thread took it
+            }
             let (round, slot) = (taken / PART_ROUND, taken % PART_ROUND);
             let length = self.first_round.of_round(round);
             let (searched, attacker_to_move, move_index) = match slot {
@@ -770,9 +849,9 @@ impl PartSearch<'_> {
                 (self.report)(&part.position, &searched, outcome, start.elapsed().as_secs_f64());
             }
             match proof {
-                Ok(proof) if proof.attacker_wins => return Ok(true),
+                Ok(proof) if proof.attacker_wins => return Ok(Some(true)),
                 Ok(_) => match move_index {
-                    None => return Ok(false),
+                    None => return Ok(Some(false)),
                     Some(i) => _ = part.refuted.fetch_or(1 << i, Ordering::Relaxed),
                 },
                 Err(SearchError::TimeLimit { nodes, .. }) if self.deadline.is_some_and(|d| Instant::now() >= d) => {
