@@ -791,11 +791,12 @@ impl PartSearch<'_> {
     }
 
     /// Whether the side to move wins part `index`, by taking the next of its searches until
-    /// one settles it (`None`: none did within the pass's rounds). `holds` is the part whose first-round searches `prover`'s tables hold:
-    /// the searches of a part's first round share the tables (a move's search goes on from
-    /// what the prover alone found below it), later ones start empty (what earlier rounds
-    /// stored then misleads more than it saves: `a11 c22 d11`, 88 s on empty tables, not
-    /// proved in 160 s after the rounds before; docs/BENCHMARKS.md).
+    /// one settles it (`None`: none did within the pass's rounds). `holds` is the part whose
+    /// first-round searches `prover`'s tables hold: the searches of a part's first round share
+    /// the tables (a move's search goes on from what the prover alone found below it), later
+    /// ones start empty (what earlier rounds stored then misleads more than it saves:
+    /// `a11 c22 d11`, 88 s on empty tables, not proved in 160 s after the rounds before;
+    /// docs/BENCHMARKS.md).
     fn search_part<const GRAVITY: bool>(
         &self,
         prover: &mut Prover<CubeLines<GRAVITY>>,
