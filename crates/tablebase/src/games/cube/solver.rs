@@ -501,7 +501,7 @@ const PART_ROUNDS_FIRST_PASS: usize = 3;
 pub type PartReport<'a> = dyn Fn(&Position, &Position, Option<bool>, f64) + Sync + 'a;
 
 /// What a proof by parts found, and what it took.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PartsProof {
     /// Whether the side to move wins.
     pub wins: bool,
@@ -576,17 +576,7 @@ pub fn prove_by_parts<const GRAVITY: bool>(
     let mut provers: Vec<Prover<CubeLines<GRAVITY>>> =
         (0..settings.threads.max(1)).map(|_| Prover::new(game.clone(), settings.table_bytes)).collect();
     let counts = SearchCounts::default();
-    let mut proof = PartsProof {
-        wins: false,
-        first_move: None,
-        first_moves_tried: 0,
-        parts: 0,
-        passes: 0,
-        searches: 0,
-        cut_short: 0,
-        joins: 0,
-        stopped: 0,
-    };
+    let mut proof = PartsProof::default();
     let counted = |proof: PartsProof| PartsProof {
         searches: counts.searches.load(Ordering::Relaxed),
         cut_short: counts.cut_short.load(Ordering::Relaxed),
