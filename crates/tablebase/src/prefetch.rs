@@ -46,16 +46,30 @@ pub(crate) fn in_turn<T>(
 
 /// Asks the kernel to back `entries` with huge pages where it can: every lookup lands on a
 /// random slot, and with 4 KB pages each one would also miss the TLB. Only advice: nothing
-/// changes where the kernel does not follow it.
+/// changes where the kernel does not follow it. Pages already touched keep their size until
+/// the kernel's background pass merges them; [`huge_page_vec`] gives the advice first.
 pub(crate) fn advise_huge_pages<T>(entries: &[T]) {
+    advise_huge_pages_at(entries.as_ptr() as usize, std::mem::size_of_val(entries));
+}
+
+/// `len` copies of `value` in memory advised for huge pages before its first touch, so that
+/// the touch that fills it already takes them (a table of any type; `vec!` of zeros is only
+/// untouched for plain integers).
+pub(crate) fn huge_page_vec<T: Clone>(len: usize, value: T) -> Vec<T> {
+    let mut entries = Vec::with_capacity(len);
+    advise_huge_pages_at(entries.as_ptr() as usize, len * std::mem::size_of::<T>());
+    entries.resize(len, value);
+    entries
+}
+
+fn advise_huge_pages_at(start: usize, bytes: usize) {
     const HUGE_PAGE: usize = 2 << 20;
-    let start = entries.as_ptr() as usize;
-    let end = start + std::mem::size_of_val(entries);
+    let end = start + bytes;
     let aligned = start.next_multiple_of(HUGE_PAGE);
     if aligned + HUGE_PAGE <= end {
         let len = (end - aligned) / HUGE_PAGE * HUGE_PAGE;
-        // SAFETY: advice on whole pages inside our own allocation, which stays valid; madvise
-        // with MADV_HUGEPAGE changes no contents.
+        // SAFETY: advice on whole pages inside our own allocation (its capacity), which stays
+        // valid; madvise with MADV_HUGEPAGE changes no contents.
         unsafe { libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
     }
 }

@@ -333,6 +333,9 @@ impl<G: LineGame> Prover<G> {
         // past its limit).
         self.threat_nodes += 1;
         self.tick()?;
+        // Most lookups miss the cache: asked for now, the line scans below overlap the wait.
+        let key = (mine, occupied);
+        self.threats.prefetch(key);
         let game = &self.game;
         let playable = game.playable(occupied);
         let my_completing = game.completing(mine);
@@ -344,7 +347,6 @@ impl<G: LineGame> Prover<G> {
         if their_threats & their_threats.wrapping_sub(1) != 0 {
             return Ok(false);
         }
-        let key = (mine, occupied);
         if let Some(known) = self.threats.get(key) {
             // A known win is searched again where its moves are wanted (the cache then leads
             // straight down it, past the branches known to fail).
@@ -482,6 +484,10 @@ impl<G: LineGame> Prover<G> {
             // The children's entries are read next, each most likely a cache miss: asked for
             // all at once, the misses overlap.
             self.numbers.prefetch(child_key);
+            if child_threats && !self.is_attacker(node) {
+                // The attacker's threat sequence from the child is looked for next.
+                self.threats.prefetch((G::mover(&child), G::occupied(&child)));
+            }
             children.push((child, child_key));
         }
         if G::ply(node) < self.strategy.last_ply && self.is_attacker(node) {
@@ -613,7 +619,7 @@ impl<K: KeyWord> Numbers<K> {
     fn new(bytes: usize) -> Numbers<K> {
         let buckets = (bytes / (2 * std::mem::size_of::<NumbersEntry<K>>())).max(1).next_power_of_two() / 2;
         let empty = NumbersEntry { key: K::from_u128(0), numbers: (0, 0), work: 0 };
-        Numbers { entries: vec![empty; 2 * buckets.max(1)], stored: 0 }
+        Numbers { entries: crate::prefetch::huge_page_vec(2 * buckets.max(1), empty), stored: 0 }
     }
 
     #[inline]
@@ -667,12 +673,18 @@ struct ThreatCache {
 impl ThreatCache {
     fn new(bytes: usize) -> ThreatCache {
         let slots = (bytes / std::mem::size_of::<(u64, u64, u8)>()).max(2).next_power_of_two() / 2;
-        ThreatCache { slots: vec![(0, 0, 0); slots] }
+        ThreatCache { slots: crate::prefetch::huge_page_vec(slots, (0, 0, 0)) }
     }
 
     #[inline]
     fn slot(&self, (mine, occupied): (u64, u64)) -> usize {
         mix(u128::from(mine) << 64 | u128::from(occupied)) as usize & (self.slots.len() - 1)
+    }
+
+    /// Starts loading the slot of `key` into the cache, for a [`ThreatCache::get`] soon after.
+    #[inline]
+    fn prefetch(&self, key: (u64, u64)) {
+        crate::prefetch::prefetch(&self.slots[self.slot(key)]);
     }
 
     #[inline]

@@ -119,13 +119,19 @@ const fn all_lines() -> [u64; 76] {
 
 /// The empty cells on which a stone of `mine` would make a new threat: those of the lines that
 /// hold two of `mine`, none of `theirs`.
-#[inline]
+#[inline(always)]
 pub fn building(mine: u64, theirs: u64) -> u64 {
+    // Direction by direction, as `completing`: a bit per line (at its first cell), its four
+    // cells counted in two halves, each half's count as "one" and "two" bits.
     let mut cells = 0;
-    for &line in &LINES {
-        if line & theirs == 0 && (line & mine).count_ones() == 2 {
-            cells |= line;
-        }
+    for &Direction { step, starts } in &DIRECTIONS {
+        let (next, second, third) = (mine >> step, mine >> (2 * step), mine >> (3 * step));
+        let blocked = theirs | theirs >> step | theirs >> (2 * step) | theirs >> (3 * step);
+        let (low_one, low_two) = (mine ^ next, mine & next);
+        let (high_one, high_two) = (second ^ third, second & third);
+        let two = (low_one & high_one) | ((low_two ^ high_two) & !(low_one | high_one));
+        let firsts = starts & !blocked & two;
+        cells |= firsts | firsts << step | firsts << (2 * step) | firsts << (3 * step);
     }
     cells & !mine
 }
@@ -482,7 +488,7 @@ mod tests {
     }
 
     #[test]
-    fn completing_cells_equal_trying_each_line() {
+    fn completing_and_building_cells_equal_trying_each_line() {
         let lines = lines();
         let mut rng = crate::rng::SplitMix64::new(29);
         for _ in 0..20_000 {
@@ -493,6 +499,12 @@ mod tests {
                 .fold(0, |cells, &l| cells | (l & !stones));
             assert_eq!(completing(stones) & !stones, by_lines, "{stones:#x}");
             assert_eq!(has_line(stones), lines.iter().any(|&l| l & !stones == 0));
+            let theirs = rng.next_u64() & rng.next_u64() & rng.next_u64() & !stones;
+            let building_by_lines = lines
+                .iter()
+                .filter(|&&l| l & theirs == 0 && (l & stones).count_ones() == 2)
+                .fold(0, |cells, &l| cells | (l & !stones));
+            assert_eq!(building(stones, theirs), building_by_lines, "{stones:#x} {theirs:#x}");
         }
     }
 
