@@ -357,36 +357,49 @@ impl<G: LineGame> Prover<G> {
         let empty = game.board() & !occupied;
         let candidates =
             playable & if their_threats != 0 { their_threats } else { game.building(mine, theirs) };
-        let mut found = false;
+        // First every candidate's forced reply, each child's cache slot asked for as it is
+        // found, so that the searches below find them loaded; a double threat wins at once.
+        let mut forcing = [(0u64, 0u64); 64];
+        let mut forcing_count = 0;
         let mut rest = candidates;
-        while rest != 0 && !found {
+        while rest != 0 {
             let cell = rest & rest.wrapping_neg();
             rest &= rest - 1;
-            let (mine2, occupied2) = (mine | cell, occupied | cell);
-            let playable2 = self.game.playable(occupied2);
+            let occupied2 = occupied | cell;
+            let playable2 = game.playable(occupied2);
             if their_completing & playable2 != 0 {
                 continue; // the defender completes a line first
             }
-            let made = self.game.completing_after(mine, my_completing, cell) & playable2 & empty & !cell;
+            let made = game.completing_after(mine, my_completing, cell) & playable2 & empty & !cell;
             if made == 0 {
                 continue; // not forcing
             }
             if made & (made - 1) != 0 {
-                found = true;
                 if let Some(line) = line.as_deref_mut() {
                     line.push(cell);
                 }
-                break;
+                self.threats.put(key, true);
+                return Ok(true);
             }
+            self.threats.prefetch((mine | cell, occupied2 | made));
+            forcing[forcing_count] = (cell, made);
+            forcing_count += 1;
+        }
+        let mut found = false;
+        for &(cell, made) in &forcing[..forcing_count] {
+            let (mine2, theirs2, occupied2) = (mine | cell, theirs | made, occupied | cell | made);
             match line.as_deref_mut() {
                 Some(line) => {
                     line.push(cell);
-                    found = self.threat_search(mine2, theirs | made, occupied2 | made, Some(&mut *line))?;
+                    found = self.threat_search(mine2, theirs2, occupied2, Some(&mut *line))?;
                     if !found {
                         line.pop();
                     }
                 }
-                None => found = self.threat_sequence(mine2, theirs | made, occupied2 | made)?,
+                None => found = self.threat_sequence(mine2, theirs2, occupied2)?,
+            }
+            if found {
+                break;
             }
         }
         self.threats.put(key, found);
