@@ -53,8 +53,9 @@ pub(crate) fn advise_huge_pages<T>(entries: &[T]) {
 }
 
 /// `len` copies of `value` in memory advised for huge pages before its first touch, so that
-/// the touch that fills it already takes them (a table of any type; `vec!` of zeros is only
-/// untouched for plain integers).
+/// the touch that fills it already takes them: for a table of structs, which `vec!` writes
+/// entry by entry (its zeros of integers, or of tuples and arrays of them, stay untouched
+/// until used, and [`advise_huge_pages`] on them is enough).
 pub(crate) fn huge_page_vec<T: Clone>(len: usize, value: T) -> Vec<T> {
     let mut entries = Vec::with_capacity(len);
     advise_huge_pages_at(entries.as_ptr() as usize, len * std::mem::size_of::<T>());

@@ -686,7 +686,10 @@ struct ThreatCache {
 impl ThreatCache {
     fn new(bytes: usize) -> ThreatCache {
         let slots = (bytes / std::mem::size_of::<(u64, u64, u8)>()).max(2).next_power_of_two() / 2;
-        ThreatCache { slots: crate::prefetch::huge_page_vec(slots, (0, 0, 0)) }
+        // Zeros of plain integers: allocated untouched, so the advice comes before any page.
+        let slots = vec![(0, 0, 0); slots];
+        crate::prefetch::advise_huge_pages(&slots);
+        ThreatCache { slots }
     }
 
     #[inline]
