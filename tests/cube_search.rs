@@ -209,7 +209,7 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
         // And so does the proof by parts: each first move's replies proved on their own, with
         // rounds long enough to prove a part in its first search, and with rounds of a few
         // nodes, so that searches are cut short, moves refuted alone, and threads that find
-        // every part taken join the open ones.
+        // every part taken may join the open ones.
         for first_round in [RoundLength::DEFAULT, RoundLength::Nodes(8)] {
             let settings = PartsSettings { threads: 2, table_bytes: 1 << 24, max_time: None, first_round };
             let parts = by_parts(&p, gravity, &settings);
@@ -246,9 +246,9 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
         "gravity {gravity}, rounds of 8 nodes: {cut_short} searches cut short, {joins} joins, {stopped} stopped, \
          {later_passes} later passes"
     );
+    // Joins and stops depend on how the threads are scheduled (a CI run once saw 7 joins and
+    // no stop): the unit tests of the proof by parts bring each about on purpose.
     assert!(cut_short >= count, "gravity {gravity}: only {cut_short} searches cut short");
-    assert!(joins > 0, "gravity {gravity}: no thread joined an open part");
-    assert!(stopped > 0, "gravity {gravity}: no search was stopped by its part's proof");
     assert!(later_passes > 0, "gravity {gravity}: every proof by parts settled in its first pass");
 }
 

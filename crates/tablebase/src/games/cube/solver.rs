@@ -698,6 +698,7 @@ struct PartSearch<'a> {
 }
 
 /// What a pass over one first move's parts found.
+#[derive(Debug)]
 enum Settled {
     /// Every part proved won.
     Won,
@@ -770,7 +771,10 @@ impl PartSearch<'_> {
                     }
                 }
             }
-            Ok(!failed.load(Ordering::Relaxed))
+            // Stopped by another thread's failure or error, this one has none to report: that
+            // thread reports it (a `false` here would turn the other's time limit into a lost
+            // part, and the first move would be dropped as not winning).
+            Ok(true)
         };
         // Each part's work is within this thread's, which its threads run as part of.
         if !on_threads(provers, prove_some)? {
@@ -872,4 +876,85 @@ fn moves_by_promise<const GRAVITY: bool>(game: &CubeLines<GRAVITY>, position: &P
     }
     moves.sort_by_key(|&(promise, cell, _)| (promise, cell));
     moves.into_iter().map(|(_, cell, child)| (cell, child)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::cube::board::parse_qubic;
+
+    /// A part the side to move wins, but whose searches, unbounded, run far past the seconds a
+    /// test allows: the empty cube.
+    fn endless() -> Position {
+        parse_qubic("").unwrap()
+    }
+
+    /// The searches of one pass over `positions` as parts, by two threads, each search unbounded
+    /// but the whole within `seconds`, each told to `report` as it ends, with what they counted
+    /// and each part's searches taken.
+    fn settle(
+        positions: &[Position],
+        seconds: f64,
+        report: &PartReport<'_>,
+    ) -> (Result<Settled, SearchError>, SearchCounts, Vec<usize>) {
+        let game = CubeLines::<false>::new();
+        let parts: Vec<Part> = positions.iter().map(|position| Part::new(&game, position)).collect();
+        let counts = SearchCounts::default();
+        let search = PartSearch {
+            parts: &parts,
+            rounds: 1,
+            deadline: Some(Instant::now() + Duration::from_secs_f64(seconds)),
+            max_time: Some(seconds),
+            first_round: RoundLength::Nodes(u64::MAX),
+            counts: &counts,
+            report,
+        };
+        let mut provers: Vec<_> = (0..2).map(|_| Prover::new(game.clone(), 1 << 22)).collect();
+        let settled = search.settle(&mut provers);
+        let taken = parts.iter().map(|part| part.next_search.load(Ordering::Relaxed)).collect();
+        (settled, counts, taken)
+    }
+
+    /// The thread that takes the endless part is still in its first search when the other shows
+    /// its part lost (White to move, Black's a1- and -31 lines each a stone short), and that
+    /// stops it: the pass ends lost, long before its time.
+    #[test]
+    fn a_part_shown_lost_stops_the_search_of_another() {
+        let lost = parse_qubic("d44 a11 c43 a12 b24 a13 d12 b31 c14 c31 d23 d31").unwrap();
+        let start = Instant::now();
+        let (settled, counts, _) = settle(&[endless(), lost], 60.0, &|_, _, _, _| {});
+        assert!(matches!(settled, Ok(Settled::Lost)), "{:?}", settled.err());
+        assert_eq!(counts.stopped.load(Ordering::Relaxed), 1);
+        assert!(start.elapsed() < Duration::from_secs(50), "the endless search ran to the deadline");
+    }
+
+    /// The thread whose part is won at once (White's a14 completes a line) finds every part
+    /// taken and joins the endless one, taking its second search, until the pass's time is up.
+    #[test]
+    fn a_thread_with_no_part_left_joins_an_open_one() {
+        let won = parse_qubic("a11 d44 a12 c43 a13 b42").unwrap();
+        let (settled, counts, taken) = settle(&[endless(), won], 2.0, &|_, _, _, _| {});
+        assert!(matches!(settled, Err(SearchError::TimeLimit { .. })), "{settled:?}");
+        assert_eq!(taken[0], 2, "searches of the endless part");
+        assert!(counts.joins.load(Ordering::Relaxed) <= 1);
+    }
+
+    /// A pass out of time is out of time, not lost, whichever thread it stops first: here the
+    /// endless part's search runs out while the other thread, its part proved (White's a11 makes
+    /// two lines of three), is held in the report of that proof until the failure is in; that
+    /// thread then has no failure of its own to report. (Its `false` once made the pass lost, so
+    /// a proof by parts out of time dropped the first move as not winning.)
+    #[test]
+    fn a_pass_out_of_time_is_not_lost() {
+        let won_in_three = parse_qubic("a12 d44 a13 c42 b11 b23 c11 d32").unwrap();
+        let seconds = 1.0;
+        let deadline = Instant::now() + Duration::from_secs_f64(seconds);
+        let hold = |part: &Position, _: &Position, _: Option<bool>, _: f64| {
+            if *part == won_in_three {
+                std::thread::sleep(deadline.saturating_duration_since(Instant::now()) + Duration::from_secs(1));
+            }
+        };
+        let (settled, _, _) = settle(&[endless(), won_in_three], seconds, &hold);
+        assert!(matches!(settled, Err(SearchError::TimeLimit { .. })), "{settled:?}");
+    }
 }
