@@ -142,7 +142,7 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
     let mut rng = SplitMix64::new(seed);
     let mut outcomes = [0; 3];
     let mut grown = 0;
-    let (mut cut_short, mut joins, mut stopped, mut later_passes) = (0, 0, 0, 0);
+    let (mut cut_short, mut joins, mut stopped, mut later_passes, mut splits) = (0, 0, 0, 0, 0);
     for round in 0..count {
         let empty = 12 + 2 * (round as u32 % 2);
         let p = match round % 3 == 2 && !gravity {
@@ -210,8 +210,12 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
         // rounds long enough to prove a part in its first search, and with rounds of a few
         // nodes, so that searches are cut short, moves refuted alone, and threads that find
         // every part taken may join the open ones.
-        for first_round in [RoundLength::DEFAULT, RoundLength::Nodes(8)] {
-            let settings = PartsSettings { threads: 2, table_bytes: 1 << 24, max_time: None, first_round };
+        // With rounds of a few nodes and parts split two levels deep, parts held open become
+        // proofs by parts of their own.
+        let few = RoundLength::Nodes(8);
+        for (first_round, split_depth) in [(RoundLength::DEFAULT, 0), (few, 0), (few, 2)] {
+            let settings =
+                PartsSettings { threads: 2, table_bytes: 1 << 24, max_time: None, first_round, split_depth };
             let parts = by_parts(&p, gravity, &settings);
             assert_eq!(
                 parts.wins,
@@ -225,7 +229,9 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
                     Value::Loss(_)
                 ));
             }
-            if first_round != RoundLength::DEFAULT {
+            if split_depth > 0 {
+                splits += parts.splits;
+            } else if first_round != RoundLength::DEFAULT {
                 cut_short += parts.cut_short;
                 joins += parts.joins;
                 stopped += parts.stopped;
@@ -244,12 +250,13 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
     assert!(grown >= count / 4, "gravity {gravity}: the tree grew in only {grown} proofs");
     eprintln!(
         "gravity {gravity}, rounds of 8 nodes: {cut_short} searches cut short, {joins} joins, {stopped} stopped, \
-         {later_passes} later passes"
+         {later_passes} later passes; split two levels: {splits} splits"
     );
     // Joins and stops depend on how the threads are scheduled (a CI run once saw 7 joins and
     // no stop): the unit tests of the proof by parts bring each about on purpose.
     assert!(cut_short >= count, "gravity {gravity}: only {cut_short} searches cut short");
     assert!(later_passes > 0, "gravity {gravity}: every proof by parts settled in its first pass");
+    assert!(splits > 0, "gravity {gravity}: no part was split");
 }
 
 fn by_parts(p: &Position, gravity: bool, settings: &PartsSettings) -> PartsProof {

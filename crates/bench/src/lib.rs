@@ -940,6 +940,11 @@ pub struct CubeProveArgs {
     /// own, each thread a prover of `--table-mb`.
     #[arg(long, value_name = "THREADS", value_parser = at_least_one, conflicts_with_all = ["split", "alpha_beta", "other", "symmetric_plies"])]
     parts: Option<usize>,
+    /// With `--parts`: a part still open after a pass, where at most two of its first move's
+    /// parts are, becomes a proof by parts of its own (its moves tried one more a pass, each
+    /// with every reply a part), down to this many levels.
+    #[arg(long, value_name = "LEVELS", requires = "parts", default_value_t = 0)]
+    parts_depth: usize,
     /// Decide it as `probe` does, without a time limit (the exact search for a moment, then the
     /// prover, along White's strategy in Qubic), on every core: the outcome and the seconds.
     #[arg(long, conflicts_with_all = ["split", "alpha_beta", "other", "symmetric_plies", "parts"])]
@@ -1120,6 +1125,7 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
             table_bytes: (args.table_mb as usize) << 20,
             max_time: args.max_time,
             first_round: RoundLength::DEFAULT,
+            split_depth: args.parts_depth,
         };
         // Each search of a part on standard error as it ends: the stones added to the root's
         // (White's as `x`, Black's as `o`), what the search asked, its outcome and seconds.
@@ -1153,21 +1159,22 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
         };
         let proof = proof.map_err(Error::Search)?;
         let mut out = host.stdout();
-        writeln!(out, "attacker\toutcome\tfirst move\tfirst moves tried\tparts\tpasses\tsearches\tcut short\tjoins\tstopped\tseconds")
+        writeln!(out, "attacker\toutcome\tfirst move\tfirst moves tried\tparts\tpasses\tsearches\tcut short\tjoins\tstopped\tsplits\tseconds")
             .map_err(Error::Output)?;
         let outcome = if proof.wins { "wins" } else { "does not win" };
         let first = proof.first_move.map_or(String::from("-"), name);
         let seconds = start.elapsed().as_secs_f64();
         writeln!(
             out,
-            "the side to move\t{outcome}\t{first}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{seconds:.1}",
+            "the side to move\t{outcome}\t{first}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{seconds:.1}",
             proof.first_moves_tried,
             proof.parts,
             proof.passes,
             proof.searches,
             proof.cut_short,
             proof.joins,
-            proof.stopped
+            proof.stopped,
+            proof.splits
         )
         .map_err(Error::Output)?;
         return Ok(());

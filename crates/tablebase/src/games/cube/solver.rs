@@ -522,6 +522,8 @@ pub struct PartsProof {
     pub joins: usize,
     /// Searches stopped because another thread proved their part or failed the proof.
     pub stopped: usize,
+    /// Parts split into proofs by parts of their own ([`PartsSettings::split_depth`]).
+    pub splits: usize,
 }
 
 /// How a proof by parts ([`prove_by_parts`]) searches.
@@ -535,14 +537,34 @@ pub struct PartsSettings {
     pub max_time: Option<f64>,
     /// How long each search of a part's first round runs.
     pub first_round: RoundLength,
+    /// Levels of splitting: a part still open after a pass, where at most
+    /// `SPLIT_OPEN_PARTS` of its first move's parts are, becomes a proof by parts of its own
+    /// (its moves, each with every reply a part), and so on down to this many levels; 0 never.
+    pub split_depth: usize,
 }
 
 impl Default for PartsSettings {
-    /// Two threads with tables of 1 GB each, no time limit, the default round length.
+    /// Two threads with tables of 1 GB each, no time limit, the default round length, no
+    /// splitting.
     fn default() -> PartsSettings {
-        PartsSettings { threads: 2, table_bytes: 1 << 30, max_time: None, first_round: RoundLength::DEFAULT }
+        PartsSettings {
+            threads: 2,
+            table_bytes: 1 << 30,
+            max_time: None,
+            first_round: RoundLength::DEFAULT,
+            split_depth: 0,
+        }
     }
 }
+
+/// Parts of one first move still open after a pass, at most, for them to be split
+/// ([`PartsSettings::split_depth`]): where more are open the first move is weak, not held up
+/// by one hard reply (`b11 a44`: 36 of White's a11's 37 parts proved, Black's d11 open).
+const SPLIT_OPEN_PARTS: usize = 2;
+
+/// New moves a pass of a split part tries: the most promising first, one more each pass, so
+/// that a split part costs its first move's pass about one move's parts, not all its moves'.
+const SPLIT_NEW_MOVES_PER_PASS: usize = 1;
 
 /// Whether the side to move wins `position` (Qubic's empty cube, say) by search alone, in
 /// parts: its moves up to symmetry are tried in order of promise, and after each, every reply
@@ -561,6 +583,10 @@ impl Default for PartsSettings {
 /// the rest: in the first pass a part gets three rounds, and a first move with a part still
 /// open then waits while the next is tried; each later pass goes back to the first moves
 /// still open, in order, with one round more. A first move with a part shown lost is dropped.
+/// With `settings.split_depth`, a first move held up by one or two parts has them split: each
+/// becomes a proof by parts of its own, one pass of it in each pass of the first move, its
+/// moves tried one more a pass; a split part is won when one of its moves has every reply
+/// proved, lost when every move has a reply shown lost.
 /// No knowledge of the game beyond the prover's: no strategy is followed.
 ///
 /// `report` is told of each search of a part as it ends: the part, the position searched (the
@@ -576,59 +602,175 @@ pub fn prove_by_parts<const GRAVITY: bool>(
     let mut provers: Vec<Prover<CubeLines<GRAVITY>>> =
         (0..settings.threads.max(1)).map(|_| Prover::new(game.clone(), settings.table_bytes)).collect();
     let counts = SearchCounts::default();
-    let mut proof = PartsProof::default();
-    let counted = |proof: PartsProof| PartsProof {
-        searches: counts.searches.load(Ordering::Relaxed),
-        cut_short: counts.cut_short.load(Ordering::Relaxed),
-        joins: counts.joins.load(Ordering::Relaxed),
-        stopped: counts.stopped.load(Ordering::Relaxed),
-        ..proof
+    let context = PassContext {
+        game: &game,
+        deadline,
+        max_time: settings.max_time,
+        first_round: settings.first_round,
+        counts: &counts,
+        report,
     };
-    let mut untried = moves_by_promise(&game, position).into_iter();
-    // First moves tried and not yet settled, with their parts, in order of promise.
-    let mut unsettled: Vec<(u32, Vec<Part>)> = Vec::new();
-    let mut rounds = PART_ROUNDS_FIRST_PASS;
+    let mut root = Node::new(&game, position, None);
+    let mut proof = PartsProof::default();
     loop {
         proof.passes += 1;
+        let outcome = root.pass(&context, &mut provers, settings.split_depth)?;
+        proof.first_moves_tried = root.tried;
+        proof.parts = root.parts;
+        let first_move = match outcome {
+            Settled::Won => root.won,
+            Settled::Lost => None,
+            Settled::Open => continue,
+        };
+        return Ok(PartsProof {
+            wins: first_move.is_some(),
+            first_move,
+            searches: counts.searches.load(Ordering::Relaxed),
+            cut_short: counts.cut_short.load(Ordering::Relaxed),
+            joins: counts.joins.load(Ordering::Relaxed),
+            stopped: counts.stopped.load(Ordering::Relaxed),
+            splits: counts.splits.load(Ordering::Relaxed),
+            ..proof
+        });
+    }
+}
+
+/// What every pass of a proof by parts shares: the game, the time, and where it reports.
+struct PassContext<'a, const GRAVITY: bool> {
+    game: &'a CubeLines<GRAVITY>,
+    deadline: Option<Instant>,
+    max_time: Option<f64>,
+    first_round: RoundLength,
+    counts: &'a SearchCounts,
+    report: &'a PartReport<'a>,
+}
+
+/// A position whose side to move is to be proved to win by parts: the root of a proof by
+/// parts, or a part split. Its moves are tried in order of promise, each with every reply a
+/// part, over passes.
+struct Node {
+    /// Moves not tried yet, with the positions after them, the most promising first.
+    untried: std::vec::IntoIter<(u32, Position)>,
+    /// Moves tried.
+    tried: usize,
+    /// Moves tried and not settled, with their parts, in order of promise.
+    unsettled: Vec<(u32, Vec<Part>)>,
+    /// The replies to the move proved, or else to the last one tried.
+    parts: usize,
+    /// The move whose every reply was proved, once one is.
+    won: Option<u32>,
+    /// Rounds a part may take in the next pass.
+    rounds: usize,
+    /// New moves a pass may try (`None`: all of them).
+    new_per_pass: Option<usize>,
+}
+
+impl Node {
+    fn new<const GRAVITY: bool>(
+        game: &CubeLines<GRAVITY>,
+        position: &Position,
+        new_per_pass: Option<usize>,
+    ) -> Node {
+        Node {
+            untried: moves_by_promise(game, position).into_iter(),
+            tried: 0,
+            unsettled: Vec::new(),
+            parts: 0,
+            won: None,
+            rounds: PART_ROUNDS_FIRST_PASS,
+            new_per_pass,
+        }
+    }
+
+    /// One pass over the moves: those still open, in order, each with its parts searched for
+    /// up to `self.rounds` rounds, then new ones (as many as `self.new_per_pass` allows) until
+    /// one is proved. Won when a move's every reply is proved (the move in `self.won`), lost
+    /// when every move has a reply shown lost; parts held open split down to `split_depth`
+    /// levels.
+    fn pass<const GRAVITY: bool>(
+        &mut self,
+        context: &PassContext<'_, GRAVITY>,
+        provers: &mut [Prover<CubeLines<GRAVITY>>],
+        split_depth: usize,
+    ) -> Result<Settled, SearchError> {
         let mut index = 0;
+        let mut new_moves = 0;
         loop {
-            if index == unsettled.len() {
-                let Some((cell, child)) = untried.next() else { break };
-                proof.first_moves_tried += 1;
-                if child.is_won_by_previous() {
-                    return Ok(counted(PartsProof { wins: true, first_move: Some(cell), parts: 0, ..proof }));
+            if index == self.unsettled.len() {
+                if self.new_per_pass.is_some_and(|most| new_moves >= most) {
+                    break;
                 }
-                let replies = moves_by_promise(&game, &child);
-                proof.parts = replies.len();
+                let Some((cell, child)) = self.untried.next() else { break };
+                new_moves += 1;
+                self.tried += 1;
+                if child.is_won_by_previous() {
+                    self.parts = 0;
+                    self.won = Some(cell);
+                    return Ok(Settled::Won);
+                }
+                let replies = moves_by_promise(context.game, &child);
+                self.parts = replies.len();
                 if replies.is_empty() {
                     continue; // a full cube: a draw
                 }
-                unsettled.push((cell, replies.iter().map(|(_, reply)| Part::new(&game, reply)).collect()));
+                self.unsettled.push((cell, replies.iter().map(|(_, reply)| Part::new(context.game, reply)).collect()));
             }
-            let (cell, parts) = &unsettled[index];
+            let (cell, parts) = &mut self.unsettled[index];
             let search = PartSearch {
                 parts,
-                rounds,
-                deadline,
-                max_time: settings.max_time,
-                first_round: settings.first_round,
-                counts: &counts,
-                report,
+                rounds: self.rounds,
+                deadline: context.deadline,
+                max_time: context.max_time,
+                first_round: context.first_round,
+                counts: context.counts,
+                report: context.report,
             };
-            match search.settle(&mut provers)? {
+            let mut settled = search.settle(provers)?;
+            if matches!(settled, Settled::Open) && split_depth > 0 {
+                settled = split_open_parts(parts, context, provers, split_depth - 1)?;
+            }
+            match settled {
                 Settled::Won => {
-                    let won = PartsProof { wins: true, first_move: Some(*cell), parts: parts.len(), ..proof };
-                    return Ok(counted(won));
+                    self.parts = parts.len();
+                    self.won = Some(*cell);
+                    return Ok(Settled::Won);
                 }
-                Settled::Lost => _ = unsettled.remove(index),
+                Settled::Lost => _ = self.unsettled.remove(index),
                 Settled::Open => index += 1,
             }
         }
-        if unsettled.is_empty() {
-            return Ok(counted(proof));
-        }
-        rounds += 1;
+        self.rounds += 1;
+        let lost = self.unsettled.is_empty() && self.untried.len() == 0;
+        Ok(if lost { Settled::Lost } else { Settled::Open })
     }
+}
+
+/// The parts of one move still open after its pass, split where at most `SPLIT_OPEN_PARTS`
+/// are: each a node of its own, given one pass (with `split_depth` levels left below it).
+/// Won when every part is proved, lost when a split part is.
+fn split_open_parts<const GRAVITY: bool>(
+    parts: &mut [Part],
+    context: &PassContext<'_, GRAVITY>,
+    provers: &mut [Prover<CubeLines<GRAVITY>>],
+    split_depth: usize,
+) -> Result<Settled, SearchError> {
+    if parts.iter().filter(|part| !part.is_proved()).count() > SPLIT_OPEN_PARTS {
+        return Ok(Settled::Open);
+    }
+    for part in parts.iter_mut().filter(|part| !part.is_proved()) {
+        let position = part.position;
+        let node = part.split.get_or_insert_with(|| {
+            context.counts.splits.fetch_add(1, Ordering::Relaxed);
+            Box::new(Node::new(context.game, &position, Some(SPLIT_NEW_MOVES_PER_PASS)))
+        });
+        match node.pass(context, provers, split_depth)? {
+            Settled::Won => part.proved.store(true, Ordering::Relaxed),
+            Settled::Lost => return Ok(Settled::Lost),
+            Settled::Open => {}
+        }
+    }
+    let proved = parts.iter().all(Part::is_proved);
+    Ok(if proved { Settled::Won } else { Settled::Open })
 }
 
 /// What a proof by parts's searches did, over all its first moves.
@@ -638,6 +780,7 @@ struct SearchCounts {
     cut_short: AtomicUsize,
     joins: AtomicUsize,
     stopped: AtomicUsize,
+    splits: AtomicUsize,
 }
 
 /// A part of a proof by parts ([`prove_by_parts`]): a position whose side to move must be
@@ -658,6 +801,8 @@ struct Part {
     /// Its searches' work, stopped when it is proved or the proof fails, so that the searches
     /// still running on it end.
     work: Arc<Work>,
+    /// The proof by parts it was split into, if it was: its own searches then end.
+    split: Option<Box<Node>>,
 }
 
 impl Part {
@@ -670,12 +815,18 @@ impl Part {
             searchers: AtomicUsize::new(0),
             proved: AtomicBool::new(false),
             work: Work::new(None),
+            split: None,
         }
     }
 
-    /// Whether it is neither proved nor through `rounds` rounds of searches.
+    fn is_proved(&self) -> bool {
+        self.proved.load(Ordering::Relaxed)
+    }
+
+    /// Whether it is to be searched: neither proved, nor split, nor through `rounds` rounds of
+    /// searches.
     fn is_open(&self, rounds: usize) -> bool {
-        !self.proved.load(Ordering::Relaxed) && self.next_search.load(Ordering::Relaxed) < rounds * PART_ROUND
+        !self.is_proved() && self.split.is_none() && self.next_search.load(Ordering::Relaxed) < rounds * PART_ROUND
     }
 
     /// The `nth` move not yet refuted (0 the first), `None` when fewer are left.
