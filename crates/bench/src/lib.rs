@@ -942,7 +942,7 @@ pub struct CubeProveArgs {
     parts: Option<usize>,
     /// With `--parts`: a part still open after a pass, where at most two of its first move's
     /// parts are, becomes a proof by parts of its own (its moves tried one more a pass, each
-    /// with every reply a part), down to this many levels.
+    /// with every reply a part given a round in the first pass), down to this many levels.
     #[arg(long, value_name = "LEVELS", requires = "parts", default_value_t = 0)]
     parts_depth: usize,
     /// Decide it as `probe` does, without a time limit (the exact search for a moment, then the
