@@ -562,8 +562,9 @@ impl Default for PartsSettings {
 /// by one hard reply (`b11 a44`: 36 of White's a11's 37 parts proved, Black's d11 open).
 const SPLIT_OPEN_PARTS: usize = 2;
 
-/// New moves a pass of a split part tries: the most promising first, one more each pass, so
-/// that a split part costs its first move's pass about one move's parts, not all its moves'.
+/// New moves a pass of a split part tries, and of the root where parts are split: the most
+/// promising first, one more each pass, so that a split part costs its first move's pass about
+/// one move's parts, not all its moves'.
 const SPLIT_NEW_MOVES_PER_PASS: usize = 1;
 
 /// Rounds a part of a split part may take in its first pass (one more each later pass): one,
@@ -589,7 +590,8 @@ const SPLIT_ROUNDS_FIRST_PASS: usize = 1;
 /// the rest: in the first pass a part gets three rounds, and a first move with a part still
 /// open then waits while the next is tried; each later pass goes back to the first moves
 /// still open, in order, with one round more. A first move with a part shown lost is dropped.
-/// With `settings.split_depth`, a first move held up by one or two parts has them split: each
+/// With `settings.split_depth`, a pass tries one new first move after those still open, and a
+/// first move held up by one or two parts has them split: each
 /// becomes a proof by parts of its own, one pass of it in each pass of the first move, its
 /// moves tried one more a pass and its parts given one round in its first pass; a split part is won when one of its moves has every reply
 /// proved, lost when every move has a reply shown lost.
@@ -616,7 +618,11 @@ pub fn prove_by_parts<const GRAVITY: bool>(
         counts: &counts,
         report,
     };
-    let mut root = Node::new(&game, position, PART_ROUNDS_FIRST_PASS, None);
+    // Split parts deepen each pass, so the first moves open are worth coming back to before
+    // weaker ones are tried (`b11 a44`: after White's a11, the first pass went on to d11 and
+    // the rest, ten minutes a move).
+    let new_per_pass = (settings.split_depth > 0).then_some(SPLIT_NEW_MOVES_PER_PASS);
+    let mut root = Node::new(&game, position, PART_ROUNDS_FIRST_PASS, new_per_pass);
     let mut proof = PartsProof::default();
     loop {
         proof.passes += 1;
