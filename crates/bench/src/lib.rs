@@ -1127,31 +1127,26 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
             first_round: RoundLength::DEFAULT,
             split_depth: args.parts_depth,
         };
-        // Each search of a part on standard error as it ends: the stones added to the root's
-        // (White's as `x`, Black's as `o`), what the search asked, its outcome and seconds.
-        let added = |p: &tablebase::games::cube::Position| {
-            let white = p.first_player();
-            let mut cells = p.mask & !position.mask;
-            let mut out = Vec::new();
-            while cells != 0 {
-                let cell = cells.trailing_zeros();
-                cells &= cells - 1;
-                out.push(format!("{}{}", if white >> cell & 1 == 1 { 'x' } else { 'o' }, name(cell)));
-            }
-            out.join(" ")
-        };
-        let report = |part: &tablebase::games::cube::Position,
-                      searched: &tablebase::games::cube::Position,
-                      outcome: Option<bool>,
-                      seconds: f64| {
-            let question =
-                if part == searched { "side to move wins?" } else { "after the move, the other side wins?" };
+        // Each search of a part on standard error as it ends: the moves from the root to the
+        // part in the order played (White's marked `x`, Black's `o`), what the search asked,
+        // its outcome and seconds.
+        let white_to_move = position.ply.is_multiple_of(2);
+        let report = |part: &[u32], alone: Option<u32>, outcome: Option<bool>, seconds: f64| {
+            let marked = |i: usize, cell: u32| {
+                let white = i.is_multiple_of(2) == white_to_move;
+                format!("{}{}", if white { 'x' } else { 'o' }, name(cell))
+            };
+            let moves: Vec<String> = part.iter().enumerate().map(|(i, &cell)| marked(i, cell)).collect();
+            let question = match alone {
+                None => String::from("side to move wins?"),
+                Some(cell) => format!("after {}, the other side wins?", marked(part.len(), cell)),
+            };
             let outcome = match outcome {
                 Some(true) => "yes",
                 Some(false) => "no",
                 None => "out of time",
             };
-            eprintln!("part {}: {} {question} {outcome} ({seconds:.1} s)", added(part), added(searched));
+            eprintln!("part {}: {question} {outcome} ({seconds:.1} s)", moves.join(" "));
         };
         let proof = match args.game {
             CubeGameName::Qubic => prove_by_parts::<false>(&position, &settings, &report),

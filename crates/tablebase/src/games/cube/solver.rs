@@ -496,9 +496,11 @@ const PART_ROUND: usize = 1 + PART_MOVES_TRIED;
 /// while the next ones are tried (`b11 a11`: White's b22 was held 19 minutes by Black's b33).
 const PART_ROUNDS_FIRST_PASS: usize = 3;
 
-/// Told of each search of a part of a proof by parts ([`prove_by_parts`]) as it ends: the part,
-/// the position searched, the outcome (`None`: out of the round's time) and the seconds.
-pub type PartReport<'a> = dyn Fn(&Position, &Position, Option<bool>, f64) + Sync + 'a;
+/// Told of each search of a part of a proof by parts ([`prove_by_parts`]) as it ends: the part
+/// (the cells played from the position proved, in order), the part's move searched alone
+/// (`None`: the part itself, by the prover alone), the outcome (`None`: out of the round's
+/// time) and the seconds.
+pub type PartReport<'a> = dyn Fn(&[u32], Option<u32>, Option<bool>, f64) + Sync + 'a;
 
 /// What a proof by parts found, and what it took.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -591,14 +593,14 @@ const SPLIT_ROUNDS_FIRST_PASS: usize = 1;
 /// open then waits while the next is tried; each later pass goes back to the first moves
 /// still open, in order, with one round more. A first move with a part shown lost is dropped.
 /// With `settings.split_depth`, a pass tries one new first move after those still open, and a
-/// first move held up by one or two parts has them split: each
-/// becomes a proof by parts of its own, one pass of it in each pass of the first move, its
-/// moves tried one more a pass and its parts given one round in its first pass; a split part is won when one of its moves has every reply
-/// proved, lost when every move has a reply shown lost.
-/// No knowledge of the game beyond the prover's: no strategy is followed.
+/// first move held up by one or two parts has them split: each becomes a proof by parts of its
+/// own, one pass of it in each pass of the first move, its moves tried one more a pass and its
+/// parts given one round in its first pass; a split part is won when one of its moves has
+/// every reply proved, lost when every move has a reply shown lost. No knowledge of the game
+/// beyond the prover's: no strategy is followed.
 ///
-/// `report` is told of each search of a part as it ends: the part, the position searched (the
-/// part itself or the position after one of its moves), the outcome (`None`: out of the
+/// `report` is told of each search of a part as it ends: the part (the cells played to it, in
+/// order), the move searched alone (`None`: the part itself), the outcome (`None`: out of the
 /// round's time) and the seconds.
 pub fn prove_by_parts<const GRAVITY: bool>(
     position: &Position,
@@ -622,7 +624,7 @@ pub fn prove_by_parts<const GRAVITY: bool>(
     // weaker ones are tried (`b11 a44`: after White's a11, the first pass went on to d11 and
     // the rest, ten minutes a move).
     let new_per_pass = (settings.split_depth > 0).then_some(SPLIT_NEW_MOVES_PER_PASS);
-    let mut root = Node::new(&game, position, PART_ROUNDS_FIRST_PASS, new_per_pass);
+    let mut root = Node::new(&game, position, Vec::new(), PART_ROUNDS_FIRST_PASS, new_per_pass);
     let mut proof = PartsProof::default();
     loop {
         proof.passes += 1;
@@ -661,6 +663,8 @@ struct PassContext<'a, const GRAVITY: bool> {
 /// parts, or a part split. Its moves are tried in order of promise, each with every reply a
 /// part, over passes.
 struct Node {
+    /// The cells played from the position proved to this one, in order.
+    path: Vec<u32>,
     /// Moves not tried yet, with the positions after them, the most promising first.
     untried: std::vec::IntoIter<(u32, Position)>,
     /// Moves tried.
@@ -681,10 +685,12 @@ impl Node {
     fn new<const GRAVITY: bool>(
         game: &CubeLines<GRAVITY>,
         position: &Position,
+        path: Vec<u32>,
         rounds: usize,
         new_per_pass: Option<usize>,
     ) -> Node {
         Node {
+            path,
             untried: moves_by_promise(game, position).into_iter(),
             tried: 0,
             unsettled: Vec::new(),
@@ -726,7 +732,10 @@ impl Node {
                 if replies.is_empty() {
                     continue; // a full cube: a draw
                 }
-                self.unsettled.push((cell, replies.iter().map(|(_, reply)| Part::new(context.game, reply)).collect()));
+                let parts = replies.iter().map(|&(reply_cell, reply)| {
+                    Part::new(context.game, &reply, [self.path.as_slice(), &[cell, reply_cell]].concat())
+                });
+                self.unsettled.push((cell, parts.collect()));
             }
             let (cell, parts) = &mut self.unsettled[index];
             let search = PartSearch {
@@ -771,10 +780,11 @@ fn split_open_parts<const GRAVITY: bool>(
         return Ok(Settled::Open);
     }
     for part in parts.iter_mut().filter(|part| !part.is_proved()) {
-        let position = part.position;
+        let (position, path) = (part.position, &part.path);
         let node = part.split.get_or_insert_with(|| {
             context.counts.splits.fetch_add(1, Ordering::Relaxed);
-            Box::new(Node::new(context.game, &position, SPLIT_ROUNDS_FIRST_PASS, Some(SPLIT_NEW_MOVES_PER_PASS)))
+            let rounds = SPLIT_ROUNDS_FIRST_PASS;
+            Box::new(Node::new(context.game, &position, path.clone(), rounds, Some(SPLIT_NEW_MOVES_PER_PASS)))
         });
         match node.pass(context, provers, split_depth)? {
             Settled::Won => part.proved.store(true, Ordering::Relaxed),
@@ -800,8 +810,11 @@ struct SearchCounts {
 /// proved to win, with what the threads searching it share.
 struct Part {
     position: Position,
-    /// The side to move's moves, the most promising first.
-    moves: Vec<Position>,
+    /// The cells played from the position proved to this one, in order.
+    path: Vec<u32>,
+    /// The side to move's moves (cells), with the positions after them, the most promising
+    /// first.
+    moves: Vec<(u32, Position)>,
     /// Moves shown not to win, a bit each by their index in `moves`.
     refuted: AtomicU64,
     /// The next of its searches to be taken: search `i` is round `i / PART_ROUND`'s
@@ -819,10 +832,11 @@ struct Part {
 }
 
 impl Part {
-    fn new<const GRAVITY: bool>(game: &CubeLines<GRAVITY>, position: &Position) -> Part {
+    fn new<const GRAVITY: bool>(game: &CubeLines<GRAVITY>, position: &Position, path: Vec<u32>) -> Part {
         Part {
             position: *position,
-            moves: moves_by_promise(game, position).into_iter().map(|(_, child)| child).collect(),
+            path,
+            moves: moves_by_promise(game, position),
             refuted: AtomicU64::new(0),
             next_search: AtomicUsize::new(0),
             searchers: AtomicUsize::new(0),
@@ -962,7 +976,7 @@ impl PartSearch<'_> {
         holds: &mut Option<usize>,
     ) -> Result<Option<bool>, SearchError> {
         let part = &self.parts[index];
-        if part.moves.iter().any(|child| child.is_won_by_previous()) {
+        if part.moves.iter().any(|(_, child)| child.is_won_by_previous()) {
             return Ok(Some(true));
         }
         loop {
@@ -981,7 +995,7 @@ impl PartSearch<'_> {
             let (searched, attacker_to_move, move_index) = match slot {
                 0 => (part.position, true, None),
                 nth => match part.unrefuted(nth - 1) {
-                    Some(i) => (part.moves[i], false, Some(i)),
+                    Some(i) => (part.moves[i].1, false, Some(i)),
                     None => continue,
                 },
             };
@@ -1005,7 +1019,8 @@ impl PartSearch<'_> {
             if !matches!(proof, Err(SearchError::Stopped)) {
                 self.counts.searches.fetch_add(1, Ordering::Relaxed);
                 self.counts.cut_short.fetch_add(usize::from(outcome.is_none()), Ordering::Relaxed);
-                (self.report)(&part.position, &searched, outcome, start.elapsed().as_secs_f64());
+                let alone = move_index.map(|i| part.moves[i].0);
+                (self.report)(&part.path, alone, outcome, start.elapsed().as_secs_f64());
             }
             match proof {
                 Ok(proof) if proof.attacker_wins => return Ok(Some(true)),
@@ -1053,16 +1068,17 @@ mod tests {
         parse_qubic("").unwrap()
     }
 
-    /// The searches of one pass over `positions` as parts, by two threads, each search unbounded
-    /// but the whole within `seconds`, each told to `report` as it ends, with what they counted
-    /// and each part's searches taken.
+    /// The searches of one pass over `positions` as parts (the path of each its index), by two
+    /// threads, each search unbounded but the whole within `seconds`, each told to `report` as
+    /// it ends, with what they counted and each part's searches taken.
     fn settle(
         positions: &[Position],
         seconds: f64,
         report: &PartReport<'_>,
     ) -> (Result<Settled, SearchError>, SearchCounts, Vec<usize>) {
         let game = CubeLines::<false>::new();
-        let parts: Vec<Part> = positions.iter().map(|position| Part::new(&game, position)).collect();
+        let parts: Vec<Part> =
+            positions.iter().zip(0..).map(|(position, i)| Part::new(&game, position, vec![i])).collect();
         let counts = SearchCounts::default();
         let search = PartSearch {
             parts: &parts,
@@ -1113,8 +1129,9 @@ mod tests {
         let won_in_three = parse_qubic("a12 d44 a13 c42 b11 b23 c11 d32").unwrap();
         let seconds = 1.0;
         let deadline = Instant::now() + Duration::from_secs_f64(seconds);
-        let hold = |part: &Position, _: &Position, _: Option<bool>, _: f64| {
-            if *part == won_in_three {
+        // The parts' paths are their indexes ([`settle`]): the second is won in three.
+        let hold = |part: &[u32], _: Option<u32>, _: Option<bool>, _: f64| {
+            if part == [1] {
                 std::thread::sleep(deadline.saturating_duration_since(Instant::now()) + Duration::from_secs(1));
             }
         };
