@@ -738,15 +738,7 @@ impl Node {
                 self.unsettled.push((cell, parts.collect()));
             }
             let (cell, parts) = &mut self.unsettled[index];
-            let search = PartSearch {
-                parts,
-                rounds: self.rounds,
-                deadline: context.deadline,
-                max_time: context.max_time,
-                first_round: context.first_round,
-                counts: context.counts,
-                report: context.report,
-            };
+            let search = PartSearch { parts, rounds: self.rounds, context };
             let mut settled = search.settle(provers)?;
             if matches!(settled, Settled::Open) && split_depth > 0 {
                 settled = split_open_parts(parts, context, provers, split_depth - 1)?;
@@ -864,15 +856,11 @@ impl Part {
 }
 
 /// The parts after one first move, searched by a proof by parts's threads in one pass.
-struct PartSearch<'a> {
+struct PartSearch<'a, const GRAVITY: bool> {
     parts: &'a [Part],
     /// Rounds a part may take in this pass.
     rounds: usize,
-    deadline: Option<Instant>,
-    max_time: Option<f64>,
-    first_round: RoundLength,
-    counts: &'a SearchCounts,
-    report: &'a PartReport<'a>,
+    context: &'a PassContext<'a, GRAVITY>,
 }
 
 /// What a pass over one first move's parts found.
@@ -886,10 +874,10 @@ enum Settled {
     Open,
 }
 
-impl PartSearch<'_> {
+impl<const GRAVITY: bool> PartSearch<'_, GRAVITY> {
     /// Whether the side to move wins every part, by as many threads as `provers`, each part
     /// searched in at most `self.rounds` rounds.
-    fn settle<const GRAVITY: bool>(&self, provers: &mut [Prover<CubeLines<GRAVITY>>]) -> Result<Settled, SearchError> {
+    fn settle(&self, provers: &mut [Prover<CubeLines<GRAVITY>>]) -> Result<Settled, SearchError> {
         if self.parts.iter().any(|part| part.position.is_won_by_previous()) {
             return Ok(Settled::Lost);
         }
@@ -915,7 +903,7 @@ impl PartSearch<'_> {
                     match open.min_by_key(|&i| self.parts[i].searchers.load(Ordering::Relaxed)) {
                         Some(index) => {
                             if self.parts[index].searchers.load(Ordering::Relaxed) > 0 {
-                                self.counts.joins.fetch_add(1, Ordering::Relaxed);
+                                self.context.counts.joins.fetch_add(1, Ordering::Relaxed);
                             }
                             index
                         }
@@ -941,7 +929,7 @@ impl PartSearch<'_> {
                     Err(SearchError::Stopped)
                         if part.proved.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) =>
                     {
-                        self.counts.stopped.fetch_add(1, Ordering::Relaxed);
+                        self.context.counts.stopped.fetch_add(1, Ordering::Relaxed);
                     }
                     Err(e) => {
                         fail();
@@ -969,7 +957,7 @@ impl PartSearch<'_> {
     /// ones start empty (what earlier rounds stored then misleads more than it saves:
     /// `a11 c22 d11`, 88 s on empty tables, not proved in 160 s after the rounds before;
     /// docs/BENCHMARKS.md).
-    fn search_part<const GRAVITY: bool>(
+    fn search_part(
         &self,
         prover: &mut Prover<CubeLines<GRAVITY>>,
         index: usize,
@@ -991,7 +979,7 @@ impl PartSearch<'_> {
                 continue; // another thread took it
             }
             let (round, slot) = (taken / PART_ROUND, taken % PART_ROUND);
-            let length = self.first_round.of_round(round);
+            let length = self.context.first_round.of_round(round);
             let (searched, attacker_to_move, move_index) = match slot {
                 0 => (part.position, true, None),
                 nth => match part.unrefuted(nth - 1) {
@@ -1003,7 +991,7 @@ impl PartSearch<'_> {
                 prover.clear();
             }
             *holds = (round == 0).then_some(index);
-            let left = self.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+            let left = self.context.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
             let start = Instant::now();
             let proof = match length {
                 RoundLength::Seconds(seconds) => {
@@ -1017,10 +1005,10 @@ impl PartSearch<'_> {
             };
             let outcome = proof.as_ref().ok().map(|proof| proof.attacker_wins);
             if !matches!(proof, Err(SearchError::Stopped)) {
-                self.counts.searches.fetch_add(1, Ordering::Relaxed);
-                self.counts.cut_short.fetch_add(usize::from(outcome.is_none()), Ordering::Relaxed);
+                self.context.counts.searches.fetch_add(1, Ordering::Relaxed);
+                self.context.counts.cut_short.fetch_add(usize::from(outcome.is_none()), Ordering::Relaxed);
                 let alone = move_index.map(|i| part.moves[i].0);
-                (self.report)(&part.path, alone, outcome, start.elapsed().as_secs_f64());
+                (self.context.report)(&part.path, alone, outcome, start.elapsed().as_secs_f64());
             }
             match proof {
                 Ok(proof) if proof.attacker_wins => return Ok(Some(true)),
@@ -1028,8 +1016,8 @@ impl PartSearch<'_> {
                     None => return Ok(Some(false)),
                     Some(i) => _ = part.refuted.fetch_or(1 << i, Ordering::Relaxed),
                 },
-                Err(SearchError::TimeLimit { nodes, .. }) if self.deadline.is_some_and(|d| Instant::now() >= d) => {
-                    return Err(SearchError::TimeLimit { seconds: self.max_time.unwrap_or(0.0), nodes });
+                Err(SearchError::TimeLimit { nodes, .. }) if self.context.deadline.is_some_and(|d| Instant::now() >= d) => {
+                    return Err(SearchError::TimeLimit { seconds: self.context.max_time.unwrap_or(0.0), nodes });
                 }
                 Err(SearchError::TimeLimit { .. }) => {}
                 Err(e) => return Err(e),
@@ -1080,15 +1068,15 @@ mod tests {
         let parts: Vec<Part> =
             positions.iter().zip(0..).map(|(position, i)| Part::new(&game, position, vec![i])).collect();
         let counts = SearchCounts::default();
-        let search = PartSearch {
-            parts: &parts,
-            rounds: 1,
+        let context = PassContext {
+            game: &game,
             deadline: Some(Instant::now() + Duration::from_secs_f64(seconds)),
             max_time: Some(seconds),
             first_round: RoundLength::Nodes(u64::MAX),
             counts: &counts,
             report,
         };
+        let search = PartSearch { parts: &parts, rounds: 1, context: &context };
         let mut provers: Vec<_> = (0..2).map(|_| Prover::new(game.clone(), 1 << 22)).collect();
         let settled = search.settle(&mut provers);
         let taken = parts.iter().map(|part| part.next_search.load(Ordering::Relaxed)).collect();
