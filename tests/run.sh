@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite: the Rust tests; the Snakemake workflow on this machine and on a real
-# one-node Slurm cluster (tests/workflow/check.sh, beside the Rust tests: it waits mostly on
-# Slurm's scheduling); then the page of `serve` in a real headless browser (Debian's chromium,
-# installed when missing). README.md and .ci/run both call this.
+# The whole test suite: the Rust tests (by cargo-nextest where it is installed, else cargo test);
+# the Snakemake workflow on this machine and on a real one-node Slurm cluster
+# (tests/workflow/check.sh, beside the Rust tests: it waits mostly on Slurm's scheduling); then
+# the page of `serve` in a real headless browser (Debian's chromium, installed when missing).
+# README.md and .ci/run both call this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v chromium >/dev/null 2>&1; then
@@ -15,7 +16,14 @@ bash tests/workflow/check.sh >target/workflow-check.log 2>&1 &
 workflow=$!
 # Stopped with the rest when a step fails: its own cleanup stops what it started.
 trap 'kill $workflow 2>/dev/null && wait $workflow 2>/dev/null' EXIT
-cargo test --release
+if cargo nextest --version >/dev/null 2>&1; then
+    # Each test in its own process, two at a time across all the test binaries: a binary with
+    # one long test no longer leaves a processor idle while it runs. Nextest skips doc tests.
+    cargo nextest run --release
+    cargo test --release --doc
+else
+    cargo test --release
+fi
 python3 tests/browser/check_page.py target/release/tablebase target/browser
 bash tests/python.sh
 status=0
