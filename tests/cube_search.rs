@@ -2,11 +2,11 @@
 //! (12 to 14 empty cells) solved by plain minimax over a board of its own (cells numbered by
 //! coordinates, lines found by walking every direction), and the drawn full Qubic cube.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use tablebase::Value;
-use tablebase::games::cube::board::{Position, cell, parse_qubic, parse_sogo, symmetries};
+use tablebase::games::cube::board::{Position, cell, parse_qubic, parse_sogo, playable, symmetries};
 use tablebase::games::cube::search::{CubeLines, Searcher};
-use tablebase::games::cube::solver::{PartsProof, PartsSettings, RoundLength, prove_by_parts};
+use tablebase::games::cube::solver::{OpenMove, PartsProof, PartsSettings, RoundLength, prove_by_parts};
 use tablebase::search::{ProofTree, Prover, SearchError};
 use tablebase::testing::SplitMix64;
 
@@ -143,6 +143,7 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
     let mut outcomes = [0; 3];
     let mut grown = 0;
     let (mut cut_short, mut joins, mut stopped, mut later_passes, mut splits) = (0, 0, 0, 0, 0);
+    let (mut open_moves_checked, mut replies_proved) = (0, 0);
     for round in 0..count {
         let empty = 12 + 2 * (round as u32 % 2);
         let p = match round % 3 == 2 && !gravity {
@@ -216,7 +217,10 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
         for (first_round, split_depth) in [(RoundLength::DEFAULT, 0), (few, 0), (few, 2)] {
             let settings =
                 PartsSettings { threads: 2, table_bytes: 1 << 24, max_time: None, first_round, split_depth };
-            let parts = by_parts(&p, gravity, &settings);
+            let (parts, open_moves) = by_parts(&p, gravity, &settings);
+            check_open_moves(&p, gravity, &open_moves);
+            open_moves_checked += open_moves.len();
+            replies_proved += open_moves.iter().map(|open_move| open_move.proved).sum::<usize>();
             assert_eq!(
                 parts.wins,
                 matches!(expected, Value::Win(_)),
@@ -250,20 +254,68 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
     assert!(grown >= count / 4, "gravity {gravity}: the tree grew in only {grown} proofs");
     eprintln!(
         "gravity {gravity}, rounds of 8 nodes: {cut_short} searches cut short, {joins} joins, {stopped} stopped, \
-         {later_passes} later passes; split two levels: {splits} splits"
+         {later_passes} later passes; split two levels: {splits} splits; {open_moves_checked} open moves reported, {replies_proved} of their replies proved"
     );
     // Joins and stops depend on how the threads are scheduled (a CI run once saw 7 joins and
     // no stop): the unit tests of the proof by parts bring each about on purpose.
     assert!(cut_short >= count, "gravity {gravity}: only {cut_short} searches cut short");
     assert!(later_passes > 0, "gravity {gravity}: every proof by parts settled in its first pass");
     assert!(splits > 0, "gravity {gravity}: no part was split");
+    assert!(open_moves_checked > 0, "gravity {gravity}: no pass left a move open");
+    assert!(replies_proved > 0, "gravity {gravity}: no open move had a reply proved");
 }
 
-fn by_parts(p: &Position, gravity: bool, settings: &PartsSettings) -> PartsProof {
-    if gravity {
-        prove_by_parts::<true>(p, settings, &|_, _, _, _| {}).unwrap()
-    } else {
-        prove_by_parts::<false>(p, settings, &|_, _, _, _| {}).unwrap()
+/// The proof by parts of `p`, with every open move its passes reported.
+fn by_parts(p: &Position, gravity: bool, settings: &PartsSettings) -> (PartsProof, Vec<OpenMove>) {
+    let reported = std::sync::Mutex::new(Vec::new());
+    let report_pass = |_: usize, open: &[OpenMove]| reported.lock().unwrap().extend_from_slice(open);
+    let proof = match gravity {
+        true => prove_by_parts::<true>(p, settings, &|_, _, _, _| {}, &report_pass),
+        false => prove_by_parts::<false>(p, settings, &|_, _, _, _| {}, &report_pass),
+    };
+    (proof.unwrap(), reported.into_inner().unwrap())
+}
+
+/// One key for a position and its images under the game's symmetries.
+fn symmetric_key(p: &Position, gravity: bool) -> (u64, u64) {
+    symmetries(gravity)
+        .iter()
+        .map(|s| p.map(s))
+        .fold((p.mask, p.current), |least, q| least.min((q.mask, q.current)))
+}
+
+/// The positions after each move of the side to move, one per class under the symmetries.
+fn moves_up_to_symmetry(p: &Position, gravity: bool) -> Vec<Position> {
+    let mut seen = HashSet::new();
+    let cells = playable(p.mask, gravity);
+    (0..64)
+        .filter(|&cell| cells >> cell & 1 == 1)
+        .map(|cell| p.play(1 << cell))
+        .filter(|child| seen.insert(symmetric_key(child, gravity)))
+        .collect()
+}
+
+/// Checks what the passes of a proof by parts of `p` reported open, against the brute force:
+/// a move of the side to move whose parts are its opponent's replies up to symmetry, the
+/// open ones among them and every other one won by the side to move.
+fn check_open_moves(p: &Position, gravity: bool, open: &[OpenMove]) {
+    let mut brute = Brute::new(gravity);
+    for open_move in open {
+        assert_eq!(open_move.path.len() % 2, 1, "a move of the side to move: {open_move:?}");
+        let after = open_move.path.iter().fold(*p, |q, &cell| q.play(1 << cell));
+        let replies = moves_up_to_symmetry(&after, gravity);
+        assert_eq!(open_move.parts, replies.len(), "{p:?} {open_move:?}");
+        assert_eq!(open_move.proved + open_move.open.len(), open_move.parts, "{open_move:?}");
+        let open_keys: HashSet<_> =
+            open_move.open.iter().map(|&(cell, _)| symmetric_key(&after.play(1 << cell), gravity)).collect();
+        assert_eq!(open_keys.len(), open_move.open.len(), "open replies of one class: {open_move:?}");
+        let proved: Vec<&Position> =
+            replies.iter().filter(|reply| !open_keys.contains(&symmetric_key(reply, gravity))).collect();
+        assert_eq!(proved.len(), open_move.proved, "open replies that are not replies: {open_move:?}");
+        for reply in proved {
+            let value = brute.value(reply.current, reply.mask ^ reply.current);
+            assert!(matches!(value, Value::Win(_)), "proved, but {value:?}: {reply:?} after {open_move:?}");
+        }
     }
 }
 
@@ -285,6 +337,36 @@ fn a_proof_stops_at_its_time_limit() {
         }
         Ok(other) => panic!("the empty cube proved at once: {other:?}"),
         Err(_) => panic!("a proof with no time left still ran after a minute"),
+    }
+}
+
+/// A proof by parts out of time says what was open: the empty cube's first moves tried, each
+/// with its replies up to symmetry, proved or open, in searches of a few nodes.
+#[test]
+fn a_proof_by_parts_out_of_time_says_what_is_open() {
+    let reported = std::sync::Mutex::new(Vec::new());
+    let report_pass = |pass: usize, open: &[OpenMove]| reported.lock().unwrap().push((pass, open.to_vec()));
+    let settings = PartsSettings {
+        threads: 2,
+        table_bytes: 1 << 20,
+        max_time: Some(1.0),
+        first_round: RoundLength::Nodes(64),
+        split_depth: 0,
+    };
+    let empty = parse_qubic("").unwrap();
+    let proof = prove_by_parts::<false>(&empty, &settings, &|_, _, _, _| {}, &report_pass);
+    assert!(matches!(proof, Err(SearchError::TimeLimit { .. })), "{proof:?}");
+    let reported = reported.into_inner().unwrap();
+    let (pass, open) = reported.last().expect("a report when the time ran out");
+    assert_eq!(*pass, reported.len(), "one report a pass, the last where the time ran out");
+    assert!(!open.is_empty());
+    assert!(open.len() <= moves_up_to_symmetry(&empty, false).len());
+    for open_move in open {
+        assert_eq!(open_move.path.len(), 1, "no part split: {open_move:?}");
+        let after = empty.play(1 << open_move.path[0]);
+        assert_eq!(open_move.parts, moves_up_to_symmetry(&after, false).len(), "{open_move:?}");
+        assert_eq!(open_move.proved + open_move.open.len(), open_move.parts);
+        assert!(open_move.open.iter().all(|&(_, split)| !split));
     }
 }
 

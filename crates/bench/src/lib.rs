@@ -1118,7 +1118,7 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
         return Ok(());
     }
     if let Some(threads) = args.parts {
-        use tablebase::games::cube::solver::{PartsSettings, RoundLength, prove_by_parts};
+        use tablebase::games::cube::solver::{OpenMove, PartsSettings, RoundLength, prove_by_parts};
         let start = Instant::now();
         let settings = PartsSettings {
             threads,
@@ -1131,12 +1131,14 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
         // part in the order played (White's marked `x`, Black's `o`), what the search asked,
         // its outcome and seconds.
         let white_to_move = position.ply.is_multiple_of(2);
+        let marked = |i: usize, cell: u32| {
+            let white = i.is_multiple_of(2) == white_to_move;
+            format!("{}{}", if white { 'x' } else { 'o' }, name(cell))
+        };
+        let line = |path: &[u32]| {
+            path.iter().enumerate().map(|(i, &cell)| marked(i, cell)).collect::<Vec<_>>().join(" ")
+        };
         let report = |part: &[u32], alone: Option<u32>, outcome: Option<bool>, seconds: f64| {
-            let marked = |i: usize, cell: u32| {
-                let white = i.is_multiple_of(2) == white_to_move;
-                format!("{}{}", if white { 'x' } else { 'o' }, name(cell))
-            };
-            let moves: Vec<String> = part.iter().enumerate().map(|(i, &cell)| marked(i, cell)).collect();
             let question = match alone {
                 None => String::from("side to move wins?"),
                 Some(cell) => format!("after {}, the other side wins?", marked(part.len(), cell)),
@@ -1146,11 +1148,37 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
                 Some(false) => "no",
                 None => "out of time",
             };
-            eprintln!("part {}: {question} {outcome} ({seconds:.1} s)", moves.join(" "));
+            eprintln!("part {}: {question} {outcome} ({seconds:.1} s)", line(part));
+        };
+        // What stands after a pass, and where the time ran out: each open move, indented by
+        // its depth below the first moves, with its replies not proved.
+        let report_pass = |pass: usize, open: &[OpenMove]| {
+            eprintln!("open after pass {pass}:");
+            for open_move in open {
+                let replies: Vec<String> = open_move
+                    .open
+                    .iter()
+                    .map(|&(cell, split)| {
+                        format!(
+                            "{}{}",
+                            marked(open_move.path.len(), cell),
+                            if split { " (split)" } else { "" }
+                        )
+                    })
+                    .collect();
+                eprintln!(
+                    "  {}{}: {} of {} replies proved; open: {}",
+                    "  ".repeat((open_move.path.len() - 1) / 2),
+                    line(&open_move.path),
+                    open_move.proved,
+                    open_move.parts,
+                    replies.join(", ")
+                );
+            }
         };
         let proof = match args.game {
-            CubeGameName::Qubic => prove_by_parts::<false>(&position, &settings, &report),
-            CubeGameName::Sogo => prove_by_parts::<true>(&position, &settings, &report),
+            CubeGameName::Qubic => prove_by_parts::<false>(&position, &settings, &report, &report_pass),
+            CubeGameName::Sogo => prove_by_parts::<true>(&position, &settings, &report, &report_pass),
         };
         let proof = proof.map_err(Error::Search)?;
         let mut out = host.stdout();

@@ -502,6 +502,26 @@ const PART_ROUNDS_FIRST_PASS: usize = 3;
 /// time) and the seconds.
 pub type PartReport<'a> = dyn Fn(&[u32], Option<u32>, Option<bool>, f64) + Sync + 'a;
 
+/// Told at the end of each pass of a proof by parts ([`prove_by_parts`]) that leaves it open,
+/// and once more when its time runs out: the pass (1 the first) and the moves still open, a
+/// move's split replies followed by their own open moves.
+pub type PassReport<'a> = dyn Fn(usize, &[OpenMove]) + Sync + 'a;
+
+/// A move of a proof by parts not settled yet ([`PassReport`]): some of its replies (its
+/// parts) not proved, none shown lost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenMove {
+    /// The cells played from the position proved, in order, the move last.
+    pub path: Vec<u32>,
+    /// Its replies, up to symmetry.
+    pub parts: usize,
+    /// Of those, the ones proved won.
+    pub proved: usize,
+    /// The replies not proved (cells), each with whether it was split: a split reply's own
+    /// open moves follow this one.
+    pub open: Vec<(u32, bool)>,
+}
+
 /// What a proof by parts found, and what it took.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PartsProof {
@@ -601,11 +621,13 @@ const SPLIT_ROUNDS_FIRST_PASS: usize = 1;
 ///
 /// `report` is told of each search of a part as it ends: the part (the cells played to it, in
 /// order), the move searched alone (`None`: the part itself), the outcome (`None`: out of the
-/// round's time) and the seconds.
+/// round's time) and the seconds. `report_pass` is told what is open after each pass that
+/// settles nothing, and when the time runs out.
 pub fn prove_by_parts<const GRAVITY: bool>(
     position: &Position,
     settings: &PartsSettings,
     report: &PartReport<'_>,
+    report_pass: &PassReport<'_>,
 ) -> Result<PartsProof, SearchError> {
     let game = CubeLines::<GRAVITY>::new();
     let deadline = settings.max_time.map(|t| Instant::now() + Duration::from_secs_f64(t));
@@ -628,13 +650,22 @@ pub fn prove_by_parts<const GRAVITY: bool>(
     let mut proof = PartsProof::default();
     loop {
         proof.passes += 1;
-        let outcome = root.pass(&context, &mut provers, settings.split_depth)?;
+        let outcome = root.pass(&context, &mut provers, settings.split_depth);
         proof.first_moves_tried = root.tried;
         proof.parts = root.parts;
         let first_move = match outcome {
-            Settled::Won => root.won,
-            Settled::Lost => None,
-            Settled::Open => continue,
+            Ok(Settled::Won) => root.won,
+            Ok(Settled::Lost) => None,
+            Ok(Settled::Open) => {
+                report_pass(proof.passes, &root.open_moves());
+                continue;
+            }
+            Err(error) => {
+                if matches!(error, SearchError::TimeLimit { .. }) {
+                    report_pass(proof.passes, &root.open_moves());
+                }
+                return Err(error);
+            }
         };
         return Ok(PartsProof {
             wins: first_move.is_some(),
@@ -756,6 +787,30 @@ impl Node {
         self.rounds += 1;
         let lost = self.unsettled.is_empty() && self.untried.len() == 0;
         Ok(if lost { Settled::Lost } else { Settled::Open })
+    }
+}
+
+impl Node {
+    /// Its moves not settled, each followed by the open moves of its split replies.
+    fn open_moves(&self) -> Vec<OpenMove> {
+        let mut open = Vec::new();
+        self.collect_open_moves(&mut open);
+        open
+    }
+
+    fn collect_open_moves(&self, open: &mut Vec<OpenMove>) {
+        for (cell, parts) in &self.unsettled {
+            let unproved: Vec<&Part> = parts.iter().filter(|part| !part.is_proved()).collect();
+            open.push(OpenMove {
+                path: [self.path.as_slice(), &[*cell]].concat(),
+                parts: parts.len(),
+                proved: parts.len() - unproved.len(),
+                open: unproved.iter().map(|part| (part.path[part.path.len() - 1], part.split.is_some())).collect(),
+            });
+            for node in unproved.iter().filter_map(|part| part.split.as_deref()) {
+                node.collect_open_moves(open);
+            }
+        }
     }
 }
 
