@@ -217,10 +217,12 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
         for (first_round, split_depth) in [(RoundLength::DEFAULT, 0), (few, 0), (few, 2)] {
             let settings =
                 PartsSettings { threads: 2, table_bytes: 1 << 24, max_time: None, first_round, split_depth };
-            let (parts, open_moves) = by_parts(&p, gravity, &settings);
-            check_open_moves(&p, gravity, &open_moves);
-            open_moves_checked += open_moves.len();
-            replies_proved += open_moves.iter().map(|open_move| open_move.proved).sum::<usize>();
+            let (parts, reports) = by_parts(&p, gravity, &settings);
+            for open_moves in &reports {
+                check_open_moves(&p, gravity, open_moves);
+                open_moves_checked += open_moves.len();
+                replies_proved += open_moves.iter().map(|open_move| open_move.proved).sum::<usize>();
+            }
             assert_eq!(
                 parts.wins,
                 matches!(expected, Value::Win(_)),
@@ -265,13 +267,14 @@ fn check_late_positions(gravity: bool, count: usize, seed: u64) {
     assert!(replies_proved > 0, "gravity {gravity}: no open move had a reply proved");
 }
 
-/// The proof by parts of `p`, with every open move its passes reported.
-fn by_parts(p: &Position, gravity: bool, settings: &PartsSettings) -> (PartsProof, Vec<OpenMove>) {
+/// The proof by parts of `p`, with the open moves each of its passes reported.
+fn by_parts(p: &Position, gravity: bool, settings: &PartsSettings) -> (PartsProof, Vec<Vec<OpenMove>>) {
     let reported = std::sync::Mutex::new(Vec::new());
-    let report_pass = |_: usize, open: &[OpenMove]| reported.lock().unwrap().extend_from_slice(open);
-    let proof = match gravity {
-        true => prove_by_parts::<true>(p, settings, &|_, _, _, _| {}, &report_pass),
-        false => prove_by_parts::<false>(p, settings, &|_, _, _, _| {}, &report_pass),
+    let report_pass = |_: usize, _: usize, open: &[OpenMove]| reported.lock().unwrap().push(open.to_vec());
+    let proof = if gravity {
+        prove_by_parts::<true>(p, settings, &|_, _, _, _| {}, &report_pass)
+    } else {
+        prove_by_parts::<false>(p, settings, &|_, _, _, _| {}, &report_pass)
     };
     (proof.unwrap(), reported.into_inner().unwrap())
 }
@@ -295,7 +298,7 @@ fn moves_up_to_symmetry(p: &Position, gravity: bool) -> Vec<Position> {
         .collect()
 }
 
-/// Checks what the passes of a proof by parts of `p` reported open, against the brute force:
+/// Checks what a pass of a proof by parts of `p` reported open, against the brute force:
 /// a move of the side to move whose parts are its opponent's replies up to symmetry, the
 /// open ones among them and every other one won by the side to move.
 fn check_open_moves(p: &Position, gravity: bool, open: &[OpenMove]) {
@@ -307,7 +310,7 @@ fn check_open_moves(p: &Position, gravity: bool, open: &[OpenMove]) {
         assert_eq!(open_move.parts, replies.len(), "{p:?} {open_move:?}");
         assert_eq!(open_move.proved + open_move.open.len(), open_move.parts, "{open_move:?}");
         let open_keys: HashSet<_> =
-            open_move.open.iter().map(|&(cell, _)| symmetric_key(&after.play(1 << cell), gravity)).collect();
+            open_move.open.iter().map(|reply| symmetric_key(&after.play(1 << reply.cell), gravity)).collect();
         assert_eq!(open_keys.len(), open_move.open.len(), "open replies of one class: {open_move:?}");
         let proved: Vec<&Position> =
             replies.iter().filter(|reply| !open_keys.contains(&symmetric_key(reply, gravity))).collect();
@@ -315,6 +318,19 @@ fn check_open_moves(p: &Position, gravity: bool, open: &[OpenMove]) {
         for reply in proved {
             let value = brute.value(reply.current, reply.mask ^ reply.current);
             assert!(matches!(value, Value::Win(_)), "proved, but {value:?}: {reply:?} after {open_move:?}");
+        }
+        // A split reply's moves: those still open are reported, with those not tried; the
+        // rest were shown lost.
+        for reply in &open_move.open {
+            let Some(untried) = reply.split_untried else { continue };
+            let split = [open_move.path.as_slice(), &[reply.cell]].concat();
+            let reported =
+                open.iter().filter(|m| m.path.len() == split.len() + 1 && m.path.starts_with(&split)).count();
+            let moves = moves_up_to_symmetry(&after.play(1 << reply.cell), gravity).len();
+            assert!(
+                reported + untried <= moves,
+                "{reported} open and {untried} untried of {moves}: {open_move:?}"
+            );
         }
     }
 }
@@ -345,7 +361,9 @@ fn a_proof_stops_at_its_time_limit() {
 #[test]
 fn a_proof_by_parts_out_of_time_says_what_is_open() {
     let reported = std::sync::Mutex::new(Vec::new());
-    let report_pass = |pass: usize, open: &[OpenMove]| reported.lock().unwrap().push((pass, open.to_vec()));
+    let report_pass = |pass: usize, untried: usize, open: &[OpenMove]| {
+        reported.lock().unwrap().push((pass, untried, open.to_vec()))
+    };
     let settings = PartsSettings {
         threads: 2,
         table_bytes: 1 << 20,
@@ -357,16 +375,17 @@ fn a_proof_by_parts_out_of_time_says_what_is_open() {
     let proof = prove_by_parts::<false>(&empty, &settings, &|_, _, _, _| {}, &report_pass);
     assert!(matches!(proof, Err(SearchError::TimeLimit { .. })), "{proof:?}");
     let reported = reported.into_inner().unwrap();
-    let (pass, open) = reported.last().expect("a report when the time ran out");
+    let (pass, untried, open) = reported.last().expect("a report when the time ran out");
     assert_eq!(*pass, reported.len(), "one report a pass, the last where the time ran out");
     assert!(!open.is_empty());
-    assert!(open.len() <= moves_up_to_symmetry(&empty, false).len());
+    // Each first move up to symmetry is open or not tried (none is shown lost in a second).
+    assert_eq!(open.len() + untried, moves_up_to_symmetry(&empty, false).len());
     for open_move in open {
         assert_eq!(open_move.path.len(), 1, "no part split: {open_move:?}");
         let after = empty.play(1 << open_move.path[0]);
         assert_eq!(open_move.parts, moves_up_to_symmetry(&after, false).len(), "{open_move:?}");
         assert_eq!(open_move.proved + open_move.open.len(), open_move.parts);
-        assert!(open_move.open.iter().all(|&(_, split)| !split));
+        assert!(open_move.open.iter().all(|reply| reply.split_untried.is_none()));
     }
 }
 

@@ -65,10 +65,10 @@ proptest! {
 fn connect4_4x4() -> &'static str {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = common::shared_scratch("fuzz-c4");
-        let out = run(&["generate", "connect4", "--size", "4x4", "--dir", dir.to_str().unwrap()], "");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        dir
+        common::shared_tables("fuzz-c4", |dir| {
+            let out = run(&["generate", "connect4", "--size", "4x4", "--dir", dir.to_str().unwrap()], "");
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        })
     })
     .to_str()
     .unwrap()

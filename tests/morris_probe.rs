@@ -16,14 +16,10 @@ use tablebase::probe::ProbeError;
 fn tables_dir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = common::shared_scratch("probe-test");
-        tablebase::generate(
-            &MovingPhase::<Standard>::new(Class::parse("4-4")),
-            &dir,
-            &tablebase::GenerateOptions::default(),
-        )
-        .unwrap();
-        dir
+        common::shared_tables("probe-test", |dir| {
+            let phase = MovingPhase::<Standard>::new(Class::parse("4-4"));
+            tablebase::generate(&phase, dir, &tablebase::GenerateOptions::default()).unwrap();
+        })
     })
 }
 

@@ -23,18 +23,18 @@ fn tablebase(args: &[&str]) -> Output {
 fn tables() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = common::shared_scratch("pictures");
-        let d = dir.to_str().unwrap();
-        for args in [
-            &["generate", "connect4", "--size", "5x4", "--dir", d][..],
-            &["generate", "morris", "--stones", "3", "--dir", d][..],
-            &["generate", "morabaraba", "--stones", "3", "--dir", d][..],
-            &["generate", "lasker", "--stones", "3", "--dir", d][..],
-        ] {
-            let out = tablebase(args);
-            assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-        }
-        dir
+        common::shared_tables("pictures", |dir| {
+            let d = dir.to_str().unwrap();
+            for args in [
+                &["generate", "connect4", "--size", "5x4", "--dir", d][..],
+                &["generate", "morris", "--stones", "3", "--dir", d][..],
+                &["generate", "morabaraba", "--stones", "3", "--dir", d][..],
+                &["generate", "lasker", "--stones", "3", "--dir", d][..],
+            ] {
+                let out = tablebase(args);
+                assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            }
+        })
     })
 }
 
@@ -60,7 +60,7 @@ fn marks(svg: &str) -> Vec<(Vec<String>, String)> {
 /// per legal move (Morris moves that differ only in the removal share one), each showing the
 /// best value of the moves it stands for. Returns the picture.
 fn check_picture(game: &[&str], position: &str) -> String {
-    // One file per call: the tests of this binary run in parallel threads of one process.
+    // One file per call: the tests of this binary may run as parallel threads of one process.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let file = tables().join(format!("picture-{}-{call}.svg", std::process::id()));

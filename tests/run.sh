@@ -17,7 +17,7 @@ workflow=$!
 # Stopped with the rest when a step fails: its own cleanup stops what it started.
 trap 'kill $workflow 2>/dev/null && wait $workflow 2>/dev/null' EXIT
 if cargo nextest --version >/dev/null 2>&1; then
-    # Each test in its own process, two at a time across all the test binaries: a binary with
+    # Each test in its own process, one per processor across all the test binaries: a binary with
     # one long test no longer leaves a processor idle while it runs. Nextest skips doc tests.
     cargo nextest run --release
     cargo test --release --doc

@@ -392,6 +392,67 @@ pub fn shared_scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// Tables that the tests of one file share: `generate` writes them into the directory it is
+/// given, once for every test process of the same binaries (cargo test runs a file's tests as
+/// threads of one process, nextest each in a process of its own), into a cache under the
+/// target directory's scratch space; each process reads a copy of its own, a
+/// [`shared_scratch`] directory, so that what one test writes beside the tables no other sees.
+pub fn shared_tables(name: &str, generate: impl FnOnce(&std::path::Path)) -> std::path::PathBuf {
+    let cache = cached_tables(name, generate);
+    let dir = shared_scratch(name);
+    copy_tree(&cache, &dir);
+    dir
+}
+
+/// The cache of [`shared_tables`]: one directory per name, for the test binary and the
+/// `tablebase` binary that made it (their sizes and times), generated under a lock, under a
+/// temporary name renamed when complete, so that a test killed half-way leaves no half cache.
+fn cached_tables(name: &str, generate: impl FnOnce(&std::path::Path)) -> std::path::PathBuf {
+    use std::hash::{Hash, Hasher};
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("shared-tables");
+    std::fs::create_dir_all(&root).expect("the cache's directory");
+    // SipHash with fixed keys: the same stamp in every process.
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let binaries =
+        [std::env::current_exe().expect("the test binary"), env!("CARGO_BIN_EXE_tablebase").into()];
+    for binary in binaries {
+        let metadata = std::fs::metadata(&binary).expect("a binary's metadata");
+        (metadata.len(), metadata.modified().ok()).hash(&mut hasher);
+    }
+    let stamped = format!("{name}-{:016x}", hasher.finish());
+    let cache = root.join(&stamped);
+    let lock = std::fs::File::create(root.join(format!("{name}.lock"))).expect("the cache's lock file");
+    lock.lock().expect("the cache's lock");
+    if !cache.is_dir() {
+        // Caches of older binaries, and a generation that did not finish.
+        for entry in std::fs::read_dir(&root).expect("the cache's directory").flatten() {
+            let file_name = entry.file_name().to_string_lossy().into_owned();
+            let made_by_others = file_name.strip_prefix(name).is_some_and(|rest| rest.starts_with('-'));
+            if made_by_others && entry.path().is_dir() {
+                std::fs::remove_dir_all(entry.path()).expect("an old cache removed");
+            }
+        }
+        let partial = root.join(format!("{stamped}-partial"));
+        std::fs::create_dir_all(&partial).expect("the cache's directory");
+        generate(&partial);
+        std::fs::rename(&partial, &cache).expect("the cache complete");
+    }
+    cache
+}
+
+/// Copies the files under `from` to `to`, which exists.
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    for entry in std::fs::read_dir(from).expect("a directory to copy").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            std::fs::create_dir_all(&target).expect("a directory copied");
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("a file copied");
+        }
+    }
+}
+
 /// `tablebase serve` on a free port of this machine, stopped when dropped (at the end of the
 /// test, also when it fails).
 pub struct Served {

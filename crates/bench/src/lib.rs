@@ -1152,18 +1152,18 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
         };
         // What stands after a pass, and where the time ran out: each open move, indented by
         // its depth below the first moves, with its replies not proved.
-        let report_pass = |pass: usize, open: &[OpenMove]| {
-            eprintln!("open after pass {pass}:");
+        let report_pass = |pass: usize, untried: usize, open: &[OpenMove]| {
+            eprintln!("open after pass {pass} ({untried} first moves not tried):");
             for open_move in open {
                 let replies: Vec<String> = open_move
                     .open
                     .iter()
-                    .map(|&(cell, split)| {
-                        format!(
-                            "{}{}",
-                            marked(open_move.path.len(), cell),
-                            if split { " (split)" } else { "" }
-                        )
+                    .map(|reply| {
+                        let cell = marked(open_move.path.len(), reply.cell);
+                        match reply.split_untried {
+                            Some(untried) => format!("{cell} (split, {untried} moves not tried)"),
+                            None => cell,
+                        }
                     })
                     .collect();
                 eprintln!(

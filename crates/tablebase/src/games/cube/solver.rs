@@ -503,9 +503,9 @@ const PART_ROUNDS_FIRST_PASS: usize = 3;
 pub type PartReport<'a> = dyn Fn(&[u32], Option<u32>, Option<bool>, f64) + Sync + 'a;
 
 /// Told at the end of each pass of a proof by parts ([`prove_by_parts`]) that leaves it open,
-/// and once more when its time runs out: the pass (1 the first) and the moves still open, a
-/// move's split replies followed by their own open moves.
-pub type PassReport<'a> = dyn Fn(usize, &[OpenMove]) + Sync + 'a;
+/// and once more when its time runs out: the pass (1 the first), the first moves not tried yet,
+/// and the moves tried and still open, each followed by the open moves of its split replies.
+pub type PassReport<'a> = dyn Fn(usize, usize, &[OpenMove]) + Sync + 'a;
 
 /// A move of a proof by parts not settled yet ([`PassReport`]): some of its replies (its
 /// parts) not proved, none shown lost.
@@ -517,9 +517,18 @@ pub struct OpenMove {
     pub parts: usize,
     /// Of those, the ones proved won.
     pub proved: usize,
-    /// The replies not proved (cells), each with whether it was split: a split reply's own
-    /// open moves follow this one.
-    pub open: Vec<(u32, bool)>,
+    /// The replies not proved.
+    pub open: Vec<OpenReply>,
+}
+
+/// A reply not proved yet to an open move ([`OpenMove`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenReply {
+    /// Its cell.
+    pub cell: u32,
+    /// Where the reply was split into a proof by parts of its own: how many of its moves are
+    /// not tried yet (its moves tried and still open follow in the report).
+    pub split_untried: Option<usize>,
 }
 
 /// What a proof by parts found, and what it took.
@@ -622,7 +631,7 @@ const SPLIT_ROUNDS_FIRST_PASS: usize = 1;
 /// `report` is told of each search of a part as it ends: the part (the cells played to it, in
 /// order), the move searched alone (`None`: the part itself), the outcome (`None`: out of the
 /// round's time) and the seconds. `report_pass` is told what is open after each pass that
-/// settles nothing, and when the time runs out.
+/// leaves the proof open, and when the time runs out.
 pub fn prove_by_parts<const GRAVITY: bool>(
     position: &Position,
     settings: &PartsSettings,
@@ -657,12 +666,12 @@ pub fn prove_by_parts<const GRAVITY: bool>(
             Ok(Settled::Won) => root.won,
             Ok(Settled::Lost) => None,
             Ok(Settled::Open) => {
-                report_pass(proof.passes, &root.open_moves());
+                report_pass(proof.passes, root.untried.len(), &root.open_moves());
                 continue;
             }
             Err(error) => {
                 if matches!(error, SearchError::TimeLimit { .. }) {
-                    report_pass(proof.passes, &root.open_moves());
+                    report_pass(proof.passes, root.untried.len(), &root.open_moves());
                 }
                 return Err(error);
             }
@@ -788,24 +797,29 @@ impl Node {
         let lost = self.unsettled.is_empty() && self.untried.len() == 0;
         Ok(if lost { Settled::Lost } else { Settled::Open })
     }
-}
 
-impl Node {
-    /// Its moves not settled, each followed by the open moves of its split replies.
+    /// Its moves tried and not settled, each followed by the open moves of its split replies
+    /// ([`PassReport`]).
     fn open_moves(&self) -> Vec<OpenMove> {
         let mut open = Vec::new();
         self.collect_open_moves(&mut open);
         open
     }
 
+    /// Appends [`Node::open_moves`] to `open`, depth first, so that a split reply's moves come
+    /// right after the move it answers.
     fn collect_open_moves(&self, open: &mut Vec<OpenMove>) {
         for (cell, parts) in &self.unsettled {
             let unproved: Vec<&Part> = parts.iter().filter(|part| !part.is_proved()).collect();
+            let reply = |part: &&Part| OpenReply {
+                cell: *part.path.last().expect("a part's path ends with its reply"),
+                split_untried: part.split.as_ref().map(|node| node.untried.len()),
+            };
             open.push(OpenMove {
                 path: [self.path.as_slice(), &[*cell]].concat(),
                 parts: parts.len(),
                 proved: parts.len() - unproved.len(),
-                open: unproved.iter().map(|part| (part.path[part.path.len() - 1], part.split.is_some())).collect(),
+                open: unproved.iter().map(reply).collect(),
             });
             for node in unproved.iter().filter_map(|part| part.split.as_deref()) {
                 node.collect_open_moves(open);
