@@ -709,16 +709,29 @@ struct Node {
     untried: std::vec::IntoIter<(u32, Position)>,
     /// Moves tried.
     tried: usize,
-    /// Moves tried and not settled, with their parts, in order of promise.
-    unsettled: Vec<(u32, Vec<Part>)>,
+    /// Moves tried and not settled, in order of promise.
+    unsettled: Vec<TriedMove>,
     /// The replies to the move proved, or else to the last one tried.
     parts: usize,
     /// The move whose every reply was proved, once one is.
     won: Option<u32>,
-    /// Rounds a part may take in the next pass.
-    rounds: usize,
+    /// Rounds a move's parts may take in the pass that tries it; each later pass allows one
+    /// more.
+    first_rounds: usize,
     /// New moves a pass may try (`None`: all of them).
     new_per_pass: Option<usize>,
+}
+
+/// A move of a [`Node`] tried and not settled.
+struct TriedMove {
+    cell: u32,
+    /// The replies to it, each a part.
+    parts: Vec<Part>,
+    /// Rounds its parts may take in its next pass. Counted by the move, not the node: a move
+    /// first tried in a later pass starts at the node's first rounds, not at the rounds the
+    /// moves before it have reached (`b11 c32`: White's a11, tried in the second pass, got four
+    /// rounds, up to 320 s a search, while the split reply that held up the first move waited).
+    rounds: usize,
 }
 
 impl Node {
@@ -726,7 +739,7 @@ impl Node {
         game: &CubeLines<GRAVITY>,
         position: &Position,
         path: Vec<u32>,
-        rounds: usize,
+        first_rounds: usize,
         new_per_pass: Option<usize>,
     ) -> Node {
         Node {
@@ -736,13 +749,13 @@ impl Node {
             unsettled: Vec::new(),
             parts: 0,
             won: None,
-            rounds,
+            first_rounds,
             new_per_pass,
         }
     }
 
     /// One pass over the moves: those still open, in order, each with its parts searched for
-    /// up to `self.rounds` rounds, then new ones (as many as `self.new_per_pass` allows) until
+    /// up to its rounds, then new ones (as many as `self.new_per_pass` allows) until
     /// one is proved. Won when a move's every reply is proved (the move in `self.won`), lost
     /// when every move has a reply shown lost; parts held open split down to `split_depth`
     /// levels.
@@ -775,25 +788,27 @@ impl Node {
                 let parts = replies.iter().map(|&(reply_cell, reply)| {
                     Part::new(context.game, &reply, [self.path.as_slice(), &[cell, reply_cell]].concat())
                 });
-                self.unsettled.push((cell, parts.collect()));
+                self.unsettled.push(TriedMove { cell, parts: parts.collect(), rounds: self.first_rounds });
             }
-            let (cell, parts) = &mut self.unsettled[index];
-            let search = PartSearch { parts, rounds: self.rounds, context };
+            let tried = &mut self.unsettled[index];
+            let search = PartSearch { parts: &tried.parts, rounds: tried.rounds, context };
             let mut settled = search.settle(provers)?;
             if matches!(settled, Settled::Open) && split_depth > 0 {
-                settled = split_open_parts(parts, context, provers, split_depth - 1)?;
+                settled = split_open_parts(&mut tried.parts, context, provers, split_depth - 1)?;
             }
             match settled {
                 Settled::Won => {
-                    self.parts = parts.len();
-                    self.won = Some(*cell);
+                    self.parts = tried.parts.len();
+                    self.won = Some(tried.cell);
                     return Ok(Settled::Won);
                 }
                 Settled::Lost => _ = self.unsettled.remove(index),
-                Settled::Open => index += 1,
+                Settled::Open => {
+                    tried.rounds += 1;
+                    index += 1;
+                }
             }
         }
-        self.rounds += 1;
         let lost = self.unsettled.is_empty() && self.untried.len() == 0;
         Ok(if lost { Settled::Lost } else { Settled::Open })
     }
@@ -809,7 +824,7 @@ impl Node {
     /// Appends [`Node::open_moves`] to `open`, depth first, so that a split reply's moves come
     /// right after the move it answers.
     fn collect_open_moves(&self, open: &mut Vec<OpenMove>) {
-        for (cell, parts) in &self.unsettled {
+        for TriedMove { cell, parts, .. } in &self.unsettled {
             let unproved: Vec<&Part> = parts.iter().filter(|part| !part.is_proved()).collect();
             let reply = |part: &&Part| OpenReply {
                 cell: *part.path.last().expect("a part's path ends with its reply"),
@@ -1150,6 +1165,37 @@ mod tests {
         let settled = search.settle(&mut provers);
         let taken = parts.iter().map(|part| part.next_search.load(Ordering::Relaxed)).collect();
         (settled, counts, taken)
+    }
+
+    /// A move first tried in a later pass gets the node's first rounds, one more each pass
+    /// after, whatever rounds the moves tried before it have reached: here one new move a
+    /// pass, one round at first, each search 64 nodes, so that no part of the early cube
+    /// settles.
+    #[test]
+    fn a_move_tried_in_a_later_pass_starts_at_the_first_rounds() {
+        let game = CubeLines::<false>::new();
+        let counts = SearchCounts::default();
+        let context = PassContext {
+            game: &game,
+            deadline: None,
+            max_time: None,
+            first_round: RoundLength::Nodes(64),
+            counts: &counts,
+            report: &|_, _, _, _| {},
+        };
+        let mut provers: Vec<_> = (0..2).map(|_| Prover::new(game.clone(), 1 << 22)).collect();
+        let mut node = Node::new(&game, &parse_qubic("a11 d44").unwrap(), Vec::new(), 1, Some(1));
+        for _ in 0..3 {
+            assert!(matches!(node.pass(&context, &mut provers, 0), Ok(Settled::Open)));
+        }
+        let rounds: Vec<usize> = node.unsettled.iter().map(|tried| tried.rounds).collect();
+        assert_eq!(rounds, [4, 3, 2], "rounds of the next pass, by the pass each move was tried in");
+        for tried in &node.unsettled {
+            for part in &tried.parts {
+                let searches = part.next_search.load(Ordering::Relaxed);
+                assert!(searches <= (tried.rounds - 1) * PART_ROUND, "{searches} searches of a part of move {}", tried.cell);
+            }
+        }
     }
 
     /// The thread that takes the endless part is still in its first search when the other shows
