@@ -941,7 +941,7 @@ pub struct CubeProveArgs {
     #[arg(long, value_name = "THREADS", value_parser = at_least_one, conflicts_with_all = ["split", "alpha_beta", "other", "symmetric_plies"])]
     parts: Option<usize>,
     /// With `--parts`: a part still open after a pass, where at most two of its first move's
-    /// parts are, becomes a proof by parts of its own (its moves tried one more a pass, each
+    /// parts are, becomes a proof by parts of its own (one more of its moves open each pass, each
     /// with every reply a part given a round in the first pass), down to this many levels.
     #[arg(long, value_name = "LEVELS", requires = "parts", default_value_t = 0)]
     parts_depth: usize,

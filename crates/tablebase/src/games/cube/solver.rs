@@ -593,9 +593,11 @@ impl Default for PartsSettings {
 /// by one hard reply (`b11 a44`: 36 of White's a11's 37 parts proved, Black's d11 open).
 const SPLIT_OPEN_PARTS: usize = 2;
 
-/// New moves a pass of a split part tries, and of the root where parts are split: the most
-/// promising first, one more each pass, so that a split part costs its first move's pass about
-/// one move's parts, not all its moves'.
+/// New moves a pass of a split part leaves open, and of the root where parts are split: the
+/// most promising first, one more each pass, so that a split part costs its first move's pass
+/// about one move's parts, not all its moves'. A new move shown not to win in its first pass
+/// does not count: the next is tried in the same pass (`b11 c32 b22 b33`: White's a11 and c22
+/// each refuted in under half a minute, then a whole pass of the root before the next move).
 const SPLIT_NEW_MOVES_PER_PASS: usize = 1;
 
 /// Rounds a part of a split part may take in its first pass (one more each later pass): one,
@@ -621,10 +623,10 @@ const SPLIT_ROUNDS_FIRST_PASS: usize = 1;
 /// the rest: in the first pass a part gets three rounds, and a first move with a part still
 /// open then waits while the next is tried; each later pass goes back to the first moves
 /// still open, in order, with one round more. A first move with a part shown lost is dropped.
-/// With `settings.split_depth`, a pass tries one new first move after those still open, and a
-/// first move held up by one or two parts has them split: each becomes a proof by parts of its
-/// own, one pass of it in each pass of the first move, its moves tried one more a pass and its
-/// parts given one round in its first pass; a split part is won when one of its moves has
+/// With `settings.split_depth`, a pass tries new first moves after those still open until one
+/// of them stays open, and a first move held up by one or two parts has them split: each
+/// becomes a proof by parts of its own, one pass of it in each pass of the first move, its
+/// moves tried the same way and its parts given one round in its first pass; a split part is won when one of its moves has
 /// every reply proved, lost when every move has a reply shown lost. No knowledge of the game
 /// beyond the prover's: no strategy is followed.
 ///
@@ -766,14 +768,14 @@ impl Node {
         split_depth: usize,
     ) -> Result<Settled, SearchError> {
         let mut index = 0;
-        let mut new_moves = 0;
+        // New moves tried in this pass and still open after it.
+        let mut new_open = 0;
         loop {
             if index == self.unsettled.len() {
-                if self.new_per_pass.is_some_and(|most| new_moves >= most) {
+                if self.new_per_pass.is_some_and(|most| new_open >= most) {
                     break;
                 }
                 let Some((cell, child)) = self.untried.next() else { break };
-                new_moves += 1;
                 self.tried += 1;
                 if child.is_won_by_previous() {
                     self.parts = 0;
@@ -804,6 +806,7 @@ impl Node {
                 }
                 Settled::Lost => _ = self.unsettled.remove(index),
                 Settled::Open => {
+                    new_open += usize::from(tried.rounds == self.first_rounds);
                     tried.rounds += 1;
                     index += 1;
                 }
