@@ -626,8 +626,9 @@ const SPLIT_ROUNDS_FIRST_PASS: usize = 1;
 /// With `settings.split_depth`, a pass tries new first moves after those still open until one
 /// of them stays open, and a first move held up by one or two parts has them split: each
 /// becomes a proof by parts of its own, one pass of it in each pass of the first move, its
-/// moves tried the same way and its parts given one round in its first pass; a split part is won when one of its moves has
-/// every reply proved, lost when every move has a reply shown lost. No knowledge of the game
+/// moves tried the same way and its parts given one round in its first pass; a split part is
+/// won when one of its moves has every reply proved, lost when every move has a reply shown
+/// lost. No knowledge of the game
 /// beyond the prover's: no strategy is followed.
 ///
 /// `report` is told of each search of a part as it ends: the part (the cells played to it, in
@@ -720,7 +721,8 @@ struct Node {
     /// Rounds a move's parts may take in the pass that tries it; each later pass allows one
     /// more.
     first_rounds: usize,
-    /// New moves a pass may try (`None`: all of them).
+    /// New moves a pass may leave open (`None`: all of them are tried); a new move shown not
+    /// to win in its first pass does not count.
     new_per_pass: Option<usize>,
 }
 
@@ -757,8 +759,8 @@ impl Node {
     }
 
     /// One pass over the moves: those still open, in order, each with its parts searched for
-    /// up to its rounds, then new ones (as many as `self.new_per_pass` allows) until
-    /// one is proved. Won when a move's every reply is proved (the move in `self.won`), lost
+    /// up to its rounds, then new ones until as many stay open as `self.new_per_pass` allows
+    /// or one is proved. Won when a move's every reply is proved (the move in `self.won`), lost
     /// when every move has a reply shown lost; parts held open split down to `split_depth`
     /// levels.
     fn pass<const GRAVITY: bool>(
