@@ -356,6 +356,41 @@ fn a_proof_stops_at_its_time_limit() {
     }
 }
 
+/// A prover emptied by `clear` proves as a new one does, to the node: a proof by parts counts
+/// on it (each part on empty tables), and the tables skip clearing when nothing was written.
+/// Both sides' proofs of late positions, on small and on huge-page tables, after proofs that
+/// filled both tables.
+#[test]
+fn a_cleared_prover_proves_as_a_new_one_does() {
+    let mut rng = SplitMix64::new(0x5eed_c1ea);
+    let game = CubeLines::<false>::new();
+    let earlier: Vec<Position> = (0..3).map(|_| late_position(&mut rng, 16, false)).collect();
+    for huge in [false, true] {
+        let fresh = |bytes| match huge {
+            true => Prover::<CubeLines<false>>::new(game.clone(), bytes).on_huge_pages(),
+            false => Prover::<CubeLines<false>>::new(game.clone(), bytes),
+        };
+        let mut used = fresh(1 << 22);
+        for _ in 0..4 {
+            let p = late_position(&mut rng, 16, false);
+            for mover_attacks in [true, false] {
+                // Other positions, and this one by both sides: what a table kept would shorten
+                // the proof below.
+                for (e, attacks) in
+                    earlier.iter().map(|e| (e, !mover_attacks)).chain([(&p, true), (&p, false)])
+                {
+                    used.prove(e, attacks).unwrap();
+                }
+                used.clear();
+                let again = used.prove(&p, mover_attacks).unwrap();
+                let new = fresh(1 << 22).prove(&p, mover_attacks).unwrap();
+                assert!(new.nodes > 0 && new.threat_nodes > 0, "{p:?}: {new:?}");
+                assert_eq!(again, new, "huge pages {huge}, mover attacks {mover_attacks}: {p:?}");
+            }
+        }
+    }
+}
+
 /// A proof by parts out of time says what was open: the empty cube's first moves tried, each
 /// with its replies up to symmetry, proved or open, in searches of a few nodes.
 #[test]

@@ -373,14 +373,30 @@ fn a_closed_connection_stops_its_search() {
     std::thread::sleep(Duration::from_secs(2));
     let used = server.cpu_seconds() - before;
     assert!(used < 0.25, "{used} s of processor time in 2 s after every client left");
-    // Their turns are free again: eight more searches start, none refused.
-    let mut again: Vec<TcpStream> = SEARCHES.iter().map(|target| send(port, target)).collect();
-    std::thread::sleep(Duration::from_millis(500));
-    for stream in &mut again {
-        stream.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
-        let mut answer = Vec::new();
-        let read = stream.read_to_end(&mut answer);
-        assert!(read.is_err() && answer.is_empty(), "{}", String::from_utf8_lossy(&answer));
+    // Their turns are free again: eight more searches start, none refused. A search keeps its
+    // turn until it has stopped, and at the lowest priority on a machine busy with other tests
+    // it may get too little of a processor to stop within the seconds above: tried again for
+    // a while (a turn never given back fails every try).
+    let since = Instant::now();
+    loop {
+        let mut again: Vec<TcpStream> = SEARCHES.iter().map(|target| send(port, target)).collect();
+        std::thread::sleep(Duration::from_millis(500));
+        let answers: Vec<String> = again
+            .iter_mut()
+            .filter_map(|stream| {
+                stream.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
+                let mut answer = Vec::new();
+                let read = stream.read_to_end(&mut answer);
+                (read.is_ok() || !answer.is_empty()).then(|| String::from_utf8_lossy(&answer).into_owned())
+            })
+            .collect();
+        if answers.is_empty() {
+            break;
+        }
+        assert!(since.elapsed() < Duration::from_secs(60), "{:.300}", answers[0]);
+        assert!(answers.iter().all(|a| status(a) == Some(503)), "{:.300}", answers[0]);
+        drop(again);
+        std::thread::sleep(Duration::from_secs(1));
     }
 }
 
@@ -406,18 +422,33 @@ fn qubic_probes_keep_their_deadline_and_give_their_memory_back() {
             })
         })
         .collect();
+    let mut still_stopping = false;
     for probe in probes {
         let (position, took, answer) = probe.join().unwrap();
-        // 30 s and what stopping takes: never a second search's time on top.
+        // 30 s and what stopping takes: never a second search's time on top, however busy the
+        // machine (the server answers at 33 s whatever its searches are doing).
         assert!(took < Duration::from_secs(40), "{position}: {took:?}");
         match status(&answer) {
             Some(200) => assert!(body(&answer).contains("\"value\""), "{answer:.300}"),
-            Some(500) => assert!(error_of(body(&answer)).contains("30 s"), "{answer:.300}"),
+            Some(500) => {
+                let why = error_of(body(&answer));
+                assert!(why.contains("30 s"), "{answer:.300}");
+                still_stopping |= why.contains("being stopped");
+            }
             _ => panic!("{position}: {answer:.300}"),
         }
     }
-    let after = server.status_kb("VmRSS");
-    // docs/CLI.md states the bound.
+    // docs/CLI.md states the bound: held once every search has ended, which is when they
+    // answered unless one was answered while still stopping.
+    let wait_for_stopping = if still_stopping { Duration::from_secs(300) } else { Duration::ZERO };
+    let since = Instant::now();
+    let after = loop {
+        let after = server.status_kb("VmRSS");
+        if after < fresh + (256 << 10) || since.elapsed() >= wait_for_stopping {
+            break after;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
     assert!(after < fresh + (256 << 10), "{fresh} kB before the searches, {after} kB after");
 }
 

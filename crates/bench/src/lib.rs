@@ -1041,7 +1041,7 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
             let seconds = start.elapsed().as_secs_f64();
             return Ok(format!("{outcome}\t{}\t\t\t{seconds:.1}", searcher.nodes()));
         }
-        let mut prover = Prover::<G>::new(game, (args.table_mb as usize) << 20);
+        let mut prover = Prover::<G>::new(game, (args.table_mb as usize) << 20).on_huge_pages();
         prover.set_time_limit(args.max_time);
         // The columns: outcome, proof nodes, threat nodes, stored (a tree gives its prover's
         // nodes together, with the tree's size).

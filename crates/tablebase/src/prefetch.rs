@@ -47,20 +47,33 @@ pub(crate) fn in_turn<T>(
 /// Asks the kernel to back `entries` with huge pages where it can: every lookup lands on a
 /// random slot, and with 4 KB pages each one would also miss the TLB. Only advice: nothing
 /// changes where the kernel does not follow it. Pages already touched keep their size until
-/// the kernel's background pass merges them; [`huge_page_vec`] gives the advice first.
+/// the kernel's background pass merges them; [`zeroed_table`] leaves every page untouched.
 pub(crate) fn advise_huge_pages<T>(entries: &[T]) {
     advise_huge_pages_at(entries.as_ptr() as usize, std::mem::size_of_val(entries));
 }
 
-/// `len` copies of `value` in memory advised for huge pages before its first touch, so that
-/// the touch that fills it already takes them: for a table of structs, which `vec!` writes
-/// entry by entry (its zeros of integers, or of tuples and arrays of them, stay untouched
-/// until used, and [`advise_huge_pages`] on them is enough).
-pub(crate) fn huge_page_vec<T: Clone>(len: usize, value: T) -> Vec<T> {
-    let mut entries = Vec::with_capacity(len);
-    advise_huge_pages_at(entries.as_ptr() as usize, len * std::mem::size_of::<T>());
-    entries.resize(len, value);
-    entries
+/// A table of `len` entries in fresh zeroed memory, not one page of it touched: the kernel
+/// clears a page when a search first writes to it, so a short search pays only for the pages
+/// it uses (clearing gigabytes up front took this machine 1 to 4 s, a search's whole share of
+/// a probe's time), and [`advise_huge_pages`] may still follow. Writing every entry when the
+/// table is made, as `vec!` of a struct may, would touch them all.
+///
+/// # Safety
+/// All-zero bytes must be a valid `T` (integers, and structs, tuples and arrays of them).
+pub(crate) unsafe fn zeroed_table<T>(len: usize) -> Vec<T> {
+    let layout = std::alloc::Layout::array::<T>(len).expect("a table that fits the address space");
+    if layout.size() == 0 {
+        return Vec::new();
+    }
+    // SAFETY: the layout's size is not zero; the memory is zeroed, a valid `T` by the caller's
+    // promise, and `Vec` gives it back with the same layout (its capacity of `len` items).
+    unsafe {
+        let memory = std::alloc::alloc_zeroed(layout);
+        if memory.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(memory.cast::<T>(), len, len)
+    }
 }
 
 fn advise_huge_pages_at(start: usize, bytes: usize) {

@@ -21,7 +21,7 @@ use crate::layered::{Layered, LayeredGame, Step};
 use crate::table::TableError;
 use crate::value::Value;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The largest book: ply 6 of the index spans 1.5 billion entries.
 pub const MAX_BOOK_PLIES: u32 = 6;
@@ -100,13 +100,24 @@ pub fn position_at(ply: u32, index: u64) -> Position {
 pub struct CubeBook<const GRAVITY: bool> {
     last: u32,
     symmetries: Vec<Symmetry>,
-    solver: CubeSolver<GRAVITY>,
+    /// Made at the first proof: most books are made to name their files
+    /// ([`CubeBook::on_disk`] at every probe of a position and of each of its moves), and a
+    /// solver's tables of symmetries take a processor some milliseconds each time.
+    solver: OnceLock<CubeSolver<GRAVITY>>,
+    journal: Option<Arc<ProofJournal>>,
 }
 
 impl<const GRAVITY: bool> CubeBook<GRAVITY> {
     /// The book of plies `0..=last`.
     pub fn new(last: u32) -> CubeBook<GRAVITY> {
-        CubeBook { last, symmetries: board::symmetries(GRAVITY), solver: CubeSolver::default() }
+        CubeBook { last, symmetries: board::symmetries(GRAVITY), solver: OnceLock::new(), journal: None }
+    }
+
+    fn solver(&self) -> &CubeSolver<GRAVITY> {
+        self.solver.get_or_init(|| match &self.journal {
+            Some(journal) => CubeSolver::default().with_journal(Arc::clone(journal)),
+            None => CubeSolver::default(),
+        })
     }
 
     /// The book's tables.
@@ -117,9 +128,7 @@ impl<const GRAVITY: bool> CubeBook<GRAVITY> {
     /// The book's tables, the proofs of its last ply recorded in `journal` and read back from
     /// it (Sogo's prover), so that a stopped generation goes on from what it proved.
     pub fn tables_with_journal(last: u32, journal: Arc<ProofJournal>) -> Layered<CubeBook<GRAVITY>> {
-        let mut book = CubeBook::new(last);
-        book.solver = book.solver.with_journal(journal);
-        Layered::new(book)
+        Layered::new(CubeBook { journal: Some(journal), ..CubeBook::new(last) })
     }
 
     /// The last ply of the book on disk in `dir` (the last ply with a set or table file,
@@ -150,7 +159,7 @@ impl<const GRAVITY: bool> CubeBook<GRAVITY> {
     /// The outcome of a position of the last ply, by proof (a distance only where the game
     /// ends within a ply).
     pub fn outcome(&self, position: &Position) -> Value {
-        self.solver.outcome(position)
+        self.solver().outcome(position)
     }
 }
 
@@ -180,13 +189,13 @@ impl<const GRAVITY: bool> LayeredGame for CubeBook<GRAVITY> {
     }
 
     fn confirms(&self, _ply: u32, position: &Position, stored: Value) -> bool {
-        self.solver.confirms_outcome(position, stored)
+        self.solver().confirms_outcome(position, stored)
     }
 
 
     fn search_memory(&self, ply: u32) -> u64 {
         match ply == self.last {
-            true => self.solver.prover_bytes() as u64,
+            true => self.solver().prover_bytes() as u64,
             false => 0,
         }
     }

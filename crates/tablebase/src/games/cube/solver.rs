@@ -60,6 +60,22 @@ pub struct CubeSolver<const GRAVITY: bool> {
     strategy: Mutex<Option<Strategy<GRAVITY>>>,
 }
 
+/// Whether a search of `max_time` seconds may be long: it has no limit, nor has the work it
+/// is part of. Only such searches' provers take huge pages ([`Prover::on_huge_pages`]).
+fn is_long(max_time: Option<f64>) -> bool {
+    max_time.is_none() && crate::search::time_left().is_none()
+}
+
+/// A prover of `table_bytes`, on huge pages if its searches are `long`.
+fn new_prover<const GRAVITY: bool>(
+    game: &CubeLines<GRAVITY>,
+    table_bytes: usize,
+    long: bool,
+) -> Prover<CubeLines<GRAVITY>> {
+    let prover = Prover::new(game.clone(), table_bytes);
+    if long { prover.on_huge_pages() } else { prover }
+}
+
 /// White's strategy as the solver follows it, with the provers that follow it.
 struct Strategy<const GRAVITY: bool> {
     /// One prover a thread, made as threads need them, each following the strategy.
@@ -99,10 +115,15 @@ impl<const GRAVITY: bool> Strategy<GRAVITY> {
         made + free / 2 / self.table_bytes
     }
 
-    /// The provers of `threads` threads.
-    fn provers(&mut self, game: &CubeLines<GRAVITY>, threads: usize) -> &mut [Prover<CubeLines<GRAVITY>>] {
+    /// The provers of `threads` threads; those made now on huge pages if `long`.
+    fn provers(
+        &mut self,
+        game: &CubeLines<GRAVITY>,
+        threads: usize,
+        long: bool,
+    ) -> &mut [Prover<CubeLines<GRAVITY>>] {
         while self.provers.len() < threads {
-            let mut prover = Prover::new(game.clone(), self.table_bytes);
+            let mut prover = new_prover(game, self.table_bytes, long);
             prover.set_strategy(&self.positions);
             self.provers.push(prover);
         }
@@ -275,7 +296,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
             return Ok(proof?.attacker_wins);
         }
         let idle = || self.provers.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut prover = idle().pop().unwrap_or_else(|| Prover::new(self.game.clone(), self.prover_bytes));
+        let mut prover = idle().pop().unwrap_or_else(|| new_prover(&self.game, self.prover_bytes, is_long(max_time)));
         prover.set_time_limit(max_time);
         let proof = prover.prove(position, attacker_to_move);
         idle().push(prover);
@@ -297,7 +318,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         let mut parts = Vec::new();
         self.strategy_parts(strategy, position, &mut HashSet::new(), &mut parts);
         let threads = rayon::current_num_threads().min(parts.len()).min(strategy.affordable_provers()).max(1);
-        prove_parts(strategy.provers(&self.game, threads), &parts, deadline)
+        prove_parts(strategy.provers(&self.game, threads, is_long(max_time)), &parts, deadline)
     }
 
     /// The positions whose proofs prove White's win at `position` along the strategy: one per
@@ -644,7 +665,7 @@ pub fn prove_by_parts<const GRAVITY: bool>(
     let game = CubeLines::<GRAVITY>::new();
     let deadline = settings.max_time.map(|t| Instant::now() + Duration::from_secs_f64(t));
     let mut provers: Vec<Prover<CubeLines<GRAVITY>>> =
-        (0..settings.threads.max(1)).map(|_| Prover::new(game.clone(), settings.table_bytes)).collect();
+        (0..settings.threads.max(1)).map(|_| new_prover(&game, settings.table_bytes, true)).collect();
     let counts = SearchCounts::default();
     let context = PassContext {
         game: &game,
