@@ -171,10 +171,10 @@ fn answer_request(tables: &Arc<Tables>, request: &http::Request) -> Reply {
                 return Reply::error(503, "the client has gone");
             }
             // The search runs at the lowest priority: on a machine busy with other work it
-            // can get so little of a processor that it sees its deadline a minute late (a
-            // table of gigabytes emptied between two looks at the clock). The answer does not
-            // wait for it; the search keeps its turn until it has stopped and given its
-            // memory back, so the bound on searches at once holds.
+            // gets so little of a processor that it sees its deadline late (seconds; once a
+            // minute and a half, when its tables were cleared whole between two looks at the
+            // clock). The answer does not wait for it; the search keeps its turn until it has
+            // stopped and given its memory back, so the bound on searches at once holds.
             Err(RecvTimeoutError::Timeout) if arrived.elapsed() > SEARCH_SECONDS_AT_MOST => {
                 work.stop();
                 let why = format!(
