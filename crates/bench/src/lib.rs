@@ -945,6 +945,10 @@ pub struct CubeProveArgs {
     /// with every reply a part given a round in the first pass), down to this many levels.
     #[arg(long, value_name = "LEVELS", requires = "parts", default_value_t = 0)]
     parts_depth: usize,
+    /// With `--parts-depth`: a first move's parts are split when at most this many of them are
+    /// still open after a pass (more: the move is weak, and the next is tried instead).
+    #[arg(long, value_name = "PARTS", requires = "parts", default_value_t = tablebase::games::cube::solver::SPLIT_OPEN_PARTS as u64, value_parser = clap::value_parser!(u64).range(1..64))]
+    split_open_parts: u64,
     /// Decide it as `probe` does, without a time limit (the exact search for a moment, then the
     /// prover, along White's strategy in Qubic), on every core: the outcome and the seconds.
     #[arg(long, conflicts_with_all = ["split", "alpha_beta", "other", "symmetric_plies", "parts"])]
@@ -1126,6 +1130,7 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
             max_time: args.max_time,
             first_round: RoundLength::DEFAULT,
             split_depth: args.parts_depth,
+            split_open_parts: args.split_open_parts as usize,
         };
         // Each search of a part on standard error as it ends: the moves from the root to the
         // part in the order played (White's marked `x`, Black's `o`), what the search asked,

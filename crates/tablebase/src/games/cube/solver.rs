@@ -589,10 +589,14 @@ pub struct PartsSettings {
     pub max_time: Option<f64>,
     /// How long each search of a part's first round runs.
     pub first_round: RoundLength,
-    /// Levels of splitting: a part still open after a pass, where at most
-    /// `SPLIT_OPEN_PARTS` of its first move's parts are, becomes a proof by parts of its own
-    /// (its moves, each with every reply a part), and so on down to this many levels; 0 never.
+    /// Levels of splitting: a part still open after a pass, where at most `split_open_parts`
+    /// of its first move's parts are, becomes a proof by parts of its own (its moves, each with
+    /// every reply a part), and so on down to this many levels; 0 never.
     pub split_depth: usize,
+    /// Parts of one first move still open after a pass, at most, for them to be split
+    /// ([`SPLIT_OPEN_PARTS`] by default): where more are open the first move is weak, not held
+    /// up by a few hard replies.
+    pub split_open_parts: usize,
 }
 
 impl Default for PartsSettings {
@@ -605,14 +609,15 @@ impl Default for PartsSettings {
             max_time: None,
             first_round: RoundLength::DEFAULT,
             split_depth: 0,
+            split_open_parts: SPLIT_OPEN_PARTS,
         }
     }
 }
 
-/// Parts of one first move still open after a pass, at most, for them to be split
-/// ([`PartsSettings::split_depth`]): where more are open the first move is weak, not held up
-/// by one hard reply (`b11 a44`: 36 of White's a11's 37 parts proved, Black's d11 open).
-const SPLIT_OPEN_PARTS: usize = 2;
+/// Parts of one first move still open after a pass, at most, for them to be split by default
+/// ([`PartsSettings::split_open_parts`]): where more are open the first move is weak, not held
+/// up by one hard reply (`b11 a44`: 36 of White's a11's 37 parts proved, Black's d11 open).
+pub const SPLIT_OPEN_PARTS: usize = 2;
 
 /// New moves a pass of a split part leaves open, and of the root where parts are split: the
 /// most promising first, one more each pass, so that a split part costs its first move's pass
@@ -672,6 +677,7 @@ pub fn prove_by_parts<const GRAVITY: bool>(
         deadline,
         max_time: settings.max_time,
         first_round: settings.first_round,
+        split_open_parts: settings.split_open_parts,
         counts: &counts,
         report,
     };
@@ -719,6 +725,8 @@ struct PassContext<'a, const GRAVITY: bool> {
     deadline: Option<Instant>,
     max_time: Option<f64>,
     first_round: RoundLength,
+    /// [`PartsSettings::split_open_parts`].
+    split_open_parts: usize,
     counts: &'a SearchCounts,
     report: &'a PartReport<'a>,
 }
@@ -869,8 +877,8 @@ impl Node {
     }
 }
 
-/// The parts of one move still open after its pass, split where at most `SPLIT_OPEN_PARTS`
-/// are: each a node of its own, given one pass (with `split_depth` levels left below it).
+/// The parts of one move still open after its pass, split where at most
+/// [`PartsSettings::split_open_parts`] are: each a node of its own, given one pass (with `split_depth` levels left below it).
 /// Won when every part is proved, lost when a split part is.
 fn split_open_parts<const GRAVITY: bool>(
     parts: &mut [Part],
@@ -878,7 +886,7 @@ fn split_open_parts<const GRAVITY: bool>(
     provers: &mut [Prover<CubeLines<GRAVITY>>],
     split_depth: usize,
 ) -> Result<Settled, SearchError> {
-    if parts.iter().filter(|part| !part.is_proved()).count() > SPLIT_OPEN_PARTS {
+    if parts.iter().filter(|part| !part.is_proved()).count() > context.split_open_parts {
         return Ok(Settled::Open);
     }
     for part in parts.iter_mut().filter(|part| !part.is_proved()) {
@@ -1183,6 +1191,7 @@ mod tests {
             deadline: Some(Instant::now() + Duration::from_secs_f64(seconds)),
             max_time: Some(seconds),
             first_round: RoundLength::Nodes(u64::MAX),
+            split_open_parts: SPLIT_OPEN_PARTS,
             counts: &counts,
             report,
         };
@@ -1191,6 +1200,32 @@ mod tests {
         let settled = search.settle(&mut provers);
         let taken = parts.iter().map(|part| part.next_search.load(Ordering::Relaxed)).collect();
         (settled, counts, taken)
+    }
+
+    /// A move's open parts are split where no more of them are open than the settings allow:
+    /// after `a11 d44`, White's first move leaves most of its 60-odd parts open in searches of
+    /// 64 nodes, which two allowed leaves whole and 63 splits.
+    #[test]
+    fn parts_split_where_no_more_than_the_settings_open_parts_are() {
+        let game = CubeLines::<false>::new();
+        for (split_open_parts, splits) in [(2, false), (63, true)] {
+            let counts = SearchCounts::default();
+            let context = PassContext {
+                game: &game,
+                deadline: None,
+                max_time: None,
+                first_round: RoundLength::Nodes(64),
+                split_open_parts,
+                counts: &counts,
+                report: &|_, _, _, _| {},
+            };
+            let mut provers: Vec<_> = (0..2).map(|_| Prover::new(game.clone(), 1 << 22)).collect();
+            let mut node = Node::new(&game, &parse_qubic("a11 d44").unwrap(), Vec::new(), 1, Some(1));
+            assert!(matches!(node.pass(&context, &mut provers, 1), Ok(Settled::Open)));
+            let open = node.unsettled[0].parts.iter().filter(|part| !part.is_proved()).count();
+            assert!(open > 2, "{open} parts open");
+            assert_eq!(counts.splits.load(Ordering::Relaxed) > 0, splits, "{split_open_parts} open parts allowed");
+        }
     }
 
     /// A move first tried in a later pass gets the node's first rounds, one more each pass
@@ -1206,6 +1241,7 @@ mod tests {
             deadline: None,
             max_time: None,
             first_round: RoundLength::Nodes(64),
+            split_open_parts: SPLIT_OPEN_PARTS,
             counts: &counts,
             report: &|_, _, _, _| {},
         };
