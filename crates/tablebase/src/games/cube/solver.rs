@@ -1202,6 +1202,25 @@ mod tests {
         (settled, counts, taken)
     }
 
+    /// A pass's context without a time limit, each search of a first round 64 nodes (too few
+    /// to settle a part of the early cube), nothing reported.
+    fn searches_of_64_nodes<'a>(
+        game: &'a CubeLines<false>,
+        counts: &'a SearchCounts,
+        split_open_parts: usize,
+    ) -> PassContext<'a, false> {
+        fn no_report(_: &[u32], _: Option<u32>, _: Option<bool>, _: f64) {}
+        PassContext {
+            game,
+            deadline: None,
+            max_time: None,
+            first_round: RoundLength::Nodes(64),
+            split_open_parts,
+            counts,
+            report: &no_report,
+        }
+    }
+
     /// A move's open parts are split where no more of them are open than the settings allow:
     /// after `a11 d44`, White's first move leaves most of its 60-odd parts open in searches of
     /// 64 nodes, which two allowed leaves whole and 63 splits.
@@ -1210,15 +1229,7 @@ mod tests {
         let game = CubeLines::<false>::new();
         for (split_open_parts, splits) in [(2, false), (63, true)] {
             let counts = SearchCounts::default();
-            let context = PassContext {
-                game: &game,
-                deadline: None,
-                max_time: None,
-                first_round: RoundLength::Nodes(64),
-                split_open_parts,
-                counts: &counts,
-                report: &|_, _, _, _| {},
-            };
+            let context = searches_of_64_nodes(&game, &counts, split_open_parts);
             let mut provers: Vec<_> = (0..2).map(|_| Prover::new(game.clone(), 1 << 22)).collect();
             let mut node = Node::new(&game, &parse_qubic("a11 d44").unwrap(), Vec::new(), 1, Some(1));
             assert!(matches!(node.pass(&context, &mut provers, 1), Ok(Settled::Open)));
@@ -1236,15 +1247,7 @@ mod tests {
     fn a_move_tried_in_a_later_pass_starts_at_the_first_rounds() {
         let game = CubeLines::<false>::new();
         let counts = SearchCounts::default();
-        let context = PassContext {
-            game: &game,
-            deadline: None,
-            max_time: None,
-            first_round: RoundLength::Nodes(64),
-            split_open_parts: SPLIT_OPEN_PARTS,
-            counts: &counts,
-            report: &|_, _, _, _| {},
-        };
+        let context = searches_of_64_nodes(&game, &counts, SPLIT_OPEN_PARTS);
         let mut provers: Vec<_> = (0..2).map(|_| Prover::new(game.clone(), 1 << 22)).collect();
         let mut node = Node::new(&game, &parse_qubic("a11 d44").unwrap(), Vec::new(), 1, Some(1));
         for _ in 0..3 {
