@@ -650,7 +650,8 @@ const SPLIT_ROUNDS_FIRST_PASS: usize = 1;
 /// open then waits while the next is tried; each later pass goes back to the first moves
 /// still open, in order, with one round more. A first move with a part shown lost is dropped.
 /// With `settings.split_depth`, a pass tries new first moves after those still open until one
-/// of them stays open, and a first move held up by one or two parts has them split: each
+/// of them stays open, and a first move held up by at most `settings.split_open_parts` parts
+/// (two by default) has them split: each
 /// becomes a proof by parts of its own, one pass of it in each pass of the first move, its
 /// moves tried the same way and its parts given one round in its first pass; a split part is
 /// won when one of its moves has every reply proved, lost when every move has a reply shown
@@ -878,7 +879,8 @@ impl Node {
 }
 
 /// The parts of one move still open after its pass, split where at most
-/// [`PartsSettings::split_open_parts`] are: each a node of its own, given one pass (with `split_depth` levels left below it).
+/// [`PartsSettings::split_open_parts`] are: each a node of its own, given one pass (with
+/// `split_depth` levels left below it).
 /// Won when every part is proved, lost when a split part is.
 fn split_open_parts<const GRAVITY: bool>(
     parts: &mut [Part],
