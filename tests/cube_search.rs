@@ -5,8 +5,8 @@
 use std::collections::{HashMap, HashSet};
 use tablebase::Value;
 use tablebase::games::cube::board::{Position, cell, parse_qubic, parse_sogo, playable, symmetries};
+use tablebase::games::cube::parts::{OpenMove, PartsProof, PartsSettings, RoundLength, prove_by_parts};
 use tablebase::games::cube::search::{CubeLines, Searcher};
-use tablebase::games::cube::solver::{OpenMove, PartsProof, PartsSettings, RoundLength, prove_by_parts};
 use tablebase::search::{ProofTree, Prover, SearchError};
 use tablebase::testing::SplitMix64;
 
@@ -287,9 +287,9 @@ fn by_parts(p: &Position, gravity: bool, settings: &PartsSettings) -> (PartsProo
     let reported = std::sync::Mutex::new(Vec::new());
     let report_pass = |_: usize, _: usize, open: &[OpenMove]| reported.lock().unwrap().push(open.to_vec());
     let proof = if gravity {
-        prove_by_parts::<true>(p, settings, &|_, _, _, _| {}, &report_pass)
+        prove_by_parts::<true>(p, settings, None, &|_, _, _, _| {}, &report_pass)
     } else {
-        prove_by_parts::<false>(p, settings, &|_, _, _, _| {}, &report_pass)
+        prove_by_parts::<false>(p, settings, None, &|_, _, _, _| {}, &report_pass)
     };
     (proof.unwrap(), reported.into_inner().unwrap())
 }
@@ -422,7 +422,7 @@ fn a_proof_by_parts_out_of_time_says_what_is_open() {
         ..Default::default()
     };
     let empty = parse_qubic("").unwrap();
-    let proof = prove_by_parts::<false>(&empty, &settings, &|_, _, _, _| {}, &report_pass);
+    let proof = prove_by_parts::<false>(&empty, &settings, None, &|_, _, _, _| {}, &report_pass);
     assert!(matches!(proof, Err(SearchError::TimeLimit { .. })), "{proof:?}");
     let reported = reported.into_inner().unwrap();
     let (pass, untried, open) = reported.last().expect("a report when the time ran out");

@@ -559,6 +559,30 @@ fn memory_limits_are_clean_errors() {
     assert!(text.contains("--table-mb 1024: needs 1.07 GB of memory"), "{text}");
 }
 
+/// A proof by parts's journal (`bench cube-prove --journal`) that is damaged, a link, or asked
+/// for without `--parts`: refused in one line naming the file and what is wrong, the link's
+/// target untouched.
+#[test]
+fn a_damaged_or_linked_parts_journal_is_refused() {
+    let dir = common::scratch("parts-journal");
+    let journal = dir.join("qubic-parts.journal");
+    let j = journal.to_str().unwrap();
+    let prove =
+        ["bench", "cube-prove", "qubic", "a11 d44", "--parts", "1", "--table-mb", "64", "--journal", j];
+    let text = refused(&tablebase(&["bench", "cube-prove", "qubic", "a11", "--journal", j], ""), 2);
+    assert!(text.contains("--parts"), "{text}");
+    std::fs::write(&journal, "wins a11 d44\nwins a11 a11\n").unwrap();
+    let text = refused(&tablebase(&prove, ""), 1);
+    assert!(text.contains(j) && text.contains("line 2 is not a record"), "{text}");
+    let target = dir.join("elsewhere");
+    std::fs::write(&target, "kept").unwrap();
+    std::fs::remove_file(&journal).unwrap();
+    std::os::unix::fs::symlink(&target, &journal).unwrap();
+    let text = refused(&tablebase(&prove, ""), 1);
+    assert!(text.contains(j), "{text}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept");
+}
+
 /// Connect Four boards of 10 to 12 columns cannot be written as positions: refused before any
 /// work by every command, not accepted by plan and generate and refused by probe.
 #[test]

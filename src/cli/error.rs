@@ -53,6 +53,9 @@ pub enum Error {
     },
     /// A search failed (`bench`): exit 1.
     Search(SearchError),
+    /// A proof's journal could not be read or written, or is damaged (`bench cube-prove
+    /// --journal`): exit 1.
+    Journal(tablebase::games::cube::JournalError),
     /// Tables the command needs are not generated or need an upgrade (`verify`): exit 1.
     NotGenerated {
         /// The tables, `8-7, 8-8`.
@@ -128,6 +131,7 @@ impl fmt::Display for Error {
             Error::Plot(e) => write!(f, "{e}"),
             Error::Probe(e) => write!(f, "{}", explain(e)),
             Error::Search(e) => write!(f, "{e}"),
+            Error::Journal(e) => write!(f, "{e}"),
             Error::Unanswerable { dir, source } => {
                 write!(f, "{}: cannot probe every position drawn: {}", dir.display(), explain(source))
             }
@@ -200,6 +204,7 @@ impl From<tablebase_bench::Error> for Error {
             Bench::Table(e) => Error::Table(e),
             Bench::Unanswerable { dir, source } => Error::Unanswerable { dir, source },
             Bench::Search(e) => Error::Search(e),
+            Bench::Journal(e) => Error::Journal(e),
             Bench::NotOnDisk { what, command } => Error::NotOnDisk { what, command },
             Bench::NoCompleteTable { dir } => Error::NoCompleteTable { dir },
             Bench::NotConfirmed { index, value } => Error::NotConfirmed { index, value },

@@ -31,6 +31,8 @@ pub enum Error {
     },
     /// A search failed.
     Search(SearchError),
+    /// A proof's journal could not be read or written, or holds a line that is not a record.
+    Journal(tablebase::games::cube::JournalError),
     /// What the benchmark reads is not there; `command` makes it.
     NotOnDisk {
         /// What is missing.

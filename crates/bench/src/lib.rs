@@ -947,12 +947,39 @@ pub struct CubeProveArgs {
     parts_depth: usize,
     /// With `--parts-depth`: a first move's parts are split when at most this many of them are
     /// still open after a pass (more: the move is weak, and the next is tried instead).
-    #[arg(long, value_name = "PARTS", requires = "parts", default_value_t = tablebase::games::cube::solver::SPLIT_OPEN_PARTS as u64, value_parser = clap::value_parser!(u64).range(1..64))]
+    #[arg(long, value_name = "PARTS", requires = "parts", default_value_t = tablebase::games::cube::parts::SPLIT_OPEN_PARTS as u64, value_parser = clap::value_parser!(u64).range(1..64))]
     split_open_parts: u64,
+    /// With `--parts`: read what earlier proofs by parts showed from this journal (a part
+    /// recorded there is settled at once) and record there what this one shows, so that a
+    /// proof stopped goes on where it stopped (made if missing).
+    #[arg(long, value_name = "FILE", requires = "parts")]
+    journal: Option<std::path::PathBuf>,
     /// Decide it as `probe` does, without a time limit (the exact search for a moment, then the
     /// prover, along White's strategy in Qubic), on every core: the outcome and the seconds.
     #[arg(long, conflicts_with_all = ["split", "alpha_beta", "other", "symmetric_plies", "parts"])]
     strategy: bool,
+}
+
+/// A proof by parts of `position`, with the journal `--journal` names if any: outcomes read
+/// from it, and what the proof shows recorded there under the moves from the empty cube.
+fn prove_by_parts_journaled<const GRAVITY: bool>(
+    args: &CubeProveArgs,
+    position: &tablebase::games::cube::Position,
+    settings: &tablebase::games::cube::parts::PartsSettings,
+    report: &tablebase::games::cube::parts::PartReport<'_>,
+    report_pass: &tablebase::games::cube::parts::PassReport<'_>,
+) -> Result<tablebase::games::cube::parts::PartsProof, Error> {
+    use tablebase::games::cube::board::{play_qubic, play_sogo};
+    use tablebase::games::cube::parts::{JournalAt, PartsJournal, prove_by_parts};
+    let Some(path) = &args.journal else {
+        return prove_by_parts::<GRAVITY>(position, settings, None, report, report_pass)
+            .map_err(Error::Search);
+    };
+    let journal = PartsJournal::<GRAVITY>::open(path).map_err(Error::Journal)?;
+    let played = if GRAVITY { play_sogo(&args.position) } else { play_qubic(&args.position) };
+    let (_, moves) = played.map_err(|e| Error::Usage(e.to_string()))?;
+    let at = JournalAt { journal: &journal, moves: &moves };
+    prove_by_parts::<GRAVITY>(position, settings, Some(at), report, report_pass).map_err(Error::Search)
 }
 
 #[derive(Args)]
@@ -1122,7 +1149,7 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
         return Ok(());
     }
     if let Some(threads) = args.parts {
-        use tablebase::games::cube::solver::{OpenMove, PartsSettings, RoundLength, prove_by_parts};
+        use tablebase::games::cube::parts::{OpenMove, PartsSettings, RoundLength};
         let start = Instant::now();
         let settings = PartsSettings {
             threads,
@@ -1182,19 +1209,22 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
             }
         };
         let proof = match args.game {
-            CubeGameName::Qubic => prove_by_parts::<false>(&position, &settings, &report, &report_pass),
-            CubeGameName::Sogo => prove_by_parts::<true>(&position, &settings, &report, &report_pass),
-        };
-        let proof = proof.map_err(Error::Search)?;
+            CubeGameName::Qubic => {
+                prove_by_parts_journaled::<false>(args, &position, &settings, &report, &report_pass)
+            }
+            CubeGameName::Sogo => {
+                prove_by_parts_journaled::<true>(args, &position, &settings, &report, &report_pass)
+            }
+        }?;
         let mut out = host.stdout();
-        writeln!(out, "attacker\toutcome\tfirst move\tfirst moves tried\tparts\tpasses\tsearches\tcut short\tjoins\tstopped\tsplits\tseconds")
+        writeln!(out, "attacker\toutcome\tfirst move\tfirst moves tried\tparts\tpasses\tsearches\tcut short\tjoins\tstopped\tsplits\tfrom journal\tseconds")
             .map_err(Error::Output)?;
         let outcome = if proof.wins { "wins" } else { "does not win" };
         let first = proof.first_move.map_or(String::from("-"), name);
         let seconds = start.elapsed().as_secs_f64();
         writeln!(
             out,
-            "the side to move\t{outcome}\t{first}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{seconds:.1}",
+            "the side to move\t{outcome}\t{first}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{seconds:.1}",
             proof.first_moves_tried,
             proof.parts,
             proof.passes,
@@ -1202,7 +1232,8 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
             proof.cut_short,
             proof.joins,
             proof.stopped,
-            proof.splits
+            proof.splits,
+            proof.from_journal
         )
         .map_err(Error::Output)?;
         return Ok(());

@@ -7,6 +7,7 @@
 internal_mod!(board);
 internal_mod!(catalogue);
 mod game;
+internal_mod!(parts);
 mod picture;
 mod play;
 mod probe;
