@@ -7,6 +7,7 @@
 internal_mod!(board);
 internal_mod!(catalogue);
 mod game;
+internal_mod!(journal);
 internal_mod!(parts);
 mod picture;
 mod play;
@@ -21,5 +22,6 @@ internal_use!(catalogue::CubeBook);
 pub use game::{CubeGame, QubicGame, SogoGame};
 internal_use!(picture::cube_svg);
 pub use probe::{CubeMove, CubeTablebase, Played, diagram};
-pub use sogo::{JournalError, ProofJournal};
+pub use journal::JournalError;
+pub use sogo::ProofJournal;
 internal_use!(solver::CubeSolver);

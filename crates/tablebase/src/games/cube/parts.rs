@@ -4,13 +4,11 @@
 
 use super::board::Position;
 use super::search::CubeLines;
-use super::sogo::JournalError;
+use super::journal::{JournalError, JournalFile};
 use super::solver::{new_prover, on_threads};
 use crate::search::{LineGame, Prover, SearchError, Work};
 use std::collections::{HashMap, HashSet};
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -26,8 +24,7 @@ use std::time::{Duration, Instant};
 /// part's search took at least [`JOURNAL_SECONDS`], when a split part is settled, when a part is
 /// shown not won, and when the whole proof ends.
 pub struct PartsJournal<const GRAVITY: bool> {
-    path: PathBuf,
-    file: Mutex<File>,
+    file: JournalFile,
     /// The side to move's outcome by the position's key under the game's symmetries.
     outcomes: Mutex<HashMap<u128, bool>>,
     game: CubeLines<GRAVITY>,
@@ -44,34 +41,15 @@ impl<const GRAVITY: bool> PartsJournal<GRAVITY> {
     /// Opens the journal at `path` (made if missing; never through a link), with the outcomes
     /// it holds.
     pub fn open(path: &Path) -> Result<PartsJournal<GRAVITY>, JournalError> {
-        let io = |doing| move |source| JournalError::Io { path: path.to_path_buf(), doing, source };
-        let file = crate::table::open_to_write(OpenOptions::new().create(true).append(true).read(true), path)
-            .map_err(io("cannot open it to append"))?;
-        let reader = BufReader::new(crate::table::open_to_read(path).map_err(io("cannot read it"))?);
+        let (file, records) = JournalFile::open(path, parse_record::<GRAVITY>)?;
         let game = CubeLines::<GRAVITY>::new();
-        let mut outcomes = HashMap::new();
-        for (number, line) in reader.split(b'\n').enumerate() {
-            let line = line.map_err(io("cannot read it"))?;
-            let malformed = || JournalError::Malformed { path: path.to_path_buf(), line: number + 1 };
-            let text = std::str::from_utf8(&line).map_err(|_| malformed())?;
-            if text.trim().is_empty() {
-                continue;
-            }
-            let (position, wins) = parse_record::<GRAVITY>(text).ok_or_else(malformed)?;
-            outcomes.insert(game.canonical_key(&position), wins);
-        }
-        Ok(PartsJournal {
-            path: path.to_path_buf(),
-            file: Mutex::new(file),
-            outcomes: Mutex::new(outcomes),
-            game,
-            failed: AtomicBool::new(false),
-        })
+        let outcomes = records.iter().map(|(position, wins)| (game.canonical_key(position), *wins)).collect();
+        Ok(PartsJournal { file, outcomes: Mutex::new(outcomes), game, failed: AtomicBool::new(false) })
     }
 
     /// The file.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
     /// Positions recorded (up to symmetry).
@@ -100,10 +78,7 @@ impl<const GRAVITY: bool> PartsJournal<GRAVITY> {
             line.push_str(&move_name::<GRAVITY>(cell));
         }
         line.push('\n');
-        let mut file = self.file.lock().unwrap_or_else(PoisonError::into_inner);
-        let io = |doing| move |source| JournalError::Io { path: self.path.clone(), doing, source };
-        file.write_all(line.as_bytes()).map_err(io("cannot append a record"))?;
-        file.sync_data().map_err(io("cannot sync it"))?;
+        self.file.append(&line)?;
         let key = self.game.canonical_key(&position);
         self.outcomes.lock().unwrap_or_else(PoisonError::into_inner).insert(key, wins);
         Ok(())

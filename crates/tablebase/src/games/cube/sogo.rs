@@ -39,11 +39,10 @@
 
 use super::board::{self, CELLS, Position};
 use super::search::Sogo;
+use super::journal::{JournalError, JournalFile};
 use crate::search::{Deadline, LineGame, SearchError};
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The cells of the first and third levels (heights 1 and 3: bits of `z` = 0 and 2).
@@ -472,8 +471,7 @@ impl Outcomes {
 /// took at least `JOURNAL_NODES` (2^24) nodes are written, which keeps the file small enough to be
 /// checked in.
 pub struct ProofJournal {
-    path: PathBuf,
-    file: Mutex<File>,
+    file: JournalFile,
     entries: Mutex<HashMap<(Position, bool), bool>>,
 }
 
@@ -485,65 +483,18 @@ pub const JOURNAL_PLIES: u32 = 24;
 /// The fewest nodes of a proof the journal records: about ten seconds of searching.
 pub const JOURNAL_NODES: u64 = 1 << 24;
 
-/// What is wrong with a journal.
-#[derive(Debug)]
-pub enum JournalError {
-    /// It cannot be opened, read or written.
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What was being done.
-        doing: &'static str,
-        /// Why it failed.
-        source: std::io::Error,
-    },
-    /// A line that is not a record of the journal.
-    Malformed {
-        /// The file.
-        path: PathBuf,
-        /// The line (1-based).
-        line: usize,
-    },
-}
-
-impl std::fmt::Display for JournalError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            JournalError::Io { path, doing, source } => write!(f, "{}: {doing}: {source}", path.display()),
-            JournalError::Malformed { path, line } => {
-                write!(f, "{}: line {line} is not a record of a proof journal", path.display())
-            }
-        }
-    }
-}
-
-impl std::error::Error for JournalError {}
-
 impl ProofJournal {
     /// Opens the journal at `path` (made if missing; never through a link), with the outcomes
     /// it holds.
     pub fn open(path: &Path) -> Result<ProofJournal, JournalError> {
-        let io = |doing| move |source| JournalError::Io { path: path.to_path_buf(), doing, source };
-        let file = crate::table::open_to_write(std::fs::OpenOptions::new().create(true).append(true).read(true), path)
-            .map_err(io("cannot open it to append"))?;
-        let reader = BufReader::new(crate::table::open_to_read(path).map_err(io("cannot read it"))?);
-        let mut entries = HashMap::new();
-        for (number, line) in reader.split(b'\n').enumerate() {
-            let line = line.map_err(io("cannot read it"))?;
-            let malformed = || JournalError::Malformed { path: path.to_path_buf(), line: number + 1 };
-            let text = std::str::from_utf8(&line).map_err(|_| malformed())?;
-            if text.trim().is_empty() {
-                continue;
-            }
-            let (position, white_attacks, wins) = parse_record(text).ok_or_else(malformed)?;
-            entries.insert((position, white_attacks), wins);
-        }
-        Ok(ProofJournal { path: path.to_path_buf(), file: Mutex::new(file), entries: Mutex::new(entries) })
+        let (file, records) = JournalFile::open(path, parse_record)?;
+        let entries = records.into_iter().map(|(position, white_attacks, wins)| ((position, white_attacks), wins)).collect();
+        Ok(ProofJournal { file, entries: Mutex::new(entries) })
     }
 
     /// The file.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
     /// Outcomes recorded.
@@ -577,10 +528,7 @@ impl ProofJournal {
             if wins { "wins" } else { "cannot-win" },
             board::cube_notation(position)
         );
-        let mut file = self.file.lock().unwrap_or_else(PoisonError::into_inner);
-        let io = |doing| move |source| JournalError::Io { path: self.path.clone(), doing, source };
-        file.write_all(line.as_bytes()).map_err(io("cannot append a record"))?;
-        file.sync_data().map_err(io("cannot sync it"))?;
+        self.file.append(&line)?;
         self.entries.lock().unwrap_or_else(PoisonError::into_inner).insert((*position, white_attacks), wins);
         Ok(())
     }

@@ -1,0 +1,86 @@
+//! The journals of long proofs: text files of one record a line, appended and synced as each
+//! outcome is proved, so that a proof stopped goes on from them on any machine. What a record
+//! says is the journal's own ([`super::sogo::ProofJournal`], [`super::parts::PartsJournal`]).
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+
+/// What is wrong with a journal.
+#[derive(Debug)]
+pub enum JournalError {
+    /// It cannot be opened, read or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What was being done.
+        doing: &'static str,
+        /// Why it failed.
+        source: std::io::Error,
+    },
+    /// A line that is not a record of the journal.
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// The line (1-based).
+        line: usize,
+    },
+}
+
+impl std::fmt::Display for JournalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            JournalError::Io { path, doing, source } => write!(f, "{}: {doing}: {source}", path.display()),
+            JournalError::Malformed { path, line } => {
+                write!(f, "{}: line {line} is not a record of a proof journal", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for JournalError {}
+
+/// A journal's file, open to append.
+pub(super) struct JournalFile {
+    path: PathBuf,
+    file: Mutex<File>,
+}
+
+impl JournalFile {
+    /// Opens the journal at `path` (made if missing; never through a link) and reads its
+    /// records: `parse` is given each line that is not blank, and a line it refuses is an error
+    /// naming the file and the line.
+    pub(super) fn open<T>(
+        path: &Path,
+        mut parse: impl FnMut(&str) -> Option<T>,
+    ) -> Result<(JournalFile, Vec<T>), JournalError> {
+        let io = |doing| move |source| JournalError::Io { path: path.to_path_buf(), doing, source };
+        let file = crate::table::open_to_write(OpenOptions::new().create(true).append(true).read(true), path)
+            .map_err(io("cannot open it to append"))?;
+        let reader = BufReader::new(crate::table::open_to_read(path).map_err(io("cannot read it"))?);
+        let mut records = Vec::new();
+        for (number, line) in reader.split(b'\n').enumerate() {
+            let line = line.map_err(io("cannot read it"))?;
+            let malformed = || JournalError::Malformed { path: path.to_path_buf(), line: number + 1 };
+            let text = std::str::from_utf8(&line).map_err(|_| malformed())?;
+            if !text.trim().is_empty() {
+                records.push(parse(text).ok_or_else(malformed)?);
+            }
+        }
+        Ok((JournalFile { path: path.to_path_buf(), file: Mutex::new(file) }, records))
+    }
+
+    /// The file.
+    pub(super) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `line` (a record and its newline), synced before it counts.
+    pub(super) fn append(&self, line: &str) -> Result<(), JournalError> {
+        let mut file = self.file.lock().unwrap_or_else(PoisonError::into_inner);
+        let io = |doing| move |source| JournalError::Io { path: self.path.clone(), doing, source };
+        file.write_all(line.as_bytes()).map_err(io("cannot append a record"))?;
+        file.sync_data().map_err(io("cannot sync it"))
+    }
+}
