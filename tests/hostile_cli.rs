@@ -559,9 +559,9 @@ fn memory_limits_are_clean_errors() {
     assert!(text.contains("--table-mb 1024: needs 1.07 GB of memory"), "{text}");
 }
 
-/// A proof by parts's journal (`bench cube-prove --journal`) that is damaged, a link, or asked
-/// for without `--parts`: refused in one line naming the file and what is wrong, the link's
-/// target untouched.
+/// A proof by parts's journal (`bench cube-prove --journal`) that is damaged, a link, a FIFO, a
+/// directory, or asked for without `--parts`: refused in one line naming the file and what is
+/// wrong, the link's target untouched.
 #[test]
 fn a_damaged_or_linked_parts_journal_is_refused() {
     let dir = common::scratch("parts-journal");
@@ -581,6 +581,15 @@ fn a_damaged_or_linked_parts_journal_is_refused() {
     let text = refused(&tablebase(&prove, ""), 1);
     assert!(text.contains(j), "{text}");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept");
+    // A FIFO or a directory at its name: refused at once, not waited on or written into.
+    std::fs::remove_file(&journal).unwrap();
+    assert!(Command::new("mkfifo").arg(&journal).status().unwrap().success());
+    let text = refused(&within(&prove, Duration::from_secs(30)), 1);
+    assert!(text.contains(j) && text.contains("FIFO"), "{text}");
+    std::fs::remove_file(&journal).unwrap();
+    std::fs::create_dir(&journal).unwrap();
+    let text = refused(&tablebase(&prove, ""), 1);
+    assert!(text.contains(j) && text.contains("directory"), "{text}");
 }
 
 /// Connect Four boards of 10 to 12 columns cannot be written as positions: refused before any
