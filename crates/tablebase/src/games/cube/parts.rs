@@ -313,6 +313,10 @@ const SPLIT_ROUNDS_FIRST_PASS: usize = 1;
 /// lost. No knowledge of the game
 /// beyond the prover's: no strategy is followed.
 ///
+/// With a `journal` ([`JournalAt`]: the journal and the moves from the empty cube to
+/// `position`), a part the journal records is settled without a search, and what the proof
+/// shows is recorded there ([`PartsJournal`]), so that a proof stopped goes on where it stopped.
+///
 /// `report` is told of each search of a part as it ends: the part (the cells played to it, in
 /// order), the move searched alone (`None`: the part itself), the outcome (`None`: out of the
 /// round's time) and the seconds. `report_pass` is told what is open after each pass that
