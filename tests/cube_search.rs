@@ -868,3 +868,34 @@ fn generate_sogo_takes_a_thread_count() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// `scripts/recheck_parts_journal.sh` re-proves a journal's lines: a line that is right agrees
+/// (a win by parts, a drawn full cube that the side to move does not win), a wrong one is
+/// named and fails the script, and one that the time allowed does not settle says so.
+#[test]
+fn the_journal_recheck_script_agrees_with_right_lines_and_fails_on_wrong_ones() {
+    let scratch = tempfile::tempdir().unwrap();
+    let white: Vec<u64> = (0..64).filter(|i| DRAWN >> i & 1 == 1).map(|i| 1u64 << i).collect();
+    let black: Vec<u64> = (0..64).filter(|i| DRAWN >> i & 1 == 0).map(|i| 1u64 << i).collect();
+    let order: Vec<u64> = white.iter().zip(&black).flat_map(|(&w, &b)| [w, b]).collect();
+    let full = notation(&order, false);
+    let recheck = |lines: &str, seconds: &str| {
+        let journal = scratch.path().join("qubic-parts.journal");
+        std::fs::write(&journal, lines).unwrap();
+        let out = std::process::Command::new("bash")
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/recheck_parts_journal.sh"))
+            .args([env!("CARGO_BIN_EXE_tablebase"), journal.to_str().unwrap(), "qubic", seconds])
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    let right = format!("wins a11 d44 a12 d43 a13 d42\n\ncannot-win {full}\n");
+    let (code, said) = recheck(&right, "60");
+    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(said, format!("wins a11 d44 a12 d43 a13 d42: agrees\ncannot-win {full}: agrees\n"));
+    let (code, said) = recheck("wins a11 d44 a12 d43 a13 d42\ncannot-win a11 d44 a12 d43 a13 d42\n", "60");
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.ends_with("cannot-win a11 d44 a12 d43 a13 d42: DISAGREES\n"), "{said}");
+    let (code, said) = recheck("wins a11\n", "0.01");
+    assert_eq!((code, said.as_str()), (Some(0), "wins a11: not settled\n"));
+}
