@@ -71,7 +71,17 @@ impl<const GRAVITY: bool> PartsJournal<GRAVITY> {
     /// Records whether the side to move wins the position after `moves` (cells from the empty
     /// cube), synced before it counts.
     pub fn record(&self, moves: &[u32], wins: bool) -> Result<(), JournalError> {
+        self.write(self.key_after(moves), moves, wins)
+    }
+
+    /// The key under the game's symmetries of the position after `moves`.
+    fn key_after(&self, moves: &[u32]) -> u128 {
         let position = moves.iter().fold(Position::EMPTY, |position, &cell| position.play(1 << cell));
+        self.game.canonical_key(&position)
+    }
+
+    /// Appends the record of `moves` (whose position's key is `key`) and takes it in.
+    fn write(&self, key: u128, moves: &[u32], wins: bool) -> Result<(), JournalError> {
         let mut line = String::from(if wins { "wins" } else { "cannot-win" });
         for &cell in moves {
             line.push(' ');
@@ -79,7 +89,6 @@ impl<const GRAVITY: bool> PartsJournal<GRAVITY> {
         }
         line.push('\n');
         self.file.append(&line)?;
-        let key = self.game.canonical_key(&position);
         self.outcomes.lock().unwrap_or_else(PoisonError::into_inner).insert(key, wins);
         Ok(())
     }
@@ -89,11 +98,14 @@ impl<const GRAVITY: bool> PartsJournal<GRAVITY> {
     /// cannot be written (a full disk) costs the next run the proofs it would have kept, not
     /// this proof.
     fn keep(&self, moves: &[u32], wins: bool) {
-        let position = moves.iter().fold(Position::EMPTY, |position, &cell| position.play(1 << cell));
-        if self.failed.load(Ordering::Relaxed) || self.get(&position) == Some(wins) {
+        if self.failed.load(Ordering::Relaxed) {
             return;
         }
-        if let Err(e) = self.record(moves, wins)
+        let key = self.key_after(moves);
+        if self.outcomes.lock().unwrap_or_else(PoisonError::into_inner).get(&key) == Some(&wins) {
+            return;
+        }
+        if let Err(e) = self.write(key, moves, wins)
             && !self.failed.swap(true, Ordering::Relaxed)
         {
             eprintln!("tablebase: warning: {e}; the proof goes on without recording");
