@@ -1054,7 +1054,7 @@ fn peak_resident_mb() -> Option<u64> {
 
 /// Proves whether the side to move (or with `--other` the other side) wins a cube position.
 pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
-    use tablebase::games::cube::board::{cell_name, column_name, parse_qubic, parse_sogo};
+    use tablebase::games::cube::board::{move_name, parse_qubic, parse_sogo};
     use tablebase::games::cube::search::{CubeLines, Qubic, Sogo};
     use tablebase::search::{LineGame, ProofTree, Prover, Searcher};
     fn prove<G: LineGame>(
@@ -1133,8 +1133,8 @@ pub fn cube_prove(args: &CubeProveArgs, host: &impl Host) -> Result<(), Error> {
     }
     .map_err(bad)?;
     let name: fn(u32) -> String = match args.game {
-        CubeGameName::Qubic => cell_name,
-        CubeGameName::Sogo => |cell| column_name(cell % 4, cell / 4 % 4),
+        CubeGameName::Qubic => move_name::<false>,
+        CubeGameName::Sogo => move_name::<true>,
     };
     if args.strategy {
         use tablebase::games::cube::solver::CubeSolver;

@@ -418,6 +418,13 @@ pub fn cell_name(index: u32) -> String {
     format!("{}{}", column_name(x, y), z + 1)
 }
 
+/// The name of a move onto `cell`: its column in Sogo (`GRAVITY`, where the stone drops), its
+/// cell in Qubic.
+pub fn move_name<const GRAVITY: bool>(cell: u32) -> String {
+    let (x, y, _) = coordinates(cell);
+    if GRAVITY { column_name(x, y) } else { cell_name(cell) }
+}
+
 /// The stones layer by layer from the bottom, rows from 1, `x` for the first player, `o` for
 /// the second, `.` for an empty cell: `x..o ..../....|.../`.
 pub fn cube_notation(position: &Position) -> String {
@@ -526,5 +533,7 @@ mod tests {
         assert!(matches!(parse_qubic("a11b11a12b12a13b13a14b14"), Err(MovesError::GameOver { at: 8 })));
         assert_eq!(cell_name(63), "d44");
         assert_eq!(cell_name(1 + 4 * 2 + 16), "b32");
+        assert_eq!(move_name::<false>(1 + 4 * 2 + 16), "b32");
+        assert_eq!(move_name::<true>(1 + 4 * 2 + 16), "b3");
     }
 }

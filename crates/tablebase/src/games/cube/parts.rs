@@ -2,7 +2,7 @@
 //! searched on its own by rounds of doubling length, parts that resist split into proofs by
 //! parts of their own, and what is proved kept in a journal from one run to the next.
 
-use super::board::Position;
+use super::board::{move_name, Position};
 use super::search::CubeLines;
 use super::journal::{JournalError, JournalFile};
 use super::solver::{new_prover, on_threads};
@@ -111,11 +111,6 @@ impl<const GRAVITY: bool> PartsJournal<GRAVITY> {
             eprintln!("tablebase: warning: {e}; the proof goes on without recording");
         }
     }
-}
-
-/// A cell as the game's moves name it: Qubic's cell (`b11`), Sogo's column (`b1`).
-fn move_name<const GRAVITY: bool>(cell: u32) -> String {
-    if GRAVITY { super::board::column_name(cell % 4, cell / 4 % 4) } else { super::board::cell_name(cell) }
 }
 
 /// A journal line's position and whether its side to move wins.

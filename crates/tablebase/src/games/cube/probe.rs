@@ -22,11 +22,7 @@ pub struct CubeMove<const GRAVITY: bool>(
 
 impl<const GRAVITY: bool> fmt::Display for CubeMove<GRAVITY> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (x, y, _) = board::coordinates(u32::from(self.0));
-        match GRAVITY {
-            true => f.write_str(&board::column_name(x, y)),
-            false => f.write_str(&board::cell_name(u32::from(self.0))),
-        }
+        f.write_str(&board::move_name::<GRAVITY>(u32::from(self.0)))
     }
 }
 
