@@ -592,6 +592,35 @@ fn a_damaged_or_linked_parts_journal_is_refused() {
     assert!(text.contains(j) && text.contains("directory"), "{text}");
 }
 
+/// Sogo's proof journal (`generate sogo`'s `sogo-proof.journal`): `plan` writes none; one that
+/// is damaged or a link is refused by `plan` and `generate` in one line naming the file, before
+/// any proof, where it used to be passed over with a warning and hours of proofs went
+/// unrecorded; the link's target is untouched.
+#[test]
+fn sogo_proof_journal_damaged_or_linked_is_refused_and_plan_writes_none() {
+    let dir = common::scratch("sogo-journal");
+    let d = dir.to_str().unwrap();
+    let journal = dir.join("sogo-proof.journal");
+    let plan = ["plan", "sogo", "--book-plies", "1", "--dir", d];
+    let generate = ["generate", "sogo", "--book-plies", "1", "--threads", "1", "--dir", d];
+    let out = tablebase(&plan, "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read_dir(&*dir).unwrap().count(), 0, "plan wrote into {d}");
+    std::fs::write(&journal, "white wins x/..\n").unwrap();
+    for args in [&plan[..], &generate[..]] {
+        let text = refused(&tablebase(args, ""), 1);
+        assert!(text.contains("sogo-proof.journal: line 1 is not a record"), "{args:?}: {text}");
+    }
+    assert!(!dir.join("sogo-ply00.set").exists(), "generate began before refusing its journal");
+    let target = dir.join("elsewhere");
+    std::fs::write(&target, "kept").unwrap();
+    std::fs::remove_file(&journal).unwrap();
+    std::os::unix::fs::symlink(&target, &journal).unwrap();
+    let text = refused(&tablebase(&generate, ""), 1);
+    assert!(text.contains("sogo-proof.journal") && text.contains("symbolic link"), "{text}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept");
+}
+
 /// Connect Four boards of 10 to 12 columns cannot be written as positions: refused before any
 /// work by every command, not accepted by plan and generate and refused by probe.
 #[test]

@@ -86,6 +86,7 @@ pub fn variant_error(error: VariantError, dir: &Path) -> PyErr {
         VariantError::NotOnDisk { generate, what } => {
             TableError::new_err(format!("{what} (run: {})", generate_call(&generate, dir)))
         }
+        VariantError::Unusable { what } => TableError::new_err(what),
     }
 }
 

@@ -56,6 +56,8 @@ pub enum Error {
     /// A proof's journal could not be read or written, or is damaged (`bench cube-prove
     /// --journal`): exit 1.
     Journal(tablebase::games::cube::JournalError),
+    /// A file the tables are made with cannot be used (a damaged proof journal): exit 1.
+    Unusable(String),
     /// Tables the command needs are not generated or need an upgrade (`verify`): exit 1.
     NotGenerated {
         /// The tables, `8-7, 8-8`.
@@ -132,6 +134,7 @@ impl fmt::Display for Error {
             Error::Probe(e) => write!(f, "{}", explain(e)),
             Error::Search(e) => write!(f, "{e}"),
             Error::Journal(e) => write!(f, "{e}"),
+            Error::Unusable(what) => write!(f, "{what}"),
             Error::Unanswerable { dir, source } => {
                 write!(f, "{}: cannot probe every position drawn: {}", dir.display(), explain(source))
             }
@@ -290,5 +293,6 @@ pub fn variant_error(error: VariantError, dir: &Path) -> Error {
         VariantError::NotOnDisk { generate, what } => {
             Error::NotOnDisk { what, command: generate_command(&generate, dir) }
         }
+        VariantError::Unusable { what } => Error::Unusable(what),
     }
 }

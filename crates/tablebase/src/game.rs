@@ -84,6 +84,11 @@ pub enum VariantError {
         /// What is missing.
         what: String,
     },
+    /// A file the variant's tables are made with cannot be used (a damaged proof journal).
+    Unusable {
+        /// What is wrong, naming the file.
+        what: String,
+    },
 }
 
 impl fmt::Display for VariantError {
@@ -97,6 +102,7 @@ impl fmt::Display for VariantError {
             }
             VariantError::Contradiction { why, .. } => write!(f, "{why}"),
             VariantError::NotOnDisk { what, .. } => write!(f, "{what}"),
+            VariantError::Unusable { what } => write!(f, "{what}"),
         }
     }
 }

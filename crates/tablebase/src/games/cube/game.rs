@@ -79,10 +79,11 @@ impl<const GRAVITY: bool> Game for CubeGame<GRAVITY> {
             // Sogo's proofs are long: they are recorded as they go, and read back by the next
             // run. verify re-proves every value without them.
             let path = dir.join(super::sogo::JOURNAL_FILE);
-            match super::sogo::ProofJournal::open(&path) {
-                Ok(journal) => return Ok(CubeBook::tables_with_journal(last, std::sync::Arc::new(journal))),
-                Err(e) => eprintln!("tablebase: warning: {e}; the proofs go on without recording"),
-            }
+            // A journal that cannot be read is refused, not passed over: hours of proofs would
+            // go unrecorded, or what it holds be lost to a run that starts it anew.
+            let journal = super::sogo::ProofJournal::open(&path)
+                .map_err(|e| VariantError::Unusable { what: format!("{e} (the proofs' journal: mend it or move it away)") })?;
+            return Ok(CubeBook::tables_with_journal(last, std::sync::Arc::new(journal)));
         }
         last.map(CubeBook::tables).ok_or_else(|| VariantError::NotOnDisk {
             generate: Variant::of(Self::KEY).with("book-plies", "N"),

@@ -44,20 +44,35 @@ impl std::error::Error for JournalError {}
 /// A journal's file, open to append.
 pub(super) struct JournalFile {
     path: PathBuf,
-    file: Mutex<File>,
+    /// `None` until the first record where the file was not there yet (see [`Creation`]).
+    file: Mutex<Option<File>>,
+}
+
+/// When a journal that is not there yet is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Creation {
+    /// At once, so that a path that cannot be written is refused before the proof starts
+    /// (`bench cube-prove --journal FILE`, a file the user named).
+    Now,
+    /// At its first record: `plan` writes nothing, and `generate` has made its directory by then.
+    AtFirstRecord,
 }
 
 impl JournalFile {
-    /// Opens the journal at `path` (made if missing; never through a link) and reads its
-    /// records: `parse` is given each line that is not blank, and a line it refuses is an error
-    /// naming the file and the line.
+    /// Opens the journal at `path` (never through a link; made when `creation` says where it is
+    /// missing) and reads its records: `parse` is given each line that is not blank, and a line
+    /// it refuses is an error naming the file and the line.
     pub(super) fn open<T>(
         path: &Path,
+        creation: Creation,
         mut parse: impl FnMut(&str) -> Option<T>,
     ) -> Result<(JournalFile, Vec<T>), JournalError> {
         let io = |doing| move |source| JournalError::Io { path: path.to_path_buf(), doing, source };
-        let file = crate::table::open_to_write(OpenOptions::new().create(true).append(true).read(true), path)
-            .map_err(io("cannot open it to append"))?;
+        // symlink_metadata, not exists: a dangling link is there, and refused by the open.
+        if creation == Creation::AtFirstRecord && std::fs::symlink_metadata(path).is_err() {
+            return Ok((JournalFile { path: path.to_path_buf(), file: Mutex::new(None) }, Vec::new()));
+        }
+        let file = open_to_append(path).map_err(io("cannot open it to append"))?;
         let reader = BufReader::new(crate::table::open_to_read(path).map_err(io("cannot read it"))?);
         let mut records = Vec::new();
         for (number, line) in reader.split(b'\n').enumerate() {
@@ -68,7 +83,7 @@ impl JournalFile {
                 records.push(parse(text).ok_or_else(malformed)?);
             }
         }
-        Ok((JournalFile { path: path.to_path_buf(), file: Mutex::new(file) }, records))
+        Ok((JournalFile { path: path.to_path_buf(), file: Mutex::new(Some(file)) }, records))
     }
 
     /// The file.
@@ -80,7 +95,16 @@ impl JournalFile {
     pub(super) fn append(&self, line: &str) -> Result<(), JournalError> {
         let mut file = self.file.lock().unwrap_or_else(PoisonError::into_inner);
         let io = |doing| move |source| JournalError::Io { path: self.path.clone(), doing, source };
+        let file = match &mut *file {
+            Some(file) => file,
+            None => file.insert(open_to_append(&self.path).map_err(io("cannot open it to append"))?),
+        };
         file.write_all(line.as_bytes()).map_err(io("cannot append a record"))?;
         file.sync_data().map_err(io("cannot sync it"))
     }
+}
+
+/// The file at `path` opened to append (and read), made if missing, never through a link.
+fn open_to_append(path: &Path) -> std::io::Result<File> {
+    crate::table::open_to_write(OpenOptions::new().create(true).append(true).read(true), path)
 }

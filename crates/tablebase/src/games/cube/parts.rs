@@ -4,7 +4,7 @@
 
 use super::board::{move_name, Position};
 use super::search::CubeLines;
-use super::journal::{JournalError, JournalFile};
+use super::journal::{Creation, JournalError, JournalFile};
 use super::solver::{new_prover, on_threads};
 use crate::search::{LineGame, Prover, SearchError, Work};
 use std::collections::{HashMap, HashSet};
@@ -41,7 +41,7 @@ impl<const GRAVITY: bool> PartsJournal<GRAVITY> {
     /// Opens the journal at `path` (made if missing; never through a link), with the outcomes
     /// it holds.
     pub fn open(path: &Path) -> Result<PartsJournal<GRAVITY>, JournalError> {
-        let (file, records) = JournalFile::open(path, parse_record::<GRAVITY>)?;
+        let (file, records) = JournalFile::open(path, Creation::Now, parse_record::<GRAVITY>)?;
         let game = CubeLines::<GRAVITY>::new();
         let outcomes = records.iter().map(|(position, wins)| (game.canonical_key(position), *wins)).collect();
         Ok(PartsJournal { file, outcomes: Mutex::new(outcomes), game, failed: AtomicBool::new(false) })

@@ -39,7 +39,7 @@
 
 use super::board::{self, CELLS, Position};
 use super::search::Sogo;
-use super::journal::{JournalError, JournalFile};
+use super::journal::{Creation, JournalError, JournalFile};
 use crate::search::{Deadline, LineGame, SearchError};
 use std::collections::HashMap;
 use std::path::Path;
@@ -484,10 +484,10 @@ pub const JOURNAL_PLIES: u32 = 24;
 pub const JOURNAL_NODES: u64 = 1 << 24;
 
 impl ProofJournal {
-    /// Opens the journal at `path` (made if missing; never through a link), with the outcomes
-    /// it holds.
+    /// Opens the journal at `path` (never through a link), with the outcomes it holds; a
+    /// journal not there yet is made at its first record.
     pub fn open(path: &Path) -> Result<ProofJournal, JournalError> {
-        let (file, records) = JournalFile::open(path, parse_record)?;
+        let (file, records) = JournalFile::open(path, Creation::AtFirstRecord, parse_record)?;
         let entries = records.into_iter().map(|(position, white_attacks, wins)| ((position, white_attacks), wins)).collect();
         Ok(ProofJournal { file, entries: Mutex::new(entries) })
     }
@@ -980,16 +980,22 @@ mod tests {
     }
 
     /// A journal reads back what it recorded, a prover with it takes the recorded outcome
-    /// without searching, and a damaged line or a planted link is an error naming the file.
+    /// without searching, and a damaged line or a planted link is an error naming the file. One
+    /// not there yet is made at its first record, not at its opening (`plan` writes nothing;
+    /// `generate` makes its directory in between).
     #[test]
     fn the_journal_reads_back_its_records_and_refuses_damage() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(JOURNAL_FILE);
+        let top = tempfile::tempdir().unwrap();
+        let dir = top.path().join("made-later");
+        let path = dir.join(JOURNAL_FILE);
         let mut rng = crate::rng::SplitMix64::new(3);
         let positions: Vec<Position> = (0..50).filter_map(|i| random_position(&mut rng, 10 + i % 14)).collect();
         {
             let journal = ProofJournal::open(&path).unwrap();
             assert!(journal.is_empty());
+            assert!(!dir.exists(), "opening a journal made its directory");
+            std::fs::create_dir(&dir).unwrap();
+            assert!(!path.exists(), "opening a journal made its file");
             for (i, p) in positions.iter().enumerate() {
                 assert_eq!(parse_notation(&super::board::cube_notation(p)), Some(*p));
                 journal.record(p, i % 2 == 0, i % 3 == 0, 1 << 30).unwrap();
@@ -1011,11 +1017,17 @@ mod tests {
         std::fs::write(&path, "white wins x/..\n").unwrap();
         let error = ProofJournal::open(&path).err().unwrap().to_string();
         assert!(error.contains(JOURNAL_FILE) && error.contains("line 1"), "{error}");
-        let target = dir.path().join("elsewhere");
+        let target = dir.join("elsewhere");
         std::fs::write(&target, "kept").unwrap();
         std::fs::remove_file(&path).unwrap();
         std::os::unix::fs::symlink(&target, &path).unwrap();
         assert!(ProofJournal::open(&path).is_err());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept");
+        // A link planted after the opening, before the first record: not written through.
+        std::fs::remove_file(&path).unwrap();
+        let journal = ProofJournal::open(&path).unwrap();
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        assert!(journal.record(&p, true, true, 1 << 30).is_err());
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept");
         for bad in ["", "x", "xxxx/..../..../....|....|....|....", "....|x.../..../....|....|...."] {
             assert_eq!(parse_notation(bad), None, "{bad}");
