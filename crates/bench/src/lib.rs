@@ -993,7 +993,7 @@ pub struct SogoProveArgs {
     /// Prove for both sides: the side to move, then the other (on the same table).
     #[arg(long, conflicts_with = "other")]
     both: bool,
-    /// The knowledge to use: `all`, `none`, names (`live-lines,claimeven,dead-cells,ordering,zugzwang,column-pairs,probes`)
+    /// The knowledge to use: `all`, `none`, names (`live-lines,claimeven,dead-cells,ordering,zugzwang,column-pairs,probes,other-side`)
     /// or `no-` names to leave out.
     #[arg(long, default_value = "all")]
     knowledge: String,

@@ -73,6 +73,10 @@ pub struct Knowledge {
     /// so that a move settled at once (by the table or a rule) is found before a costly one is
     /// searched.
     pub probes: bool,
+    /// Let an outcome the table holds for the other colour as attacker settle this one: where
+    /// the other colour wins, this one cannot (what a draw's second one-sided proof, on the
+    /// first's table, is mostly made of).
+    pub other_side: bool,
 }
 
 impl Knowledge {
@@ -91,11 +95,12 @@ impl Knowledge {
             zugzwang: on,
             column_pairs: on,
             probes: on,
+            other_side: on,
         }
     }
 
     /// The knowledge named in `text`: `all`, `none`, or names joined by commas
-    /// (`live-lines,claimeven,dead-cells,ordering,zugzwang,column-pairs,probes`), each optionally
+    /// (`live-lines,claimeven,dead-cells,ordering,zugzwang,column-pairs,probes,other-side`), each optionally
     /// prefixed `no-` to remove it from everything.
     pub fn parse(text: &str) -> Result<Knowledge, String> {
         match text.trim() {
@@ -120,9 +125,10 @@ impl Knowledge {
                 "zugzwang" => knowledge.zugzwang = on,
                 "column-pairs" => knowledge.column_pairs = on,
                 "probes" => knowledge.probes = on,
+                "other-side" => knowledge.other_side = on,
                 _ => {
                     return Err(format!(
-                        "'{name}' is no knowledge of the prover (live-lines, claimeven, dead-cells, ordering, zugzwang, column-pairs, probes)"
+                        "'{name}' is no knowledge of the prover (live-lines, claimeven, dead-cells, ordering, zugzwang, column-pairs, probes, other-side)"
                     ));
                 }
             }
@@ -391,18 +397,28 @@ pub fn with_dead_stones_recoloured(game: &Sogo, current: u64, mask: u64) -> u64 
 /// Outcomes proved, keyed exactly: buckets of two entries, one kept for the position that took
 /// the most work to prove, one replaced by every new outcome.
 ///
-/// A key (the 80-bit position key with the attacker's colour above it) is multiplied by an odd
-/// number modulo `2^81`, a bijection: the high bits choose the bucket, the low bits are stored
-/// with the outcome, so that an entry is never mistaken for another position's.
+/// A position's 80-bit key is multiplied by an odd number modulo `2^80`, a bijection: the high
+/// bits choose a pair of buckets, the low bits are stored with the outcome, so that an entry is
+/// never mistaken for another position's. The pair holds a bucket for each colour as attacker,
+/// in one cache line, so that looking at the other colour's outcome (`other_side`) costs no
+/// second miss.
 struct Outcomes {
-    buckets: Vec<[u64; 2]>,
+    pairs: Vec<BucketPair>,
     stored_bits: u32,
 }
 
+/// The buckets of one position's key: White attacking, then Black (the key's bit 80), each two
+/// entries; aligned so that the pair never straddles two cache lines.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct BucketPair([[u64; 2]; 2]);
+
 /// Bits of the table's keys: 80 of the position, 1 for the attacker's colour.
 const KEY_BITS: u32 = 81;
-const KEY_MASK: u128 = (1 << KEY_BITS) - 1;
-const ODD: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835 & KEY_MASK;
+/// The key's bit of the attacker's colour.
+const OTHER_ATTACKER: u128 = 1 << 80;
+const POSITION_MASK: u128 = OTHER_ATTACKER - 1;
+const ODD: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835 & POSITION_MASK;
 /// An entry: the stored bits of the key, then 5 bits of work (log2 of the nodes, at least 1,
 /// so that an entry is never 0), then the outcome.
 const WORK_BITS: u32 = 5;
@@ -415,25 +431,31 @@ impl Outcomes {
     fn new(bytes: usize) -> Outcomes {
         let buckets = (bytes / 16).max(1 << LEAST_BUCKET_BITS);
         let bucket_bits = (usize::BITS - 1 - buckets.leading_zeros()).min(KEY_BITS);
-        Outcomes { buckets: vec![[0; 2]; 1 << bucket_bits], stored_bits: KEY_BITS - bucket_bits }
+        // SAFETY: zeroed memory is a valid `BucketPair` (integers), every entry empty.
+        let pairs = unsafe { crate::prefetch::zeroed_table(1 << (bucket_bits - 1)) };
+        Outcomes { pairs, stored_bits: KEY_BITS - bucket_bits }
     }
 
+    /// The pair of buckets of `key`, the bucket in it (the attacker's colour), and the bits
+    /// stored with its outcome.
     #[inline(always)]
-    fn locate(&self, key: u128) -> (usize, u64) {
-        let hashed = key.wrapping_mul(ODD) & KEY_MASK;
-        ((hashed >> self.stored_bits) as usize, (hashed & ((1 << self.stored_bits) - 1)) as u64)
+    fn locate(&self, key: u128) -> (usize, usize, u64) {
+        let hashed = (key & POSITION_MASK).wrapping_mul(ODD) & POSITION_MASK;
+        let pair = (hashed >> self.stored_bits) as usize;
+        (pair, (key >> 80) as usize & 1, (hashed & ((1 << self.stored_bits) - 1)) as u64)
     }
 
-    /// Starts loading the bucket of `key` into the cache, for a [`Outcomes::get`] soon after.
+    /// Starts loading the buckets of `key` (both colours') into the cache, for a
+    /// [`Outcomes::get`] soon after.
     #[inline(always)]
     fn prefetch(&self, key: u128) {
-        crate::prefetch::prefetch(&self.buckets[self.locate(key).0]);
+        crate::prefetch::prefetch(&self.pairs[self.locate(key).0]);
     }
 
     #[inline(always)]
     fn get(&self, key: u128) -> Option<bool> {
-        let (bucket, stored) = self.locate(key);
-        self.buckets[bucket]
+        let (pair, colour, stored) = self.locate(key);
+        self.pairs[pair].0[colour]
             .iter()
             .find(|&&entry| entry != 0 && entry >> (WORK_BITS + 1) == stored)
             .map(|&entry| entry & 1 == 1)
@@ -441,10 +463,10 @@ impl Outcomes {
 
     #[inline(always)]
     fn put(&mut self, key: u128, attacker_wins: bool, nodes: u64) {
-        let (bucket, stored) = self.locate(key);
+        let (pair, colour, stored) = self.locate(key);
         let work = (64 - nodes.leading_zeros()).clamp(1, (1 << WORK_BITS) - 1) as u64;
         let entry = stored << (WORK_BITS + 1) | work << 1 | u64::from(attacker_wins);
-        let [kept, recent] = &mut self.buckets[bucket];
+        let [kept, recent] = &mut self.pairs[pair].0[colour];
         let work_of = |entry: u64| entry >> 1 & ((1 << WORK_BITS) - 1);
         if *kept == 0 || *kept >> (WORK_BITS + 1) == stored || work >= work_of(*kept) {
             if *kept >> (WORK_BITS + 1) != stored {
@@ -457,7 +479,7 @@ impl Outcomes {
     }
 
     fn clear(&mut self) {
-        self.buckets.fill([0; 2]);
+        self.pairs.fill(BucketPair([[0; 2]; 2]));
     }
 }
 
@@ -662,7 +684,7 @@ impl SogoProver {
     /// second a GB) before the search can notice that it is no longer wanted, which a server's
     /// short searches must (`serve` stops a search whose client has gone).
     pub fn on_huge_pages(self) -> SogoProver {
-        crate::prefetch::advise_huge_pages(&self.table.buckets);
+        crate::prefetch::advise_huge_pages(&self.table.pairs);
         self
     }
 
@@ -755,6 +777,11 @@ impl SogoProver {
         }
         if let Some(wins) = self.table.get(key) {
             return Ok(wins);
+        }
+        if self.knowledge.other_side && self.table.get(key ^ OTHER_ATTACKER) == Some(true) {
+            #[cfg(test)]
+            tests::count_other_side();
+            return Ok(false);
         }
         let journaled = self.journal.is_some() && mask.count_ones() <= JOURNAL_PLIES;
         let position = Position { current, mask, ply: mask.count_ones() };
@@ -898,6 +925,8 @@ mod tests {
         unsettled: u64,
         /// Claims that the attacker wins ([`Rule::Zugzwang`]) confirmed.
         wins_confirmed: u64,
+        /// Positions settled by the table's outcome for the other colour as attacker.
+        other_side: u64,
     }
 
     thread_local! {
@@ -907,7 +936,12 @@ mod tests {
             confirmed: [0; 65],
             unsettled: 0,
             wins_confirmed: 0,
+            other_side: 0,
         });
+    }
+
+    pub(super) fn count_other_side() {
+        CHECKS.with_borrow_mut(|checks| checks.other_side += 1);
     }
 
     pub(super) fn count_evaluation(stones: u32) {
@@ -955,10 +989,12 @@ mod tests {
             let plies = 20 + (rng.next_u64() % 25) as u32;
             let Some(p) = random_position(&mut rng, plies) else { continue };
             roots += 1;
+            // Both colours attack on one table, as `generate` proves them: the second proof
+            // may take the first's outcomes for the other colour (`other_side`).
+            prover.clear();
             for attacker_to_move in [true, false] {
                 exact.set_time_limit(Some(1.0));
                 let Ok(truth) = exact.wins(&p, attacker_to_move) else { continue };
-                prover.clear();
                 assert_eq!(prover.prove(&p, attacker_to_move).unwrap().attacker_wins, truth, "{p:?}");
                 compared += 1;
             }
@@ -967,12 +1003,15 @@ mod tests {
             let confirmed: u64 = checks.confirmed.iter().sum();
             eprintln!(
                 "{roots} random positions, {compared} proofs compared; rules asked at {} positions of 20 to 44 stones, \
-                 {confirmed} claims confirmed ({} of 20 to 44 stones, {} that the attacker wins), {} unsettled",
+                 {confirmed} claims confirmed ({} of 20 to 44 stones, {} that the attacker wins), {} unsettled; \
+                 {} settled by the other colour's outcome",
                 in_range(&checks.evaluated),
                 in_range(&checks.confirmed),
                 checks.wins_confirmed,
-                checks.unsettled
+                checks.unsettled,
+                checks.other_side
             );
+            assert!(checks.other_side > 1_000, "{} settled by the other colour's outcome", checks.other_side);
             assert!(confirmed > 10_000 && checks.unsettled * 100 <= confirmed, "{confirmed} confirmed, {} unsettled", checks.unsettled);
             assert!(checks.wins_confirmed > 1_000, "{} wins confirmed", checks.wins_confirmed);
         });
@@ -1039,7 +1078,7 @@ mod tests {
         let mut table = Outcomes::new(0);
         let mut rng = crate::rng::SplitMix64::new(5);
         let keys: Vec<u128> =
-            (0..1000).map(|_| ((u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64())) & KEY_MASK).collect();
+            (0..1000).map(|_| ((u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64())) & ((1 << KEY_BITS) - 1)).collect();
         for (i, &key) in keys.iter().enumerate() {
             table.put(key, i % 3 == 0, i as u64);
         }
