@@ -785,9 +785,13 @@ impl SogoProver {
         }
         let journaled = self.journal.is_some() && mask.count_ones() <= JOURNAL_PLIES;
         let position = Position { current, mask, ply: mask.count_ones() };
-        if journaled && let Some(wins) = self.journal.as_ref().and_then(|j| j.get(&position, attacker == 1)) {
-            self.table.put(key, wins, JOURNAL_NODES);
-            return Ok(wins);
+        if journaled && let Some(journal) = &self.journal {
+            // What the journal holds for this attacker, or for the other where that one wins.
+            let other_wins = || self.knowledge.other_side && journal.get(&position, attacker != 1) == Some(true);
+            if let Some(wins) = journal.get(&position, attacker == 1).or_else(|| other_wins().then_some(false)) {
+                self.table.put(key, wins, JOURNAL_NODES);
+                return Ok(wins);
+            }
         }
 
         let mut ordered = [(0u32, 0u64); COLUMNS];
@@ -1052,6 +1056,14 @@ mod tests {
         let white_to_move = p.ply.is_multiple_of(2);
         let proof = prover.prove(&p, white_to_move).unwrap();
         assert_eq!((proof.attacker_wins, proof.nodes), (true, 1));
+        // Where the journal has White winning, Black cannot: read so only with `other_side`.
+        let black = |knowledge| {
+            let mut prover = SogoProver::new(knowledge, 0).with_journal(journal.clone());
+            prover.set_time_limit(Some(0.2));
+            prover.prove(&p, !white_to_move).map(|proof| (proof.attacker_wins, proof.nodes))
+        };
+        assert_eq!(black(Knowledge { other_side: true, ..Knowledge::NONE }).ok(), Some((false, 1)));
+        assert!(!matches!(black(Knowledge::NONE), Ok((_, 1))), "no other_side, yet settled at once");
 
         std::fs::write(&path, "white wins x/..\n").unwrap();
         let error = ProofJournal::open(&path).err().unwrap().to_string();
