@@ -61,6 +61,8 @@ pub(crate) fn advise_huge_pages<T>(entries: &[T]) {
 /// # Safety
 /// All-zero bytes must be a valid `T` (integers, and structs, tuples and arrays of them).
 pub(crate) unsafe fn zeroed_table<T>(len: usize) -> Vec<T> {
+    // An alignment above 16 takes the allocator's other way, which clears every byte itself.
+    const { assert!(std::mem::align_of::<T>() <= 16, "zeroed_table: at most 16-byte alignment") };
     let layout = std::alloc::Layout::array::<T>(len).expect("a table that fits the address space");
     if layout.size() == 0 {
         return Vec::new();

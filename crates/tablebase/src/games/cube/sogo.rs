@@ -399,19 +399,17 @@ pub fn with_dead_stones_recoloured(game: &Sogo, current: u64, mask: u64) -> u64 
 ///
 /// A position's 80-bit key is multiplied by an odd number modulo `2^80`, a bijection: the high
 /// bits choose a pair of buckets, the low bits are stored with the outcome, so that an entry is
-/// never mistaken for another position's. The pair holds a bucket for each colour as attacker,
-/// in one cache line, so that looking at the other colour's outcome (`other_side`) costs no
-/// second miss.
+/// never mistaken for another position's. The pair holds a bucket for each colour as attacker
+/// (White's, then Black's: the key's bit 80), 32 bytes starting on a multiple of 32, so in one
+/// cache line: looking at the other colour's outcome (`other_side`) costs no second miss.
 struct Outcomes {
-    pairs: Vec<BucketPair>,
+    /// The buckets, and one more: the pairs start at `first`, 0 or 1, whichever is 32-byte
+    /// aligned. (A type aligned to 32 would have the allocator clear the whole table when it is
+    /// made, where this one, of 8-byte alignment, comes from the kernel untouched.)
+    buckets: Vec<[u64; 2]>,
+    first: usize,
     stored_bits: u32,
 }
-
-/// The buckets of one position's key: White attacking, then Black (the key's bit 80), each two
-/// entries; aligned so that the pair never straddles two cache lines.
-#[derive(Clone, Copy)]
-#[repr(C, align(32))]
-struct BucketPair([[u64; 2]; 2]);
 
 /// Bits of the table's keys: 80 of the position, 1 for the attacker's colour.
 const KEY_BITS: u32 = 81;
@@ -431,31 +429,33 @@ impl Outcomes {
     fn new(bytes: usize) -> Outcomes {
         let buckets = (bytes / 16).max(1 << LEAST_BUCKET_BITS);
         let bucket_bits = (usize::BITS - 1 - buckets.leading_zeros()).min(KEY_BITS);
-        // SAFETY: zeroed memory is a valid `BucketPair` (integers), every entry empty.
-        let pairs = unsafe { crate::prefetch::zeroed_table(1 << (bucket_bits - 1)) };
-        Outcomes { pairs, stored_bits: KEY_BITS - bucket_bits }
+        // Zeros of an integer type: `vec!` asks for zeroed memory, which the kernel clears only
+        // as pages are first written.
+        let buckets = vec![[0; 2]; (1 << bucket_bits) + 1];
+        let first = usize::from(!buckets.as_ptr().addr().is_multiple_of(32));
+        Outcomes { buckets, first, stored_bits: KEY_BITS - bucket_bits }
     }
 
-    /// The pair of buckets of `key`, the bucket in it (the attacker's colour), and the bits
-    /// stored with its outcome.
+    /// The bucket of `key` (its pair's, for the attacker's colour), and the bits stored with
+    /// its outcome.
     #[inline(always)]
-    fn locate(&self, key: u128) -> (usize, usize, u64) {
+    fn locate(&self, key: u128) -> (usize, u64) {
         let hashed = (key & POSITION_MASK).wrapping_mul(ODD) & POSITION_MASK;
         let pair = (hashed >> self.stored_bits) as usize;
-        (pair, (key >> 80) as usize & 1, (hashed & ((1 << self.stored_bits) - 1)) as u64)
+        (self.first + 2 * pair + ((key >> 80) as usize & 1), (hashed & ((1 << self.stored_bits) - 1)) as u64)
     }
 
     /// Starts loading the buckets of `key` (both colours') into the cache, for a
     /// [`Outcomes::get`] soon after.
     #[inline(always)]
     fn prefetch(&self, key: u128) {
-        crate::prefetch::prefetch(&self.pairs[self.locate(key).0]);
+        crate::prefetch::prefetch(&self.buckets[self.locate(key).0]);
     }
 
     #[inline(always)]
     fn get(&self, key: u128) -> Option<bool> {
-        let (pair, colour, stored) = self.locate(key);
-        self.pairs[pair].0[colour]
+        let (bucket, stored) = self.locate(key);
+        self.buckets[bucket]
             .iter()
             .find(|&&entry| entry != 0 && entry >> (WORK_BITS + 1) == stored)
             .map(|&entry| entry & 1 == 1)
@@ -463,10 +463,10 @@ impl Outcomes {
 
     #[inline(always)]
     fn put(&mut self, key: u128, attacker_wins: bool, nodes: u64) {
-        let (pair, colour, stored) = self.locate(key);
+        let (bucket, stored) = self.locate(key);
         let work = (64 - nodes.leading_zeros()).clamp(1, (1 << WORK_BITS) - 1) as u64;
         let entry = stored << (WORK_BITS + 1) | work << 1 | u64::from(attacker_wins);
-        let [kept, recent] = &mut self.pairs[pair].0[colour];
+        let [kept, recent] = &mut self.buckets[bucket];
         let work_of = |entry: u64| entry >> 1 & ((1 << WORK_BITS) - 1);
         if *kept == 0 || *kept >> (WORK_BITS + 1) == stored || work >= work_of(*kept) {
             if *kept >> (WORK_BITS + 1) != stored {
@@ -479,7 +479,7 @@ impl Outcomes {
     }
 
     fn clear(&mut self) {
-        self.pairs.fill(BucketPair([[0; 2]; 2]));
+        self.buckets.fill([0; 2]);
     }
 }
 
@@ -684,7 +684,7 @@ impl SogoProver {
     /// second a GB) before the search can notice that it is no longer wanted, which a server's
     /// short searches must (`serve` stops a search whose client has gone).
     pub fn on_huge_pages(self) -> SogoProver {
-        crate::prefetch::advise_huge_pages(&self.table.pairs);
+        crate::prefetch::advise_huge_pages(&self.table.buckets);
         self
     }
 
