@@ -1097,6 +1097,9 @@ mod tests {
         for (i, &key) in keys.iter().enumerate() {
             assert_eq!(table.get(key), Some(i % 3 == 0));
             assert_eq!(table.get(key ^ 1 << 80), None);
+            // The other colour's bucket is in the same cache line: `other_side` costs no miss.
+            let line = |key: u128| std::ptr::from_ref(&table.buckets[table.locate(key).0]).addr() / 64;
+            assert_eq!(line(key), line(key ^ OTHER_ATTACKER));
         }
     }
 }
