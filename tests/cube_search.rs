@@ -903,29 +903,50 @@ fn the_journal_recheck_script_agrees_with_right_lines_and_fails_on_wrong_ones() 
 /// The journal of the weak first move's proof, checked in (`tables/qubic-parts.journal`), reads
 /// back as a journal (a damaged line would stop the next run of
 /// `scripts/qubic_weak_first_move.sh`), and holds what docs/RESULTS.md claims of it: after
-/// `b11 c32 b22 b33 b32 b23 b12 b42 b13 b14 a14 d11` White does not win, every White move
-/// refuted by a line of the journal, so that a proof by parts of it searches nothing.
+/// `b11 c32 b22 b33 b32 b23 b12 b42 b13 b14 a14 d11` White does not win, recorded so, and every
+/// White move there refuted by a line of the journal. A proof by parts answers from the
+/// position's own record with no search, and so does one from a journal without that record.
 #[test]
 fn the_checked_in_parts_journal_refutes_b11_c32s_line_without_a_search() {
     let scratch = tempfile::tempdir().unwrap();
     let journal = scratch.path().join("qubic-parts.journal");
-    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/qubic-parts.journal"), &journal).unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/qubic-parts.journal")).unwrap();
     let line = "b11 c32 b22 b33 b32 b23 b12 b42 b13 b14 a14 d11";
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tablebase"))
-        .args(["bench", "cube-prove", "qubic", line, "--parts", "1", "--table-mb", "64", "--max-time", "60"])
-        .arg("--journal")
-        .arg(&journal)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let (header, row) =
-        stdout.trim_end().rsplit_once('\n').map(|(h, r)| (h.lines().last().unwrap(), r)).unwrap();
-    let columns: Vec<&str> = header.split('\t').collect();
-    let cells: Vec<&str> = row.split('\t').collect();
-    let cell = |name: &str| {
-        cells[columns.iter().position(|c| *c == name).unwrap_or_else(|| panic!("{name}: {header}"))]
+    // The parts taken from the journal by a proof that searched nothing and does not win.
+    let prove = |journal_text: &str| -> u32 {
+        std::fs::write(&journal, journal_text).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tablebase"))
+            .args([
+                "bench",
+                "cube-prove",
+                "qubic",
+                line,
+                "--parts",
+                "1",
+                "--table-mb",
+                "64",
+                "--max-time",
+                "60",
+            ])
+            .arg("--journal")
+            .arg(&journal)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let mut lines = stdout.lines().rev();
+        let row: Vec<&str> = lines.next().unwrap().split('\t').collect();
+        let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+        let cell = |name: &str| {
+            row[header.iter().position(|c| *c == name).unwrap_or_else(|| panic!("{name}: {stdout}"))]
+        };
+        assert_eq!((cell("outcome"), cell("searches")), ("does not win", "0"), "{stdout}");
+        cell("from journal").parse().unwrap()
     };
-    assert_eq!((cell("outcome"), cell("searches")), ("does not win", "0"), "{stdout}");
-    assert!(cell("from journal").parse::<u32>().unwrap() >= 52, "{stdout}");
+    let record = format!("cannot-win {line}");
+    assert!(text.lines().any(|l| l == record), "{record}: not in the journal");
+    assert_eq!(prove(&text), 1, "the position's own record");
+    let without: String = text.lines().filter(|l| *l != record).map(|l| format!("{l}\n")).collect();
+    assert!(prove(&without) >= 52, "every White move refuted by the journal");
 }

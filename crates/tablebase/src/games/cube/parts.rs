@@ -323,6 +323,9 @@ const SPLIT_ROUNDS_FIRST_PASS: usize = 1;
 /// With a `journal` ([`JournalAt`]: the journal and the moves from the empty cube to
 /// `position`), a part the journal records is settled without a search, and what the proof
 /// shows is recorded there ([`PartsJournal`]), so that a proof stopped goes on where it stopped.
+/// A `position` the journal records as not won by the side to move is answered at once; one
+/// recorded won is proved again by its parts (mostly from the journal), since the record does
+/// not name the winning move.
 ///
 /// `report` is told of each search of a part as it ends: the part (the cells played to it, in
 /// order), the move searched alone (`None`: the part itself), the outcome (`None`: out of the
@@ -335,6 +338,9 @@ pub fn prove_by_parts<const GRAVITY: bool>(
     report: &PartReport<'_>,
     report_pass: &PassReport<'_>,
 ) -> Result<PartsProof, SearchError> {
+    if journal.as_ref().is_some_and(|at| at.journal.get(position) == Some(false)) {
+        return Ok(PartsProof { from_journal: 1, ..PartsProof::default() });
+    }
     let game = CubeLines::<GRAVITY>::new();
     let deadline = settings.max_time.map(|t| Instant::now() + Duration::from_secs_f64(t));
     let mut provers: Vec<Prover<CubeLines<GRAVITY>>> =
