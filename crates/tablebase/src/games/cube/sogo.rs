@@ -400,8 +400,9 @@ pub fn with_dead_stones_recoloured(game: &Sogo, current: u64, mask: u64) -> u64 
 /// A position's 80-bit key is multiplied by an odd number modulo `2^80`, a bijection: the high
 /// bits choose a pair of buckets, the low bits are stored with the outcome, so that an entry is
 /// never mistaken for another position's. The pair holds a bucket for each colour as attacker
-/// (White's, then Black's: the key's bit 80), 32 bytes starting on a multiple of 32, so in one
-/// cache line: looking at the other colour's outcome (`other_side`) costs no second miss.
+/// (Black's, then White's: the key's bit 80, set where White attacks), 32 bytes starting on a
+/// multiple of 32, so in one cache line: looking at the other colour's outcome (`other_side`)
+/// costs no second miss.
 struct Outcomes {
     /// The buckets, and one more: the pairs start at `first`, 0 or 1, whichever is 32-byte
     /// aligned. (A type aligned to 32 would have the allocator clear the whole table when it is
@@ -442,7 +443,8 @@ impl Outcomes {
     fn locate(&self, key: u128) -> (usize, u64) {
         let hashed = (key & POSITION_MASK).wrapping_mul(ODD) & POSITION_MASK;
         let pair = (hashed >> self.stored_bits) as usize;
-        (self.first + 2 * pair + ((key >> 80) as usize & 1), (hashed & ((1 << self.stored_bits) - 1)) as u64)
+        let colour = usize::from(key & OTHER_ATTACKER != 0);
+        (self.first + 2 * pair + colour, (hashed & ((1 << self.stored_bits) - 1)) as u64)
     }
 
     /// Starts loading the buckets of `key` (both colours') into the cache, for a
