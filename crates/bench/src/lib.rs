@@ -278,6 +278,14 @@ fn at_least_one(text: &str) -> Result<usize, String> {
     }
 }
 
+/// A count of threads: 1 to 256.
+fn thread_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=256).contains(&n) => Ok(n),
+        _ => Err("expected a whole number of threads from 1 to 256".to_string()),
+    }
+}
+
 /// Median over `runs` of `items / seconds` for one call of `work`.
 fn median_rate(runs: usize, items: usize, mut work: impl FnMut()) -> f64 {
     let mut rates: Vec<f64> = (0..runs.max(1))
@@ -1003,6 +1011,9 @@ pub struct SogoProveArgs {
     /// Memory of the prover's table, in MB (at least 128).
     #[arg(long, default_value_t = 2048, value_parser = at_least_one)]
     table_mb: usize,
+    /// Threads proving each position together, sharing the table (1 to 256).
+    #[arg(long, default_value_t = 1, value_parser = thread_count)]
+    threads: usize,
 }
 
 /// Proves Sogo positions with [`tablebase::games::cube::sogo::SogoProver`].
@@ -1012,6 +1023,7 @@ pub fn sogo_prove(args: &SogoProveArgs) -> Result<(), Error> {
     let knowledge =
         Knowledge::parse(&args.knowledge).map_err(|e| Error::Usage(format!("--knowledge: {e}")))?;
     let mut prover = SogoProver::new(knowledge, args.table_mb << 20).on_huge_pages();
+    let mut helpers: Vec<SogoProver> = (1..args.threads).map(|_| prover.helper()).collect();
     let mut out = std::io::stdout().lock();
     writeln!(out, "position\tattacker\toutcome\tnodes\tby rule\tseconds\tpeak MB").map_err(Error::Output)?;
     let sides: &[bool] = match (args.both, args.other) {
@@ -1024,17 +1036,18 @@ pub fn sogo_prove(args: &SogoProveArgs) -> Result<(), Error> {
         for &attacker_to_move in sides {
             let start = Instant::now();
             prover.set_time_limit(args.max_time);
-            let (outcome, nodes, by_rule) = match prover.prove(&position, attacker_to_move) {
-                Ok(proof) => (
-                    if proof.attacker_wins { "wins" } else { "does not win" },
-                    proof.nodes,
-                    proof.by_rule.to_string(),
-                ),
-                Err(tablebase::search::SearchError::TimeLimit { nodes, .. }) => {
-                    ("out of time", nodes, String::new())
-                }
-                Err(e) => return Err(Error::Search(e)),
-            };
+            let (outcome, nodes, by_rule) =
+                match prover.prove_together(&mut helpers, &position, attacker_to_move) {
+                    Ok(proof) => (
+                        if proof.attacker_wins { "wins" } else { "does not win" },
+                        proof.nodes,
+                        proof.by_rule.to_string(),
+                    ),
+                    Err(tablebase::search::SearchError::TimeLimit { nodes, .. }) => {
+                        ("out of time", nodes, String::new())
+                    }
+                    Err(e) => return Err(Error::Search(e)),
+                };
             let attacker = if attacker_to_move { "mover" } else { "other" };
             let seconds = start.elapsed().as_secs_f64();
             let peak = peak_resident_mb().map_or(String::new(), |mb| mb.to_string());

@@ -40,9 +40,10 @@
 use super::board::{self, CELLS, Position};
 use super::search::Sogo;
 use super::journal::{Creation, JournalError, JournalFile};
-use crate::search::{Deadline, LineGame, SearchError};
+use crate::search::{Deadline, LineGame, SearchError, Work};
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The cells of the first and third levels (heights 1 and 3: bits of `z` = 0 and 2).
@@ -406,8 +407,11 @@ pub fn with_dead_stones_recoloured(game: &Sogo, current: u64, mask: u64) -> u64 
 struct Outcomes {
     /// The buckets, and one more: the pairs start at `first`, 0 or 1, whichever is 32-byte
     /// aligned. (A type aligned to 32 would have the allocator clear the whole table when it is
-    /// made, where this one, of 8-byte alignment, comes from the kernel untouched.)
-    buckets: Vec<[u64; 2]>,
+    /// made, where this one, of 8-byte alignment, comes from the kernel untouched.) Entries are
+    /// atomic so that the threads of one proof share the table ([`SogoProver::prove_together`]):
+    /// each entry is written whole and carries its key's stored bits, so a reader finds a true
+    /// outcome or none, whatever another thread does to the bucket meanwhile.
+    buckets: Vec<[AtomicU64; 2]>,
     first: usize,
     stored_bits: u32,
 }
@@ -430,9 +434,9 @@ impl Outcomes {
     fn new(bytes: usize) -> Outcomes {
         let buckets = (bytes / 16).max(1 << LEAST_BUCKET_BITS);
         let bucket_bits = (usize::BITS - 1 - buckets.leading_zeros()).min(KEY_BITS);
-        // Zeros of an integer type: `vec!` asks for zeroed memory, which the kernel clears only
-        // as pages are first written.
-        let buckets = vec![[0; 2]; (1 << bucket_bits) + 1];
+        // SAFETY: all-zero bytes are a valid `AtomicU64` (an empty entry). The memory comes
+        // from the kernel untouched: its pages are cleared only as a proof first writes them.
+        let buckets = unsafe { crate::prefetch::zeroed_table::<[AtomicU64; 2]>((1 << bucket_bits) + 1) };
         let first = usize::from(!buckets.as_ptr().addr().is_multiple_of(32));
         Outcomes { buckets, first, stored_bits: KEY_BITS - bucket_bits }
     }
@@ -459,29 +463,74 @@ impl Outcomes {
         let (bucket, stored) = self.locate(key);
         self.buckets[bucket]
             .iter()
-            .find(|&&entry| entry != 0 && entry >> (WORK_BITS + 1) == stored)
-            .map(|&entry| entry & 1 == 1)
+            .map(|entry| entry.load(Relaxed))
+            .find(|&entry| entry != 0 && entry >> (WORK_BITS + 1) == stored)
+            .map(|entry| entry & 1 == 1)
     }
 
     #[inline(always)]
-    fn put(&mut self, key: u128, attacker_wins: bool, nodes: u64) {
+    fn put(&self, key: u128, attacker_wins: bool, nodes: u64) {
         let (bucket, stored) = self.locate(key);
         let work = (64 - nodes.leading_zeros()).clamp(1, (1 << WORK_BITS) - 1) as u64;
         let entry = stored << (WORK_BITS + 1) | work << 1 | u64::from(attacker_wins);
-        let [kept, recent] = &mut self.buckets[bucket];
+        let [kept_slot, recent_slot] = &self.buckets[bucket];
+        let kept = kept_slot.load(Relaxed);
         let work_of = |entry: u64| entry >> 1 & ((1 << WORK_BITS) - 1);
-        if *kept == 0 || *kept >> (WORK_BITS + 1) == stored || work >= work_of(*kept) {
-            if *kept >> (WORK_BITS + 1) != stored {
-                *recent = *kept;
+        if kept == 0 || kept >> (WORK_BITS + 1) == stored || work >= work_of(kept) {
+            if kept >> (WORK_BITS + 1) != stored {
+                recent_slot.store(kept, Relaxed);
             }
-            *kept = entry;
+            kept_slot.store(entry, Relaxed);
         } else {
-            *recent = entry;
+            recent_slot.store(entry, Relaxed);
         }
     }
 
-    fn clear(&mut self) {
-        self.buckets.fill([0; 2]);
+    fn clear(&self) {
+        self.buckets.iter().flatten().for_each(|entry| entry.store(0, Relaxed));
+    }
+}
+
+/// The positions that the threads of one proof are searching near its root, so that a thread
+/// leaves a move another is on for last (ABDADA: Weill, 1996): where every move must be
+/// searched the threads share them out, and where one is enough a thread tries the next while
+/// another searches the first. A slot holds a key's tag; two keys in one slot only reorder a
+/// thread's moves, never change an outcome.
+struct Busy {
+    slots: Vec<AtomicU64>,
+}
+
+/// Slots of [`Busy`]: many more than the positions near a root that threads search at once.
+const BUSY_SLOTS: usize = 1 << 12;
+
+impl Busy {
+    fn new() -> Busy {
+        Busy { slots: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect() }
+    }
+
+    /// The slot of `key` and its tag there (never 0, an empty slot).
+    fn slot(key: u128) -> (usize, u64) {
+        let hashed = (key & POSITION_MASK).wrapping_mul(ODD) | key & OTHER_ATTACKER;
+        let tag = (hashed >> 17) as u64 | 1;
+        ((hashed >> 64) as usize % BUSY_SLOTS, tag)
+    }
+
+    /// Marks `key` as being searched.
+    fn enter(&self, key: u128) {
+        let (slot, tag) = Busy::slot(key);
+        self.slots[slot].store(tag, Relaxed);
+    }
+
+    /// Clears the mark of `key`, unless another position has taken its slot since.
+    fn leave(&self, key: u128) {
+        let (slot, tag) = Busy::slot(key);
+        let _ = self.slots[slot].compare_exchange(tag, 0, Relaxed, Relaxed);
+    }
+
+    /// Whether another thread is searching `key`.
+    fn holds(&self, key: u128) -> bool {
+        let (slot, tag) = Busy::slot(key);
+        self.slots[slot].load(Relaxed) == tag
     }
 }
 
@@ -630,7 +679,11 @@ pub struct SogoProof {
 pub struct SogoProver {
     game: Sogo,
     knowledge: Knowledge,
-    table: Outcomes,
+    /// Shared by the threads of one proof ([`SogoProver::prove_together`]).
+    table: Arc<Outcomes>,
+    /// Where threads prove together: the positions being searched near the root, and the most
+    /// stones of a position counted near it.
+    split: Option<(Arc<Busy>, u32)>,
     nodes: u64,
     by_rule: u64,
     deadline: Deadline,
@@ -649,6 +702,12 @@ const PROBE_NODES: u64 = 3;
 /// move's whole search is as cheap as its probe.
 const PROBE_LAST_STONES: u32 = 42;
 
+/// Plies below a shared proof's root within which its threads share out the moves ([`Busy`]).
+/// Of 0 to 64 measured on two threads, 16 took the least time: from 4 down the threads mostly
+/// search the same positions, from 24 up the marks cost more than they save (docs/BENCHMARKS.md,
+/// "Sogo's prover on two threads").
+const SPLIT_PLIES: u32 = 16;
+
 /// The most moves a Sogo position has: one per column.
 const COLUMNS: usize = 16;
 
@@ -658,7 +717,8 @@ impl SogoProver {
         SogoProver {
             game: Sogo::new(),
             knowledge,
-            table: Outcomes::new(table_bytes),
+            table: Arc::new(Outcomes::new(table_bytes)),
+            split: None,
             nodes: 0,
             by_rule: 0,
             deadline: Deadline::default(),
@@ -671,6 +731,23 @@ impl SogoProver {
                     (COLUMNS - group) as u8
                 })
             },
+        }
+    }
+
+    /// A prover for another thread of the same proofs: the same knowledge, journal, time
+    /// limit and table (what either proves, the other finds).
+    pub fn helper(&self) -> SogoProver {
+        SogoProver {
+            game: self.game.clone(),
+            knowledge: self.knowledge,
+            table: Arc::clone(&self.table),
+            split: None,
+            nodes: 0,
+            by_rule: 0,
+            deadline: self.deadline,
+            budget_end: u64::MAX,
+            journal: self.journal.clone(),
+            column_rank: self.column_rank,
         }
     }
 
@@ -722,6 +799,64 @@ impl SogoProver {
             self.search(position.current, position.mask, attacker_to_move, u64::from(white_attacks))?
         };
         Ok(SogoProof { attacker_wins, nodes: self.nodes - nodes, by_rule: self.by_rule - by_rule })
+    }
+
+    /// [`SogoProver::prove`] by this prover and `helpers` together, each on a thread of its
+    /// own, sharing the table: near the root each leaves the moves another is searching for
+    /// last ([`Busy`]), below it they search alike and find each other's outcomes in the table.
+    /// The first to finish answers, and the others stop. Nodes are those of every thread.
+    pub fn prove_together(
+        &mut self,
+        helpers: &mut [SogoProver],
+        position: &Position,
+        attacker_to_move: bool,
+    ) -> Result<SogoProof, SearchError> {
+        if helpers.is_empty() {
+            return self.prove(position, attacker_to_move);
+        }
+        let busy = Arc::new(Busy::new());
+        let below = position.ply + SPLIT_PLIES;
+        let counts = |provers: &[&mut SogoProver]| provers.iter().map(|p| (p.nodes, p.by_rule)).fold((0, 0), |(n, r), (a, b)| (n + a, r + b));
+        let deadline = self.deadline;
+        let mut provers: Vec<&mut SogoProver> = std::iter::once(self).chain(helpers.iter_mut()).collect();
+        let (nodes, by_rule) = counts(&provers);
+        let work = Work::new(None);
+        let outcomes: Vec<Result<SogoProof, SearchError>> = std::thread::scope(|scope| {
+            let threads: Vec<_> = provers
+                .iter_mut()
+                .map(|prover| {
+                    prover.deadline = deadline;
+                    prover.split = Some((Arc::clone(&busy), below));
+                    let work = &work;
+                    scope.spawn(move || {
+                        let outcome = Work::run(Some(work), || prover.prove(position, attacker_to_move));
+                        if outcome.is_ok() {
+                            work.stop();
+                        }
+                        prover.split = None;
+                        outcome
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+        });
+        let (after_nodes, after_rule) = counts(&provers);
+        let mut answer = None;
+        let mut error = None;
+        for outcome in outcomes {
+            match outcome {
+                Ok(proof) => {
+                    debug_assert!(answer.is_none_or(|a| a == proof.attacker_wins), "threads disagree");
+                    answer = answer.or(Some(proof.attacker_wins));
+                }
+                Err(SearchError::Stopped) => {}
+                Err(e) => error = error.or(Some(e)),
+            }
+        }
+        match answer {
+            Some(attacker_wins) => Ok(SogoProof { attacker_wins, nodes: after_nodes - nodes, by_rule: after_rule - by_rule }),
+            None => Err(error.unwrap_or(SearchError::Stopped)),
+        }
     }
 
     /// Whether the attacker wins the position of `current` (the mover's stones) and `mask`
@@ -796,6 +931,16 @@ impl SogoProver {
             }
         }
 
+        // Near the root of a proof shared by threads: marked as searched while it is.
+        let busy = match &self.split {
+            // Not in a probe: one cut off by its budget would leave its mark.
+            Some((busy, below)) if mask.count_ones() < *below && self.budget_end == u64::MAX => Some(Arc::clone(busy)),
+            _ => None,
+        };
+        if let Some(busy) = &busy {
+            busy.enter(key);
+        }
+
         let mut ordered = [(0u32, 0u64); COLUMNS];
         let mut count = 0;
         let mut rest = moves;
@@ -841,15 +986,42 @@ impl SogoProver {
                 }
             }
         }
+        // Moves another thread is searching, left for last (by then their outcomes are mostly
+        // in the table).
+        let mut deferred = 0u64;
+        let mut eldest = true;
         for &(_, cell) in &ordered[..count] {
             if settled & cell != 0 {
                 continue;
             }
+            if let Some(busy) = &busy
+                && !eldest
+                && busy.holds(self.key(theirs, mask | cell, attacker))
+            {
+                deferred |= cell;
+                continue;
+            }
+            eldest = false;
             let child = self.search(theirs, mask | cell, !attacker_to_move, attacker)?;
             if child == attacker_to_move {
                 wins = child;
                 break;
             }
+        }
+        if wins != attacker_to_move && deferred != 0 {
+            for &(_, cell) in &ordered[..count] {
+                if deferred & cell == 0 {
+                    continue;
+                }
+                let child = self.search(theirs, mask | cell, !attacker_to_move, attacker)?;
+                if child == attacker_to_move {
+                    wins = child;
+                    break;
+                }
+            }
+        }
+        if let Some(busy) = &busy {
+            busy.leave(key);
         }
         let nodes = self.nodes - start_nodes + 1;
         self.table.put(key, wins, nodes);
@@ -1087,9 +1259,54 @@ mod tests {
         }
     }
 
+    /// Three threads proving together find what one finds alone, on both sides of random
+    /// positions, and they stop with the work they are part of.
+    #[test]
+    fn threads_proving_together_agree_with_one_alone() {
+        let mut rng = crate::rng::SplitMix64::new(34);
+        let mut alone = SogoProver::new(Knowledge::ALL, 0);
+        let mut together = SogoProver::new(Knowledge::ALL, 0);
+        let mut helpers = vec![together.helper(), together.helper()];
+        // A well-played line's positions from ply 28 on, each side's proof of 10^4 to 10^6
+        // nodes; then random positions, mostly settled at once.
+        let line = "a2b3c2b3b2d2b2b2c2c2b3b3b4c2c4a1b2d4b1c3a2d2a2a2d1c3d1c3c3d4d4d4a4d1d1a4a4a4b4d2";
+        let mut positions: Vec<Position> =
+            (28..=40).step_by(2).map(|ply| board::play_sogo(&line[..2 * ply]).unwrap().0).collect();
+        while positions.len() < 60 {
+            let plies = 26 + (rng.next_u64() % 12) as u32;
+            positions.extend(random_position(&mut rng, plies));
+        }
+        let (mut compared, mut large) = (0, 0);
+        for p in positions {
+            for attacker_to_move in [true, false] {
+                let one = alone.prove(&p, attacker_to_move).unwrap();
+                let all = together.prove_together(&mut helpers, &p, attacker_to_move).unwrap();
+                assert_eq!(one.attacker_wins, all.attacker_wins, "{}", board::cube_notation(&p));
+                compared += 1;
+                if one.nodes > 10_000 {
+                    large += 1;
+                }
+            }
+        }
+        // Enough proofs long enough for the threads to share them out.
+        assert!(compared == 120 && large >= 8, "{large} proofs of more than 10,000 nodes");
+
+        // A proof of minutes, stopped by its work: every thread stops, and the answer says so.
+        let hard = board::play_sogo("b2c3c2b3b2c2b2b2c3c4c2a1c4d2d2c2").unwrap().0;
+        let work = Work::new(None);
+        work.stop();
+        let stopped = Work::run(Some(&work), || together.prove_together(&mut helpers, &hard, true));
+        assert!(matches!(stopped, Err(SearchError::Stopped)), "{stopped:?}");
+        together.set_time_limit(Some(0.3));
+        let start = std::time::Instant::now();
+        let out_of_time = together.prove_together(&mut helpers, &hard, true);
+        assert!(matches!(out_of_time, Err(SearchError::TimeLimit { .. })), "{out_of_time:?}");
+        assert!(start.elapsed().as_secs_f64() < 30.0, "the threads went on after the limit");
+    }
+
     #[test]
     fn the_table_gives_back_only_a_keys_own_outcome() {
-        let mut table = Outcomes::new(0);
+        let table = Outcomes::new(0);
         let mut rng = crate::rng::SplitMix64::new(5);
         let keys: Vec<u128> =
             (0..1000).map(|_| ((u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64())) & ((1 << KEY_BITS) - 1)).collect();
