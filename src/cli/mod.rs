@@ -423,6 +423,12 @@ impl OnVariant for Probing<'_> {
         if args.max_time.is_some() {
             tablebase.seek_distances();
         }
+        // One position asked: its proofs take every core (a batch runs positions side by side).
+        if let [position] = args.positions.as_slice()
+            && position != "-"
+        {
+            tablebase.prove_on_threads(rayon::current_num_threads());
+        }
         probe(&tablebase, &args.positions, args)
     }
 }

@@ -61,6 +61,10 @@ pub trait Probe: Sync {
     /// the time left, where the game proves outcomes without distances: what a person who gives
     /// a limit asks for (`--max-time`).
     fn seek_distances(&mut self) {}
+    /// Has each proof of a position run on `threads` threads together, where the game's proofs
+    /// can (Sogo's): for a caller that asks about one position at a time, where a batch or a
+    /// server would rather run positions side by side.
+    fn prove_on_threads(&mut self, _threads: usize) {}
     /// Drops what the game keeps for later searches (transposition tables), keeping the tables
     /// mapped: a long-running server calls it once its searches end.
     fn release(&self) {}

@@ -133,6 +133,10 @@ impl<const GRAVITY: bool> Probe for CubeTablebase<GRAVITY> {
         self.solver.seek_distances(true);
     }
 
+    fn prove_on_threads(&mut self, threads: usize) {
+        self.solver.prove_on_threads(threads);
+    }
+
     fn describe(&self, played: &Played<GRAVITY>, value: Option<Value>) -> String {
         let p = &played.position;
         let mut out = diagram(p);

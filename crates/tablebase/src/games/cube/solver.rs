@@ -50,6 +50,8 @@ pub struct CubeSolver<const GRAVITY: bool> {
     sogo_provers: Mutex<Vec<SogoProver>>,
     /// Where Sogo's provers record their long proofs and read them back, if anywhere.
     journal: Option<Arc<ProofJournal>>,
+    /// Threads proving each Sogo position together ([`SogoProver::prove_together`]).
+    sogo_threads: usize,
     exact_seconds: f64,
     /// Whether a search whose outcome is proved within its limit goes on for the distance with
     /// the time left ([`CubeSolver::seek_distances`]).
@@ -149,6 +151,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
             prover_bytes,
             sogo_provers: Mutex::new(Vec::new()),
             journal: None,
+            sogo_threads: 1,
             exact_seconds,
             seeks_distances: false,
             known: Mutex::new(HashMap::new()),
@@ -181,6 +184,12 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         let threads = rayon::current_num_threads().max(1);
         let free = crate::resources::available_memory().map_or(usize::MAX, |bytes| bytes as usize);
         self.prover_bytes().min(free / 2 / threads).max(self.prover_bytes)
+    }
+
+    /// Has each Sogo proof run on `threads` threads that share its table: for a caller that
+    /// asks about one position at a time (a batch or a server asks about several at once).
+    pub fn prove_on_threads(&mut self, threads: usize) {
+        self.sogo_threads = threads.max(1);
     }
 
     /// Has every search with a time limit whose outcome is proved go on for the exact distance
@@ -291,7 +300,8 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
                 }
             });
             prover.set_time_limit(max_time);
-            let proof = prover.prove(position, attacker_to_move);
+            let mut helpers: Vec<SogoProver> = (1..self.sogo_threads).map(|_| prover.helper()).collect();
+            let proof = prover.prove_together(&mut helpers, position, attacker_to_move);
             idle().push(prover);
             return Ok(proof?.attacker_wins);
         }
