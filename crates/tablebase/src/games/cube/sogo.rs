@@ -800,7 +800,12 @@ impl SogoProver {
             false
         } else {
             let white_attacks = attacker_to_move == position.ply.is_multiple_of(2);
-            self.search(position.current, position.mask, attacker_to_move, u64::from(white_attacks))?
+            let searched = self.search(position.current, position.mask, attacker_to_move, u64::from(white_attacks));
+            // Out of time: this proof's nodes, not the prover's since it was made.
+            searched.map_err(|e| match e {
+                SearchError::TimeLimit { seconds, .. } => SearchError::TimeLimit { seconds, nodes: self.nodes - nodes },
+                e => e,
+            })?
         };
         Ok(SogoProof { attacker_wins, nodes: self.nodes - nodes, by_rule: self.by_rule - by_rule })
     }
@@ -857,9 +862,15 @@ impl SogoProver {
                 Err(e) => error = error.or(Some(e)),
             }
         }
-        match answer {
-            Some(attacker_wins) => Ok(SogoProof { attacker_wins, nodes: after_nodes - nodes, by_rule: after_rule - by_rule }),
-            None => Err(error.unwrap_or(SearchError::Stopped)),
+        match (answer, error) {
+            (Some(attacker_wins), _) => {
+                Ok(SogoProof { attacker_wins, nodes: after_nodes - nodes, by_rule: after_rule - by_rule })
+            }
+            // Out of time: the nodes of every thread, as for an answer.
+            (None, Some(SearchError::TimeLimit { seconds, .. })) => {
+                Err(SearchError::TimeLimit { seconds, nodes: after_nodes - nodes })
+            }
+            (None, error) => Err(error.unwrap_or(SearchError::Stopped)),
         }
     }
 
