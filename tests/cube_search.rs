@@ -950,3 +950,50 @@ fn the_checked_in_parts_journal_refutes_b11_c32s_line_without_a_search() {
     let without: String = text.lines().filter(|l| *l != record).map(|l| format!("{l}\n")).collect();
     assert!(prove(&without) >= 52, "every White move refuted by the journal");
 }
+
+/// `bench sogo-prove --file` proves the positions of a file after those of the arguments, one
+/// row per position and side, and a line that is not a position stops it before any proof,
+/// naming the file and the line. Line 1 of docs/BENCHMARKS.md after 33 moves is a win for
+/// White, the side not to move, and after 41 a win for Black, the side to move.
+#[test]
+fn bench_sogo_prove_reads_positions_from_a_file() {
+    let scratch = tempfile::tempdir().unwrap();
+    let list = scratch.path().join("positions.txt");
+    let ply_41 = "a2b3c2b3b2d2b2b2c2c2b3b3b4c2c4a1b2d4b1c3a2d2a2a2d1c3d1c3c3d4d4d4a4d1d1a4a4a4b4d2";
+    std::fs::write(&list, format!("# line 1\n\n{ply_41}  # ply 41\n")).unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tablebase"))
+            .args(["bench", "sogo-prove", "--both", "--table-mb", "128", "--max-time", "60"])
+            .args(args)
+            .arg("--file")
+            .arg(&list)
+            .output()
+            .unwrap()
+    };
+    let ply_33 = &ply_41[..66];
+    let out = run(&[ply_33]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<(&str, &str, &str)> = stdout
+        .lines()
+        .skip(1)
+        .map(|row| {
+            let cells: Vec<&str> = row.split('\t').collect();
+            (cells[0], cells[1], cells[2])
+        })
+        .collect();
+    let expected = [
+        (ply_33, "mover", "does not win"),
+        (ply_33, "other", "wins"),
+        (ply_41, "mover", "wins"),
+        (ply_41, "other", "does not win"),
+    ];
+    assert_eq!(rows, expected, "{stdout}");
+
+    std::fs::write(&list, format!("{ply_41}\na1a1a1a1a1\n")).unwrap();
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "no proof before the bad line is found");
+    let said = String::from_utf8(out.stderr).unwrap();
+    assert!(said.contains("positions.txt, line 2: move 5: column a1 is full"), "{said}");
+}

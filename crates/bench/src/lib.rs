@@ -44,9 +44,9 @@ pub enum Target {
     /// Proves who wins a Qubic or Sogo position without the distance (df-pn with threat
     /// sequences), one thread: the outcome, nodes, stored positions and time.
     CubeProve(CubeProveArgs),
-    /// Proves who wins Sogo positions with the prover that knows the game (one thread), each
-    /// piece of its knowledge on or off: the outcome, nodes, positions settled by a rule, time
-    /// and peak memory. Positions are the arguments, or lines of a file with `--file`.
+    /// Proves who wins Sogo positions with the prover that knows the game, each piece of its
+    /// knowledge on or off: the outcome, nodes, positions settled by a rule, time and peak
+    /// memory. Positions are the arguments, or lines of a file with `--file`.
     SogoProve(SogoProveArgs),
     /// The pair encoding with a Huffman code on the values of table files: the size against the
     /// file's body, the time to learn and encode, and single lookups (one thread).
@@ -994,6 +994,10 @@ fn prove_by_parts_journaled<const GRAVITY: bool>(
 pub struct SogoProveArgs {
     /// The positions: the columns played (`b2c3c2`; "" is the empty cube).
     positions: Vec<String>,
+    /// Also prove the positions of this file, one a line (blank lines and lines from `#` on are
+    /// skipped), after those of the arguments. Every position is proved on the same table.
+    #[arg(long)]
+    file: Option<std::path::PathBuf>,
     /// Prove that the side not to move wins, instead of the side to move; with `--both`, each
     /// side in turn (a draw is two failed proofs).
     #[arg(long)]
@@ -1022,6 +1026,25 @@ pub fn sogo_prove(args: &SogoProveArgs) -> Result<(), Error> {
     use tablebase::games::cube::sogo::{Knowledge, SogoProver};
     let knowledge =
         Knowledge::parse(&args.knowledge).map_err(|e| Error::Usage(format!("--knowledge: {e}")))?;
+    // Every position is read before the first proof, so that a bad line fails at once.
+    let mut positions = Vec::new();
+    for text in &args.positions {
+        let position = parse_sogo(text).map_err(|e| Error::Usage(format!("position {text:?}: {e}")))?;
+        positions.push((text.clone(), position));
+    }
+    if let Some(path) = &args.file {
+        let listed =
+            std::fs::read_to_string(path).map_err(|source| Error::File { path: path.clone(), source })?;
+        for (number, line) in listed.lines().enumerate() {
+            let text = line.split('#').next().unwrap_or("").trim();
+            if text.is_empty() {
+                continue;
+            }
+            let position = parse_sogo(text)
+                .map_err(|e| Error::Usage(format!("{}, line {}: {e}", path.display(), number + 1)))?;
+            positions.push((text.to_string(), position));
+        }
+    }
     let mut prover = SogoProver::new(knowledge, args.table_mb << 20).on_huge_pages();
     let mut helpers: Vec<SogoProver> = (1..args.threads).map(|_| prover.helper()).collect();
     let mut out = std::io::stdout().lock();
@@ -1031,13 +1054,12 @@ pub fn sogo_prove(args: &SogoProveArgs) -> Result<(), Error> {
         (false, true) => &[false],
         (false, false) => &[true],
     };
-    for text in &args.positions {
-        let position = parse_sogo(text).map_err(|e| Error::Usage(format!("position: {e}")))?;
+    for (text, position) in &positions {
         for &attacker_to_move in sides {
             let start = Instant::now();
             prover.set_time_limit(args.max_time);
             let (outcome, nodes, by_rule) =
-                match prover.prove_together(&mut helpers, &position, attacker_to_move) {
+                match prover.prove_together(&mut helpers, position, attacker_to_move) {
                     Ok(proof) => (
                         if proof.attacker_wins { "wins" } else { "does not win" },
                         proof.nodes,
