@@ -597,8 +597,14 @@ impl ProofJournal {
         self.entries.lock().unwrap_or_else(PoisonError::into_inner).get(&(*position, white_attacks)).copied()
     }
 
-    /// Records an outcome, synced before it counts.
+    /// Records an outcome, synced before it counts, unless it is recorded already: threads
+    /// proving one position together may each prove the same one. The lock is held while the
+    /// line is written, which costs little: a record takes millions of nodes.
     fn record(&self, position: &Position, white_attacks: bool, wins: bool, nodes: u64) -> Result<(), JournalError> {
+        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        if entries.contains_key(&(*position, white_attacks)) {
+            return Ok(());
+        }
         let line = format!(
             "{} {} {} {nodes}\n",
             if white_attacks { "white" } else { "black" },
@@ -606,7 +612,7 @@ impl ProofJournal {
             board::cube_notation(position)
         );
         self.file.append(&line)?;
-        self.entries.lock().unwrap_or_else(PoisonError::into_inner).insert((*position, white_attacks), wins);
+        entries.insert((*position, white_attacks), wins);
         Ok(())
     }
 }
@@ -1219,7 +1225,7 @@ mod tests {
         assert!(compared > roots, "{compared} of {roots} compared");
     }
 
-    /// A journal reads back what it recorded, a prover with it takes the recorded outcome
+    /// A journal reads back what it recorded (each outcome once), a prover with it takes the recorded outcome
     /// without searching, and a damaged line or a planted link is an error naming the file. One
     /// not there yet is made at its first record, not at its opening (`plan` writes nothing;
     /// `generate` makes its directory in between).
@@ -1240,7 +1246,10 @@ mod tests {
                 assert_eq!(parse_notation(&super::board::cube_notation(p)), Some(*p));
                 journal.record(p, i % 2 == 0, i % 3 == 0, 1 << 30).unwrap();
             }
+            // Two threads that proved the same position: the second record adds no line.
+            journal.record(&positions[1], false, false, 1 << 25).unwrap();
         }
+        assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), positions.len());
         let journal = std::sync::Arc::new(ProofJournal::open(&path).unwrap());
         assert_eq!(journal.len(), positions.len());
         for (i, p) in positions.iter().enumerate() {
