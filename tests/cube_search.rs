@@ -997,3 +997,32 @@ fn bench_sogo_prove_reads_positions_from_a_file() {
     let said = String::from_utf8(out.stderr).unwrap();
     assert!(said.contains("positions.txt, line 2: move 5: column a1 is full"), "{said}");
 }
+
+/// The drawn Sogo positions checked in (`tables/sogo-drawn-positions.txt`, found by the prover's
+/// two failed proofs) of 38 stones or more are draws by the plain exact search, which knows
+/// nothing of the game but its rules. Every line is a position of the file's group.
+#[test]
+fn the_checked_in_drawn_sogo_positions_are_draws() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/sogo-drawn-positions.txt"))
+            .unwrap();
+    let mut stones = None;
+    let mut checked = 0;
+    let mut searcher = Searcher::<true>::new(CubeLines::<true>::new(), 1 << 26);
+    for line in text.lines() {
+        if let Some(group) = line.strip_prefix("# ").and_then(|g| g.strip_suffix(" stones")) {
+            stones = Some(group.parse::<u32>().unwrap());
+            continue;
+        }
+        if line.starts_with('#') {
+            continue;
+        }
+        let position = parse_sogo(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(Some(position.ply), stones, "{line}: not in its group");
+        if position.ply >= 38 {
+            assert_eq!(searcher.value(&position).unwrap(), Value::Draw, "{line}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 100, "{checked} positions checked");
+}
