@@ -1225,10 +1225,10 @@ mod tests {
         assert!(compared > roots, "{compared} of {roots} compared");
     }
 
-    /// A journal reads back what it recorded (each outcome once), a prover with it takes the recorded outcome
-    /// without searching, and a damaged line or a planted link is an error naming the file. One
-    /// not there yet is made at its first record, not at its opening (`plan` writes nothing;
-    /// `generate` makes its directory in between).
+    /// A journal reads back what it recorded (each outcome once), a prover with it takes the
+    /// recorded outcome without searching, and a damaged line or a planted link is an error
+    /// naming the file. One not there yet is made at its first record, not at its opening
+    /// (`plan` writes nothing; `generate` makes its directory in between).
     #[test]
     fn the_journal_reads_back_its_records_and_refuses_damage() {
         let top = tempfile::tempdir().unwrap();
