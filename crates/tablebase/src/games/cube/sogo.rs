@@ -597,12 +597,13 @@ impl ProofJournal {
         self.entries.lock().unwrap_or_else(PoisonError::into_inner).get(&(*position, white_attacks)).copied()
     }
 
-    /// Records an outcome, synced before it counts, unless it is recorded already: threads
-    /// proving one position together may each prove the same one. The lock is held while the
-    /// line is written, which costs little: a record takes millions of nodes.
+    /// Records an outcome, unless it is recorded already: threads proving one position
+    /// together may each prove the same one. The outcome is kept at once, a proved fact whether
+    /// or not its line is then written; the line is synced before this returns. The entries'
+    /// lock, which the search takes at its early nodes, is not held while the file is synced.
     fn record(&self, position: &Position, white_attacks: bool, wins: bool, nodes: u64) -> Result<(), JournalError> {
-        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        if entries.contains_key(&(*position, white_attacks)) {
+        let recorded = self.entries.lock().unwrap_or_else(PoisonError::into_inner).insert((*position, white_attacks), wins);
+        if recorded.is_some() {
             return Ok(());
         }
         let line = format!(
@@ -611,9 +612,7 @@ impl ProofJournal {
             if wins { "wins" } else { "cannot-win" },
             board::cube_notation(position)
         );
-        self.file.append(&line)?;
-        entries.insert((*position, white_attacks), wins);
-        Ok(())
+        self.file.append(&line)
     }
 }
 
