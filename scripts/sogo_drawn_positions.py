@@ -168,6 +168,8 @@ def prove(positions):
             run.stdout.readline()
             for position in positions:
                 mover, other = (run.stdout.readline().split("\t") for _ in range(2))
+                if len(other) < 4:
+                    break
                 white, black = (mover, other) if len(position) % 2 == 0 else (other, mover)
                 yield white[2], black[2], int(mover[3]) + int(other[3])
         if run.returncode != 0:
