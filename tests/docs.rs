@@ -1,7 +1,8 @@
 //! The documents say what the program does: every command of docs/CLI.md's synopsis exists with
 //! exactly the flags its `--help` lists, every command of the program is in the synopsis,
-//! every flag README shows is one the program takes, and docs/BENCHMARKS.md opens with the
-//! current figures, each with a command the program takes.
+//! every flag README shows is one the program takes, docs/BENCHMARKS.md opens with the
+//! current figures, each with a command the program takes, and the Sogo prover's knowledge is
+//! named alike by the program, its help and docs/CLI.md.
 
 use std::collections::BTreeSet;
 use std::process::{Command, Output};
@@ -272,4 +273,32 @@ fn benchmarks_open_with_the_current_figures() {
         }
     }
     assert!(shown >= 20, "the table shows its commands ({shown} found)");
+}
+
+/// The prover's knowledge, as the program names it in its error for a wrong name, is every
+/// name that `bench sogo-prove --help` and docs/CLI.md list, and no more.
+#[test]
+fn every_piece_of_the_provers_knowledge_is_documented() {
+    let wrong = tablebase(&["bench", "sogo-prove", "--knowledge", "claimodd", ""]);
+    assert_eq!(wrong.status.code(), Some(2));
+    let message = String::from_utf8(wrong.stderr).unwrap();
+    let listed = message.rsplit_once('(').and_then(|(_, rest)| rest.split_once(')')).map(|(names, _)| names);
+    let names: Vec<&str> =
+        listed.unwrap_or_else(|| panic!("no list of names in {message:?}")).split(", ").collect();
+    assert!(names.len() >= 8 && names.contains(&"claimeven"), "{names:?}");
+    let help = String::from_utf8(tablebase(&["bench", "sogo-prove", "--help"]).stdout).unwrap();
+    let help = help.split_whitespace().collect::<String>();
+    assert!(help.contains(&names.join(",")), "`bench sogo-prove --help` lists {names:?}");
+    let cli = document("docs/CLI.md");
+    let paragraph = &cli[cli.find("`--knowledge` is").expect("docs/CLI.md describes --knowledge")..];
+    let paragraph = &paragraph[..paragraph.find("`--table-mb`").unwrap()];
+    let documented: Vec<&str> = paragraph.split('`').skip(1).step_by(2).collect();
+    for name in &names {
+        assert!(documented.contains(name), "docs/CLI.md's --knowledge leaves out {name}");
+    }
+    let extra: Vec<&&str> = documented
+        .iter()
+        .filter(|word| !names.contains(word) && !["--knowledge", "all", "none", "no-"].contains(word))
+        .collect();
+    assert!(extra.is_empty(), "docs/CLI.md's --knowledge names {extra:?}, which the prover does not know");
 }

@@ -104,9 +104,27 @@ impl Knowledge {
         }
     }
 
-    /// The knowledge named in `text`: `all`, `none`, or names joined by commas
-    /// (`live-lines,claimeven,dead-cells,ordering,zugzwang,column-pairs,probes,other-side`), each optionally
-    /// prefixed `no-` to remove it from everything.
+    /// The name of each piece of knowledge, as [`Knowledge::parse`] reads it.
+    pub const NAMES: [&'static str; 8] =
+        ["live-lines", "claimeven", "dead-cells", "ordering", "zugzwang", "column-pairs", "probes", "other-side"];
+
+    /// The switch of the piece of knowledge called `name` (one of [`Knowledge::NAMES`]).
+    fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "live-lines" => &mut self.live_lines,
+            "claimeven" => &mut self.claimeven,
+            "dead-cells" => &mut self.dead_cells,
+            "ordering" => &mut self.ordering,
+            "zugzwang" => &mut self.zugzwang,
+            "column-pairs" => &mut self.column_pairs,
+            "probes" => &mut self.probes,
+            "other-side" => &mut self.other_side,
+            _ => return None,
+        })
+    }
+
+    /// The knowledge named in `text`: `all`, `none`, or [names](Knowledge::NAMES) joined by
+    /// commas, each optionally prefixed `no-` to remove it from everything.
     pub fn parse(text: &str) -> Result<Knowledge, String> {
         match text.trim() {
             "all" => return Ok(Knowledge::ALL),
@@ -118,25 +136,13 @@ impl Knowledge {
         let mut knowledge = if removing { Knowledge::ALL } else { Knowledge::NONE };
         for word in words {
             let name = word.strip_prefix("no-").unwrap_or(word);
-            let on = !word.starts_with("no-");
             if word.starts_with("no-") != removing {
                 return Err(format!("'{text}': either names of what to use or 'no-' names of what to leave out"));
             }
-            match name {
-                "live-lines" => knowledge.live_lines = on,
-                "claimeven" => knowledge.claimeven = on,
-                "dead-cells" => knowledge.dead_cells = on,
-                "ordering" => knowledge.ordering = on,
-                "zugzwang" => knowledge.zugzwang = on,
-                "column-pairs" => knowledge.column_pairs = on,
-                "probes" => knowledge.probes = on,
-                "other-side" => knowledge.other_side = on,
-                _ => {
-                    return Err(format!(
-                        "'{name}' is no knowledge of the prover (live-lines, claimeven, dead-cells, ordering, zugzwang, column-pairs, probes, other-side)"
-                    ));
-                }
-            }
+            let Some(switch) = knowledge.switch(name) else {
+                return Err(format!("'{name}' is no knowledge of the prover ({})", Knowledge::NAMES.join(", ")));
+            };
+            *switch = !removing;
         }
         Ok(knowledge)
     }
@@ -1102,6 +1108,17 @@ mod tests {
         assert_eq!(Knowledge::parse("no-ordering"), Ok(Knowledge { ordering: false, ..Knowledge::ALL }));
         assert!(Knowledge::parse("claimodd").is_err());
         assert!(Knowledge::parse("claimeven,no-ordering").is_err());
+        // Each name switches one piece of knowledge of its own, and together they are all.
+        let each: Vec<Knowledge> = Knowledge::NAMES.iter().map(|name| Knowledge::parse(name).unwrap()).collect();
+        for (i, one) in each.iter().enumerate() {
+            assert_ne!(*one, Knowledge::NONE, "{}", Knowledge::NAMES[i]);
+            assert!(each[..i].iter().all(|other| other != one), "{}", Knowledge::NAMES[i]);
+            let without = Knowledge::parse(&format!("no-{}", Knowledge::NAMES[i])).unwrap();
+            assert_ne!(without, Knowledge::ALL, "no-{}", Knowledge::NAMES[i]);
+        }
+        assert_eq!(Knowledge::parse(&Knowledge::NAMES.join(",")), Ok(Knowledge::ALL));
+        let message = Knowledge::parse("claimodd").unwrap_err();
+        assert!(Knowledge::NAMES.iter().all(|name| message.contains(name)), "{message}");
     }
 
     /// Random positions of `plies` stones whose game is not over, by random drops.
