@@ -275,8 +275,8 @@ fn benchmarks_open_with_the_current_figures() {
     assert!(shown >= 20, "the table shows its commands ({shown} found)");
 }
 
-/// The prover's knowledge, as the program names it in its error for a wrong name, is every
-/// name that `bench sogo-prove --help` and docs/CLI.md list, and no more.
+/// The prover's knowledge, as the program names it in its error for a wrong name, is what
+/// `bench sogo-prove --help` lists, and exactly what docs/CLI.md names for `--knowledge`.
 #[test]
 fn every_piece_of_the_provers_knowledge_is_documented() {
     let wrong = tablebase(&["bench", "sogo-prove", "--knowledge", "claimodd", ""]);
