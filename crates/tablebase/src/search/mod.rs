@@ -120,18 +120,37 @@ impl fmt::Display for SearchError {
 
 impl std::error::Error for SearchError {}
 
-/// When a search gives up: a point in time and the limit it came from, or never.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Deadline(Option<(Instant, f64)>);
+/// When a search gives up: a point in time and the limit it came from, or never; and for a
+/// test that must not depend on the machine's speed, a count of nodes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Deadline {
+    time: Option<(Instant, f64)>,
+    /// The searcher's count of nodes at which it stops (`u64::MAX`: never).
+    last_node: u64,
+}
+
+impl Default for Deadline {
+    fn default() -> Deadline {
+        Deadline { time: None, last_node: u64::MAX }
+    }
+}
 
 impl Deadline {
     /// `seconds` from now; never for `None`, and for a limit too far away to be a point in time
     /// (or not a number): no search would reach it.
     pub(crate) fn after(seconds: Option<f64>) -> Deadline {
-        Deadline(seconds.and_then(|s| {
+        let time = seconds.and_then(|s| {
             let span = std::time::Duration::try_from_secs_f64(s.max(0.0)).ok()?;
             Some((Instant::now().checked_add(span)?, s))
-        }))
+        });
+        Deadline { time, ..Deadline::default() }
+    }
+
+    /// Never by the clock; at the searcher's count of nodes `last_node` (to within the 4,096
+    /// nodes between two checks, the same in every run).
+    #[cfg(test)]
+    pub(crate) fn at_node(last_node: u64) -> Deadline {
+        Deadline { time: None, last_node }
     }
 
     /// The error to stop with after `nodes` nodes, once the time is up, this search's own or
@@ -148,10 +167,13 @@ impl Deadline {
     #[cold]
     fn check_now(&self, nodes: u64) -> Result<(), SearchError> {
         let now = Instant::now();
-        if let Some((deadline, seconds)) = self.0
+        if let Some((deadline, seconds)) = self.time
             && now > deadline
         {
             return Err(SearchError::TimeLimit { seconds, nodes });
+        }
+        if nodes >= self.last_node {
+            return Err(SearchError::TimeLimit { seconds: 0.0, nodes });
         }
         WORK.with_borrow(|work| work.as_ref().map_or(Ok(()), |work| work.check(now, nodes)))
     }
@@ -183,7 +205,7 @@ impl Work {
     pub fn new(seconds: Option<f64>) -> Arc<Work> {
         let outer = Work::current();
         Arc::new(Work {
-            deadline: Deadline::after(seconds).0,
+            deadline: Deadline::after(seconds).time,
             stopped: AtomicBool::new(false),
             searches: outer.as_ref().is_none_or(|o| o.searches),
             wanted_search: AtomicBool::new(false),
@@ -413,6 +435,13 @@ impl<G: LineGame> Searcher<G> {
     /// Positions searched so far.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Stops every later search once it has searched about `nodes` more positions, whatever the
+    /// clock says: for tests whose choice of positions must not depend on the machine.
+    #[cfg(test)]
+    pub(crate) fn set_node_limit(&mut self, nodes: u64) {
+        self.deadline = Deadline::at_node(self.nodes.saturating_add(nodes));
     }
 
     /// Forgets every position searched.
