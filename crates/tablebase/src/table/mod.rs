@@ -21,7 +21,7 @@ mod packed;
 pub(crate) mod pairs;
 mod regular;
 pub(crate) mod scratch;
-pub(crate) use regular::{open_to_read, open_to_write};
+pub(crate) use regular::{open_to_read, open_to_write, refuse_link};
 pub(crate) mod set;
 mod status;
 mod upgrade;

@@ -97,6 +97,15 @@ fn linked() -> io::Error {
     )
 }
 
+/// An error where `path` is a symbolic link: for a file that will be written later, refused
+/// when it is first read, before any work that would be lost.
+pub(crate) fn refuse_link(path: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(linked()),
+        _ => Ok(()),
+    }
+}
+
 /// Opens `path` to read, if it is a regular file.
 pub(crate) fn open_to_read(path: &Path) -> io::Result<File> {
     open_regular(OpenOptions::new().read(true), path)

@@ -18,7 +18,7 @@ use super::solver::CubeSolver;
 use crate::catalogue::Variant;
 use crate::combinations::{binomial, subset_rank, subset_unrank};
 use crate::layered::{Layered, LayeredGame, Step};
-use crate::table::TableError;
+use crate::table::{Check, FileSpec, TableError};
 use crate::value::Value;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -192,6 +192,17 @@ impl<const GRAVITY: bool> LayeredGame for CubeBook<GRAVITY> {
         self.solver().confirms_outcome(position, stored)
     }
 
+
+    /// Before the proofs of the last ply, that their journal can be appended to: it was only
+    /// read when the book was chosen (`plan` reads it too, in a directory it may not write).
+    fn prepare(&self, _dir: &Path, ply: u32, _check: &dyn Fn(&FileSpec) -> Check) -> Result<(), TableError> {
+        match &self.journal {
+            Some(journal) if ply == self.last => journal
+                .check_appendable()
+                .map_err(|e| e.into_table_error("the proofs' journal: mend it or move it away")),
+            _ => Ok(()),
+        }
+    }
 
     fn search_memory(&self, ply: u32) -> u64 {
         match ply == self.last {

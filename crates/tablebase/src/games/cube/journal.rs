@@ -7,6 +7,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
+use crate::table::TableError;
+
 /// What is wrong with a journal.
 #[derive(Debug)]
 pub enum JournalError {
@@ -41,10 +43,25 @@ impl std::fmt::Display for JournalError {
 
 impl std::error::Error for JournalError {}
 
-/// A journal's file, open to append.
+impl JournalError {
+    /// The same error as one of a table directory's files, with `what` said of the file: for
+    /// the checks a generation makes before it starts, which report [`TableError`]s.
+    pub(super) fn into_table_error(self, what: &str) -> TableError {
+        let (path, kind, message) = match self {
+            JournalError::Io { path, doing, source } => (path, source.kind(), format!("{doing}: {source}")),
+            JournalError::Malformed { path, line } => {
+                (path, std::io::ErrorKind::InvalidData, format!("line {line} is not a record of a proof journal"))
+            }
+        };
+        TableError::Io { path, source: std::io::Error::new(kind, format!("{message} ({what})")) }
+    }
+}
+
+/// A journal's file, opened to append when it is first needed.
 pub(super) struct JournalFile {
     path: PathBuf,
-    /// `None` until the first record where the file was not there yet (see [`Creation`]).
+    /// `None` until the first record, or until [`JournalFile::check_appendable`], where the
+    /// journal is made at its first record (see [`Creation`]).
     file: Mutex<Option<File>>,
 }
 
@@ -55,6 +72,8 @@ pub(super) enum Creation {
     /// (`bench cube-prove --journal FILE`, a file the user named).
     Now,
     /// At its first record: `plan` writes nothing, and `generate` has made its directory by then.
+    /// One that is there is only read until then, so that `plan` works in a directory it may
+    /// not write; `generate` asks [`JournalFile::check_appendable`] before its first proof.
     AtFirstRecord,
 }
 
@@ -72,7 +91,13 @@ impl JournalFile {
         if creation == Creation::AtFirstRecord && std::fs::symlink_metadata(path).is_err() {
             return Ok((JournalFile { path: path.to_path_buf(), file: Mutex::new(None) }, Vec::new()));
         }
-        let file = open_to_append(path).map_err(io("cannot open it to append"))?;
+        let file = match creation {
+            Creation::Now => Some(open_to_append(path).map_err(io("cannot open it to append"))?),
+            Creation::AtFirstRecord => {
+                crate::table::refuse_link(path).map_err(io("cannot open it to append"))?;
+                None
+            }
+        };
         let reader = BufReader::new(crate::table::open_to_read(path).map_err(io("cannot read it"))?);
         let mut records = Vec::new();
         for (number, line) in reader.split(b'\n').enumerate() {
@@ -83,7 +108,22 @@ impl JournalFile {
                 records.push(parse(text).ok_or_else(malformed)?);
             }
         }
-        Ok((JournalFile { path: path.to_path_buf(), file: Mutex::new(Some(file)) }, records))
+        Ok((JournalFile { path: path.to_path_buf(), file: Mutex::new(file) }, records))
+    }
+
+    /// Whether a record could be appended now: the journal, where it is there, opened to append
+    /// (and kept open for the records); one not there yet is made at its first record.
+    pub(super) fn check_appendable(&self) -> Result<(), JournalError> {
+        let mut file = self.file.lock().unwrap_or_else(PoisonError::into_inner);
+        if file.is_none() && std::fs::symlink_metadata(&self.path).is_ok() {
+            let opened = open_to_append(&self.path).map_err(|source| JournalError::Io {
+                path: self.path.clone(),
+                doing: "cannot open it to append",
+                source,
+            })?;
+            *file = Some(opened);
+        }
+        Ok(())
     }
 
     /// The file.

@@ -567,8 +567,10 @@ pub const JOURNAL_PLIES: u32 = 24;
 pub const JOURNAL_NODES: u64 = 1 << 24;
 
 impl ProofJournal {
-    /// Opens the journal at `path` (never through a link), with the outcomes it holds; a
-    /// journal not there yet is made at its first record.
+    /// Opens the journal at `path` (never through a link), with the outcomes it holds. It is
+    /// only read until [`ProofJournal::check_appendable`] or its first record, so that `plan`
+    /// reads it in a directory it may not write; a journal not there yet is made at its first
+    /// record.
     pub fn open(path: &Path) -> Result<ProofJournal, JournalError> {
         let (file, records) = JournalFile::open(path, Creation::AtFirstRecord, parse_record)?;
         let entries = records.into_iter().map(|(position, white_attacks, wins)| ((position, white_attacks), wins)).collect();
@@ -578,6 +580,12 @@ impl ProofJournal {
     /// The file.
     pub fn path(&self) -> &Path {
         self.file.path()
+    }
+
+    /// Whether a record could be appended now (the journal is only read until then): asked
+    /// before a proof starts, so that hours of proofs do not go unrecorded.
+    pub fn check_appendable(&self) -> Result<(), JournalError> {
+        self.file.check_appendable()
     }
 
     /// Outcomes recorded.
@@ -1270,6 +1278,16 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), positions.len());
         let journal = std::sync::Arc::new(ProofJournal::open(&path).unwrap());
         assert_eq!(journal.len(), positions.len());
+        // Opened, it is only read, and no handle to it kept (`plan` opens it in a directory it
+        // may not write), until a proof is about to start and asks whether it can append.
+        let real = std::fs::canonicalize(&path).unwrap();
+        let handles = || {
+            let fds = std::fs::read_dir("/proc/self/fd").unwrap().flatten();
+            fds.filter(|fd| std::fs::read_link(fd.path()).is_ok_and(|target| target == real)).count()
+        };
+        assert_eq!(handles(), 0);
+        journal.check_appendable().unwrap();
+        assert_eq!(handles(), 1);
         for (i, p) in positions.iter().enumerate() {
             assert_eq!(journal.get(p, i % 2 == 0), Some(i % 3 == 0));
             assert_eq!(journal.get(p, i % 2 == 1), None);
@@ -1303,6 +1321,16 @@ mod tests {
         let journal = ProofJournal::open(&path).unwrap();
         std::os::unix::fs::symlink(&target, &path).unwrap();
         assert!(journal.record(&p, true, true, 1 << 30).is_err());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept");
+        // Nor one planted after the opening and before the proofs start: refused by the check
+        // `generate` makes then, as an error of the table directory naming the journal.
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, "").unwrap();
+        let journal = ProofJournal::open(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        let error = journal.check_appendable().unwrap_err().into_table_error("the proofs' journal").to_string();
+        assert!(error.contains(JOURNAL_FILE) && error.contains("cannot open it to append"), "{error}");
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept");
         for bad in ["", "x", "xxxx/..../..../....|....|....|....", "....|x.../..../....|....|...."] {
             assert_eq!(parse_notation(bad), None, "{bad}");
