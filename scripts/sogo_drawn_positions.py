@@ -159,6 +159,8 @@ def earlier(moves, rng):
 
 def prove(positions):
     """For each position in turn, as its proofs end: (White's outcome, Black's outcome, nodes)."""
+    if not positions:
+        return
     with tempfile.NamedTemporaryFile("w", suffix=".txt") as listed:
         listed.write("".join("".join(column_name(c) for c in p) + "\n" for p in positions))
         listed.flush()

@@ -952,8 +952,8 @@ fn the_checked_in_parts_journal_refutes_b11_c32s_line_without_a_search() {
 }
 
 /// `bench sogo-prove --file` proves the positions of a file after those of the arguments, one
-/// row per position and side, and a line that is not a position stops it before any proof,
-/// naming the file and the line. Line 1 of docs/BENCHMARKS.md after 33 moves is a win for
+/// row per position and side, and a line that is not a position, or no position at all, stops
+/// it before any proof, naming the file and the line. Line 1 of docs/BENCHMARKS.md after 33 moves is a win for
 /// White, the side not to move, and after 41 a win for Black, the side to move.
 #[test]
 fn bench_sogo_prove_reads_positions_from_a_file() {
@@ -996,6 +996,21 @@ fn bench_sogo_prove_reads_positions_from_a_file() {
     assert!(out.stdout.is_empty(), "no proof before the bad line is found");
     let said = String::from_utf8(out.stderr).unwrap();
     assert!(said.contains("positions.txt, line 2: move 5: column a1 is full"), "{said}");
+
+    // Nothing to prove is a usage error, not a header alone: a file of comments, or no
+    // position at all.
+    std::fs::write(&list, "# nothing yet\n\n").unwrap();
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let said = String::from_utf8(out.stderr).unwrap();
+    assert!(said.contains("no positions to prove: ") && said.contains("positions.txt holds none"), "{said}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tablebase"))
+        .args(["bench", "sogo-prove"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("no positions to prove"));
 }
 
 /// The drawn Sogo positions checked in (`tables/sogo-drawn-positions.txt`, found by the prover's

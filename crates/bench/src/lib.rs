@@ -1045,6 +1045,13 @@ pub fn sogo_prove(args: &SogoProveArgs) -> Result<(), Error> {
             positions.push((text.to_string(), position));
         }
     }
+    if positions.is_empty() {
+        let hint = match &args.file {
+            Some(path) => format!("{} holds none (blank and `#` lines are skipped)", path.display()),
+            None => "give them as arguments (\"\" is the empty cube) or one a line in --file".to_string(),
+        };
+        return Err(Error::Usage(format!("no positions to prove: {hint}")));
+    }
     let mut prover = SogoProver::new(knowledge, args.table_mb << 20).on_huge_pages();
     let mut helpers: Vec<SogoProver> = (1..args.threads).map(|_| prover.helper()).collect();
     let mut out = std::io::stdout().lock();
