@@ -953,8 +953,9 @@ fn the_checked_in_parts_journal_refutes_b11_c32s_line_without_a_search() {
 
 /// `bench sogo-prove --file` proves the positions of a file after those of the arguments, one
 /// row per position and side, and a line that is not a position, or no position at all, stops
-/// it before any proof, naming the file and the line. Line 1 of docs/BENCHMARKS.md after 33 moves is a win for
-/// White, the side not to move, and after 41 a win for Black, the side to move.
+/// it before any proof, naming the file and the line. Line 1 of docs/BENCHMARKS.md after 33
+/// moves is a win for White, the side not to move, and after 41 a win for Black, the side to
+/// move.
 #[test]
 fn bench_sogo_prove_reads_positions_from_a_file() {
     let scratch = tempfile::tempdir().unwrap();

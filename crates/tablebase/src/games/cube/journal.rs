@@ -115,13 +115,8 @@ impl JournalFile {
     /// (and kept open for the records); one not there yet is made at its first record.
     pub(super) fn check_appendable(&self) -> Result<(), JournalError> {
         let mut file = self.file.lock().unwrap_or_else(PoisonError::into_inner);
-        if file.is_none() && std::fs::symlink_metadata(&self.path).is_ok() {
-            let opened = open_to_append(&self.path).map_err(|source| JournalError::Io {
-                path: self.path.clone(),
-                doing: "cannot open it to append",
-                source,
-            })?;
-            *file = Some(opened);
+        if std::fs::symlink_metadata(&self.path).is_ok() {
+            self.appending(&mut file)?;
         }
         Ok(())
     }
@@ -134,13 +129,22 @@ impl JournalFile {
     /// Appends `line` (a record and its newline), synced before it counts.
     pub(super) fn append(&self, line: &str) -> Result<(), JournalError> {
         let mut file = self.file.lock().unwrap_or_else(PoisonError::into_inner);
-        let io = |doing| move |source| JournalError::Io { path: self.path.clone(), doing, source };
-        let file = match &mut *file {
-            Some(file) => file,
-            None => file.insert(open_to_append(&self.path).map_err(io("cannot open it to append"))?),
-        };
-        file.write_all(line.as_bytes()).map_err(io("cannot append a record"))?;
-        file.sync_data().map_err(io("cannot sync it"))
+        let file = self.appending(&mut file)?;
+        file.write_all(line.as_bytes()).map_err(self.error("cannot append a record"))?;
+        file.sync_data().map_err(self.error("cannot sync it"))
+    }
+
+    /// The file open to append: opened now (made where it is missing) if it is not yet.
+    fn appending<'a>(&self, file: &'a mut Option<File>) -> Result<&'a mut File, JournalError> {
+        match file {
+            Some(file) => Ok(file),
+            None => Ok(file.insert(open_to_append(&self.path).map_err(self.error("cannot open it to append"))?)),
+        }
+    }
+
+    /// The error of `doing` something to this journal.
+    fn error(&self, doing: &'static str) -> impl FnOnce(std::io::Error) -> JournalError + '_ {
+        move |source| JournalError::Io { path: self.path.clone(), doing, source }
     }
 }
 
