@@ -135,6 +135,38 @@ fn pictures_of_positions_that_cannot_be_probed_are_not_written() {
     let out = tablebase(&["probe", "connect4", "--size", "5x4", "--dir", dir(), "--svg", f, "-"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--svg"));
+    // A value the search does not settle in time is an error with `--brief` (exit 1): no
+    // picture either, and a file already there is left as it was.
+    let empty = tempfile::tempdir().unwrap();
+    let e = empty.path().to_str().unwrap();
+    let brief = ["probe", "sogo", "--dir", e, "--brief", "--max-time", "0.01", "--svg", f, "a1"];
+    let out = tablebase(&brief);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!file.exists());
+    std::fs::write(&file, "kept").unwrap();
+    assert_eq!(tablebase(&brief).status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+    std::fs::remove_file(&file).unwrap();
+}
+
+/// Where the searches settle nothing in time, the perfect player still never hands the other
+/// side a line it completes with its next stone: White has three in a row, and Black, whatever
+/// the seed, blocks the fourth cell.
+#[test]
+fn the_perfect_player_blocks_a_line_completed_next_move_when_nothing_is_settled() {
+    let empty = tempfile::tempdir().unwrap();
+    let e = empty.path().to_str().unwrap();
+    for (game, from, max_time, block) in
+        [("sogo", "a1b1a1b1a1", "0.3", "a1"), ("qubic", "a11b11a12b12a13", "0.3", "a14")]
+    {
+        for seed in ["1", "2", "3", "4"] {
+            let args = ["play", game, "--dir", e, "--from", from, "--max-time", max_time, "--seed", seed];
+            let out = common::tablebase_with_input(BINARY, &args, "quit\n");
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{game} {seed}: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(text.contains(&format!("Black plays {block} ")), "{game}, seed {seed}: {text}");
+        }
+    }
 }
 
 #[test]

@@ -267,8 +267,9 @@ struct PlayArgs {
     #[arg(long)]
     side: Option<String>,
     /// Stop a search (a position beyond the tables of a board too large to tabulate, such
-    /// as Connect Four 7x6 past its opening book, or Qubic and Sogo) after S seconds: the game
-    /// stops with exit 1. For each move of the perfect player, all its searches together.
+    /// as Connect Four 7x6 past its opening book, or Qubic and Sogo) after S seconds, for each
+    /// move of the perfect player all its searches together: past it, the perfect player plays
+    /// a move that does not lose at once, its value unknown.
     #[arg(long, value_name = "S", value_parser = parse_seconds, default_value = "60")]
     max_time: f64,
     /// Seed of the perfect player's choice among equally good moves (random when absent).
@@ -295,6 +296,21 @@ impl PlayArgs {
 
 /// Runs the command line.
 pub fn run(cli: Cli) -> Result<(), Error> {
+    let dir = match &cli.command {
+        Command::Generate { game } => Some(&game.args.dir),
+        Command::Plan { game } => Some(&game.args.dir),
+        Command::Probe { game } => Some(&game.args.dir),
+        Command::Verify { game: Some(game), .. } => Some(&game.args.dir),
+        Command::Verify { game: None, all } => Some(&all.dir),
+        Command::Info { game: Some(game), .. } => Some(&game.args.dir),
+        Command::Info { game: None, all } => Some(&all.dir),
+        Command::Play { game } => Some(&game.args.dir),
+        Command::Serve { dir, .. } => Some(dir),
+        Command::Bench { .. } => None,
+    };
+    if let Some(dir) = dir {
+        looked_into(dir)?;
+    }
     match cli.command {
         Command::Generate { game } => on_game(&game, Generating(&game.args)),
         Command::Plan { game } => on_game(&game, Planning(&game.args)),
@@ -310,6 +326,18 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Play { game } => on_game(&game, Playing(&game.args)),
         Command::Serve { dir, port, bind } => serve::serve(&dir, &bind, port),
         Command::Bench { target } => tablebase_bench::run(target, &BenchHost).map_err(Error::from),
+    }
+}
+
+/// A table directory that is there but cannot be looked into (a file, a directory the user may
+/// not read) is an error that names it and why, not a directory without tables: `probe` would
+/// search what its book answers, `info` say there is no book, `plan` that a build fits.
+fn looked_into(dir: &Path) -> Result<(), Error> {
+    match std::fs::read_dir(dir) {
+        Err(source) if source.kind() != std::io::ErrorKind::NotFound => {
+            Err(Error::File { path: dir.to_path_buf(), source })
+        }
+        _ => Ok(()),
     }
 }
 
@@ -518,8 +546,8 @@ impl OnVariant for Playing<'_> {
     }
 }
 
-/// Writes the SVG picture of `position` to `path`. A position that cannot be probed is
-/// reported with the answers, so it draws nothing here.
+/// Writes the SVG picture of `position`, answered already, to `path`: its moves' values as a
+/// probe within `limit` settles them.
 fn draw<G: Draw>(game: &G, position: &str, path: &Path, limit: f64) -> Result<(), Error> {
     let Ok(position) = game.parse(position) else { return Ok(()) };
     let probed = tablebase::search::within(limit, || tablebase::probe(game, &position));
@@ -538,16 +566,10 @@ fn probe<G: Draw>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<
         Format::Text
     };
     let (line, limit) = (output.line, output.limit());
-    if let Some(path) = &output.svg {
-        match positions.first() {
-            Some(first) if first != "-" => draw(game, first, path, limit)?,
-            _ => {
-                return Err(Error::Usage(
-                    "--svg draws a position given on the command line, not one read from standard input"
-                        .into(),
-                ));
-            }
-        }
+    if output.svg.is_some() && positions.first().is_none_or(|first| first == "-") {
+        return Err(Error::Usage(
+            "--svg draws a position given on the command line, not one read from standard input".into(),
+        ));
     }
     let mut out = std::io::BufWriter::new(output::stdout());
     let code = match positions {
@@ -572,7 +594,13 @@ fn probe<G: Draw>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<
                         if format == Format::Text && n > 0 {
                             writeln!(out).map_err(|e| cut_short(e, code))?;
                         }
-                        writeln!(out, "{answer}").map_err(|e| cut_short(e, code))?
+                        writeln!(out, "{answer}").map_err(|e| cut_short(e, code))?;
+                        // The picture of the first position, once it is answered: one that
+                        // cannot be (an illegal move, a value not settled with `--brief`)
+                        // draws nothing, and leaves a file already there as it was.
+                        if let Some(path) = output.svg.as_deref().filter(|_| n == 0) {
+                            draw(game, text, path, limit)?;
+                        }
                     }
                     Err(e) => {
                         out.flush().map_err(|e| cut_short(e, code))?;

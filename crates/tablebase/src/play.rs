@@ -174,7 +174,9 @@ impl<'a, G: Play> Match<'a, G> {
             crate::search::Work::run(Some(&crate::search::Work::without_searches()), || self.game.value(next))
         };
         let not_losing_at_once = |children: &[(G::Move, G::Position)]| {
-            let soonest = Value::Loss(1);
+            // The other side completes a line with its next stone: won in 1 ply for it, lost
+            // in 2 (this move and that one) for the side to move.
+            let soonest = Value::Win(1).for_mover();
             children.iter().position(|(_, next)| cheap(next).map_or(true, |v| v.for_mover() != soonest))
         };
         let value = match self.game.value(self.position()) {
