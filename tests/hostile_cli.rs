@@ -496,6 +496,7 @@ fn a_closed_standard_output_is_an_error_not_success() {
         &["verify", "connect4", "--size", "4x4", "--dir", d, "--quick"],
         &["info", "connect4", "--size", "4x4", "--dir", d],
         &["plan", "connect4", "--size", "4x4", "--dir", d],
+        &["bench", "sogo-prove", "a1b1a1b1a1b1", "--table-mb", "16"],
     ] {
         let out = with_stdout_closed(args);
         let text = refused(&out, 1);
@@ -574,6 +575,17 @@ fn a_damaged_or_linked_parts_journal_is_refused() {
     std::fs::write(&journal, "wins a11 d44\nwins a11 a11\n").unwrap();
     let text = refused(&tablebase(&prove, ""), 1);
     assert!(text.contains(j) && text.contains("line 2 is not a record"), "{text}");
+    // A last line without its newline may be a record cut short, which reads as another
+    // position's: refused, and the file left as it was (the next record is not glued to it).
+    let cut = "wins a11 d44\nwins b11 c32 b22 b33 b32 b23 a14 b13";
+    std::fs::write(&journal, cut).unwrap();
+    let text = refused(&tablebase(&prove, ""), 1);
+    assert!(text.contains(j) && text.contains("line 2, the last, has no newline at its end"), "{text}");
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), cut);
+    // Two records of one position (here its mirror image) that say opposite things.
+    std::fs::write(&journal, "wins a11 d44\nwins b11 c32\ncannot-win d11 a44\n").unwrap();
+    let text = refused(&tablebase(&prove, ""), 1);
+    assert!(text.contains(j) && text.contains("line 3 contradicts line 1"), "{text}");
     let target = dir.join("elsewhere");
     std::fs::write(&target, "kept").unwrap();
     std::fs::remove_file(&journal).unwrap();
@@ -590,6 +602,38 @@ fn a_damaged_or_linked_parts_journal_is_refused() {
     std::fs::create_dir(&journal).unwrap();
     let text = refused(&tablebase(&prove, ""), 1);
     assert!(text.contains(j) && text.contains("directory"), "{text}");
+}
+
+/// A record that does not fit (here a file size limit, `ulimit -f`, as a full disk would stop
+/// it partway) is cut off again: the proof goes on with a warning, and the journal is left as it
+/// was, readable by the next run, which records what this one could not.
+#[test]
+fn a_parts_journal_record_that_does_not_fit_is_cut_off_again() {
+    let dir = common::scratch("parts-journal-full");
+    let journal = dir.join("qubic-parts.journal");
+    let j = journal.to_str().unwrap();
+    // Blank lines, skipped on reading, bring the file to 20 bytes short of 1,024, the limit, and
+    // the one record of the proof (White completes a line at once) is 29.
+    let before = "\n".repeat(1004);
+    std::fs::write(&journal, &before).unwrap();
+    let won = "a11 b11 a12 b12 a13 b13";
+    let prove = ["cube-prove", "qubic", won, "--parts", "1", "--table-mb", "64", "--journal", j];
+    // SIGXFSZ ignored, so that the write past the limit fails (EFBIG) rather than kill.
+    let limited = Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 2 && exec \"$0\" bench \"$@\"")
+        .arg(BINARY)
+        .args(prove)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(limited.status.success(), "{}", stderr(&limited));
+    assert!(stderr(&limited).contains("the proof goes on without recording"), "{}", stderr(&limited));
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), before, "a record cut short was left");
+    let out = tablebase(&[&["bench"][..], &prove[..]].concat(), "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let after = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(after, format!("{before}wins {won}\n"));
 }
 
 /// Sogo's proof journal (`generate sogo`'s `sogo-proof.journal`): `plan` writes none; one that
@@ -610,6 +654,24 @@ fn sogo_proof_journal_damaged_or_linked_is_refused_and_plan_writes_none() {
     for args in [&plan[..], &generate[..]] {
         let text = refused(&tablebase(args, ""), 1);
         assert!(text.contains("sogo-proof.journal: line 1 is not a record"), "{args:?}: {text}");
+    }
+    assert!(!dir.join("sogo-ply00.set").exists(), "generate began before refusing its journal");
+    let checked_in = std::fs::read_to_string("tables/sogo-proof.journal").unwrap();
+    let cut = checked_in.lines().next().unwrap();
+    std::fs::write(&journal, cut).unwrap();
+    for args in [&plan[..], &generate[..]] {
+        let text = refused(&tablebase(args, ""), 1);
+        assert!(text.contains("sogo-proof.journal: line 1, the last, has no newline"), "{args:?}: {text}");
+    }
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), cut);
+    let contradiction = match cut.contains(" wins ") {
+        true => cut.replacen(" wins ", " cannot-win ", 1),
+        false => cut.replacen(" cannot-win ", " wins ", 1),
+    };
+    std::fs::write(&journal, format!("{cut}\n{contradiction}\n")).unwrap();
+    for args in [&plan[..], &generate[..]] {
+        let text = refused(&tablebase(args, ""), 1);
+        assert!(text.contains("sogo-proof.journal: line 2 contradicts line 1"), "{args:?}: {text}");
     }
     assert!(!dir.join("sogo-ply00.set").exists(), "generate began before refusing its journal");
     let target = dir.join("elsewhere");
@@ -638,6 +700,55 @@ fn boards_wider_than_nine_columns_are_refused_up_front() {
         }
     }
     assert_eq!(std::fs::read_dir(&*dir).unwrap().count(), 0, "nothing was built");
+}
+
+/// A `--dir` that is there but cannot be looked into, a file or a directory the user may not
+/// read, is an error naming it and why, for every command: not a directory without tables,
+/// where `probe` searched for 30 s what the book answers, `info` said to generate a book there
+/// and `plan` that a build fits.
+#[test]
+fn a_table_directory_that_cannot_be_looked_into_is_named_as_such() {
+    let dir = common::scratch("dir-not-looked-into");
+    let plain = dir.join("plain-file");
+    std::fs::write(&plain, b"").unwrap();
+    let p = plain.to_str().unwrap();
+    for args in [
+        &["probe", "sogo", "--brief", "--dir", p, "a1b1a1b1a1b1"][..],
+        &["info", "sogo", "--dir", p],
+        &["info", "--dir", p],
+        &["plan", "sogo", "--book-plies", "1", "--dir", p],
+        &["generate", "sogo", "--book-plies", "1", "--threads", "1", "--dir", p],
+        &["verify", "qubic", "--dir", p],
+        &["verify", "--dir", p],
+        &["play", "qubic", "--dir", p],
+    ] {
+        let text = refused(&tablebase(args, "quit\n"), 1);
+        assert!(text.contains("plain-file: Not a directory"), "{args:?}: {text}");
+    }
+    // A directory of the book that the user may not read: as root, the test asks as nobody.
+    use std::os::unix::fs::PermissionsExt;
+    let closed = dir.join("closed");
+    std::fs::create_dir(&closed).unwrap();
+    std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o000)).unwrap();
+    std::fs::set_permissions(&*dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let root = Command::new("id").arg("-u").output().unwrap().stdout == b"0\n";
+    let as_user = |args: &[&str]| {
+        let mut command = match root {
+            true => {
+                let mut c = Command::new("setpriv");
+                c.args(["--reuid=nobody", "--regid=nogroup", "--clear-groups", BINARY]);
+                c
+            }
+            false => Command::new(BINARY),
+        };
+        command.args(args).stdin(Stdio::null()).output().unwrap()
+    };
+    let c = closed.to_str().unwrap();
+    for args in [&["probe", "qubic", "--brief", "--dir", c, ""][..], &["info", "qubic", "--dir", c]] {
+        let text = refused(&as_user(args), 1);
+        assert!(text.contains("closed: Permission denied"), "{args:?}: {text}");
+    }
+    std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 /// The cosmetics: a tiny `--max-time` is refused, not written out in 300 digits; a file in the

@@ -70,7 +70,7 @@ pub fn run(target: Target, host: &impl Host) -> Result<(), Error> {
         Target::Connect4Search(args) => connect4_search(&args, host),
         Target::Connect4Book(args) => connect4_book(&args, host),
         Target::CubeProve(args) => cube_prove(&args, host),
-        Target::SogoProve(args) => sogo_prove(&args),
+        Target::SogoProve(args) => sogo_prove(&args, host),
         Target::PairCode(args) => pair_code(&args, host),
         Target::SetRank(args) => set_rank(&args, host),
     }
@@ -1021,7 +1021,7 @@ pub struct SogoProveArgs {
 }
 
 /// Proves Sogo positions with [`tablebase::games::cube::sogo::SogoProver`].
-pub fn sogo_prove(args: &SogoProveArgs) -> Result<(), Error> {
+pub fn sogo_prove(args: &SogoProveArgs, host: &impl Host) -> Result<(), Error> {
     use tablebase::games::cube::parse_sogo;
     use tablebase::games::cube::sogo::{Knowledge, SogoProver};
     let knowledge =
@@ -1054,7 +1054,7 @@ pub fn sogo_prove(args: &SogoProveArgs) -> Result<(), Error> {
     }
     let mut prover = SogoProver::new(knowledge, args.table_mb << 20).on_huge_pages();
     let mut helpers: Vec<SogoProver> = (1..args.threads).map(|_| prover.helper()).collect();
-    let mut out = std::io::stdout().lock();
+    let mut out = host.stdout();
     writeln!(out, "position\tattacker\toutcome\tnodes\tby rule\tseconds\tpeak MB").map_err(Error::Output)?;
     let sides: &[bool] = match (args.both, args.other) {
         (true, _) => &[true, false],

@@ -316,18 +316,26 @@ impl std::error::Error for MovesError {}
 /// The moves of a move string: runs of `letters` characters each, spaces and commas between
 /// them allowed.
 fn moves_of(text: &str, letters: usize, expected: &'static str) -> Result<Vec<String>, MovesError> {
-    let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace() && *c != ',').collect();
-    chars
-        .chunks(letters)
-        .enumerate()
-        .map(|(i, chunk)| {
-            let word: String = chunk.iter().collect();
-            match chunk.len() == letters && word.is_ascii() {
-                true => Ok(word.to_ascii_lowercase()),
-                false => Err(MovesError::NotAMove { at: i + 1, found: word, expected }),
-            }
-        })
-        .collect()
+    // Separators between moves only: a move is its letter and digits written together, and the
+    // first one that is not a move is the one named, not a later chunk of a shifted reading.
+    let separator = |c: &char| c.is_whitespace() || *c == ',';
+    let fits = |k: usize, c: char| match k {
+        0 => matches!(c.to_ascii_lowercase(), 'a'..='d'),
+        _ => matches!(c, '1'..='4'),
+    };
+    let mut chars = text.chars().peekable();
+    let mut moves = Vec::new();
+    loop {
+        while chars.next_if(separator).is_some() {}
+        if chars.peek().is_none() {
+            return Ok(moves);
+        }
+        let word: String = std::iter::from_fn(|| chars.next_if(|c| !separator(c))).take(letters).collect();
+        match word.chars().count() == letters && word.chars().enumerate().all(|(k, c)| fits(k, c)) {
+            true => moves.push(word.to_ascii_lowercase()),
+            false => return Err(MovesError::NotAMove { at: moves.len() + 1, found: word, expected }),
+        }
+    }
 }
 
 /// `(x, y)` of a column written `a1`..`d4`.
@@ -531,6 +539,19 @@ mod tests {
         assert!(matches!(parse_qubic("a11a11"), Err(MovesError::CellTaken { at: 2, .. })));
         assert!(matches!(parse_qubic("a15"), Err(MovesError::NotAMove { at: 1, .. })));
         assert!(matches!(parse_qubic("a11b11a12b12a13b13a14b14"), Err(MovesError::GameOver { at: 8 })));
+        // The move named is the first that is not one, as written: a stray character is not
+        // read as the start of a shifted chunking that fails later, and a move is written whole.
+        let not_a_move = |result: Result<Position, MovesError>| match result {
+            Err(MovesError::NotAMove { at, found, .. }) => Some((at, found)),
+            _ => None,
+        };
+        assert_eq!(not_a_move(parse_sogo("?a1b1")), Some((1, "?a".into())));
+        assert_eq!(not_a_move(parse_sogo("a1 ?b1")), Some((2, "?b".into())));
+        assert_eq!(not_a_move(parse_sogo("a 1b1")), Some((1, "a".into())));
+        assert_eq!(not_a_move(parse_qubic("a11?b22")), Some((2, "?b2".into())));
+        assert_eq!(not_a_move(parse_qubic("a1 1")), Some((1, "a1".into())));
+        assert_eq!(not_a_move(parse_qubic("A11 b5")), Some((2, "b5".into())));
+        assert_eq!(parse_qubic(" A11,\tb22 ").unwrap(), parse_qubic("a11b22").unwrap());
         assert_eq!(cell_name(63), "d44");
         assert_eq!(cell_name(1 + 4 * 2 + 16), "b32");
         assert_eq!(move_name::<false>(1 + 4 * 2 + 16), "b32");

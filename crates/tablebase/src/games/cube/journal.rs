@@ -2,6 +2,7 @@
 //! outcome is proved, so that a proof stopped goes on from them on any machine. What a record
 //! says is the journal's own ([`super::sogo::ProofJournal`], [`super::parts::PartsJournal`]).
 
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -28,6 +29,26 @@ pub enum JournalError {
         /// The line (1-based).
         line: usize,
     },
+    /// A record that says the opposite of an earlier one about the same position: one of
+    /// them is wrong, and the journal cannot say which.
+    Contradicts {
+        /// The file.
+        path: PathBuf,
+        /// The line (1-based).
+        line: usize,
+        /// The earlier line it contradicts.
+        earlier: usize,
+    },
+    /// The last line has no newline at its end: a record whose writing was cut short (a full
+    /// disk, a machine that stopped), or one added by hand without its newline. Either way it
+    /// is not taken: a record cut short may read as another whole record (fewer moves, another
+    /// position), and the next record would be appended to it.
+    Unterminated {
+        /// The file.
+        path: PathBuf,
+        /// The line (1-based).
+        line: usize,
+    },
 }
 
 impl std::fmt::Display for JournalError {
@@ -37,11 +58,26 @@ impl std::fmt::Display for JournalError {
             JournalError::Malformed { path, line } => {
                 write!(f, "{}: line {line} is not a record of a proof journal", path.display())
             }
+            JournalError::Contradicts { path, line, earlier } => {
+                write!(f, "{}: {}", path.display(), contradicts(*line, *earlier))
+            }
+            JournalError::Unterminated { path, line } => write!(f, "{}: {}", path.display(), unterminated(*line)),
         }
     }
 }
 
 impl std::error::Error for JournalError {}
+
+fn contradicts(line: usize, earlier: usize) -> String {
+    format!("line {line} contradicts line {earlier} (the same position, the other outcome): one of them is wrong")
+}
+
+fn unterminated(line: usize) -> String {
+    format!(
+        "line {line}, the last, has no newline at its end (a record cut short?): end it with a newline if it is \
+         whole, or delete it"
+    )
+}
 
 impl JournalError {
     /// The same error as one of a table directory's files, with `what` said of the file: for
@@ -52,6 +88,10 @@ impl JournalError {
             JournalError::Malformed { path, line } => {
                 (path, std::io::ErrorKind::InvalidData, format!("line {line} is not a record of a proof journal"))
             }
+            JournalError::Contradicts { path, line, earlier } => {
+                (path, std::io::ErrorKind::InvalidData, contradicts(line, earlier))
+            }
+            JournalError::Unterminated { path, line } => (path, std::io::ErrorKind::InvalidData, unterminated(line)),
         };
         TableError::Io { path, source: std::io::Error::new(kind, format!("{message} ({what})")) }
     }
@@ -79,13 +119,13 @@ pub(super) enum Creation {
 
 impl JournalFile {
     /// Opens the journal at `path` (never through a link; made when `creation` says where it is
-    /// missing) and reads its records: `parse` is given each line that is not blank, and a line
-    /// it refuses is an error naming the file and the line.
+    /// missing) and reads its records, each with its line (1-based): `parse` is given each line
+    /// that is not blank, and a line it refuses is an error naming the file and the line.
     pub(super) fn open<T>(
         path: &Path,
         creation: Creation,
         mut parse: impl FnMut(&str) -> Option<T>,
-    ) -> Result<(JournalFile, Vec<T>), JournalError> {
+    ) -> Result<(JournalFile, Vec<(usize, T)>), JournalError> {
         let io = |doing| move |source| JournalError::Io { path: path.to_path_buf(), doing, source };
         // symlink_metadata, not exists: a dangling link is there, and refused by the open.
         if creation == Creation::AtFirstRecord && std::fs::symlink_metadata(path).is_err() {
@@ -98,14 +138,21 @@ impl JournalFile {
                 None
             }
         };
-        let reader = BufReader::new(crate::table::open_to_read(path).map_err(io("cannot read it"))?);
+        let mut reader = BufReader::new(crate::table::open_to_read(path).map_err(io("cannot read it"))?);
         let mut records = Vec::new();
-        for (number, line) in reader.split(b'\n').enumerate() {
-            let line = line.map_err(io("cannot read it"))?;
-            let malformed = || JournalError::Malformed { path: path.to_path_buf(), line: number + 1 };
+        let mut line = Vec::new();
+        for number in 1.. {
+            line.clear();
+            if reader.read_until(b'\n', &mut line).map_err(io("cannot read it"))? == 0 {
+                break;
+            }
+            if line.pop() != Some(b'\n') {
+                return Err(JournalError::Unterminated { path: path.to_path_buf(), line: number });
+            }
+            let malformed = || JournalError::Malformed { path: path.to_path_buf(), line: number };
             let text = std::str::from_utf8(&line).map_err(|_| malformed())?;
             if !text.trim().is_empty() {
-                records.push(parse(text).ok_or_else(malformed)?);
+                records.push((number, parse(text).ok_or_else(malformed)?));
             }
         }
         Ok((JournalFile { path: path.to_path_buf(), file: Mutex::new(file) }, records))
@@ -126,11 +173,34 @@ impl JournalFile {
         &self.path
     }
 
-    /// Appends `line` (a record and its newline), synced before it counts.
+    /// The records of `open` as a map from `key` to outcome, a record that contradicts an
+    /// earlier one (the same key, the other outcome) refused; a record repeated is one.
+    pub(super) fn outcomes<T, K: std::hash::Hash + Eq>(
+        &self,
+        records: Vec<(usize, T)>,
+        mut key: impl FnMut(&T) -> K,
+        wins: impl Fn(&T) -> bool,
+    ) -> Result<HashMap<K, bool>, JournalError> {
+        let mut outcomes: HashMap<K, (bool, usize)> = HashMap::with_capacity(records.len());
+        for (line, record) in records {
+            let (outcome, first) = *outcomes.entry(key(&record)).or_insert((wins(&record), line));
+            if outcome != wins(&record) {
+                return Err(JournalError::Contradicts { path: self.path.clone(), line, earlier: first });
+            }
+        }
+        Ok(outcomes.into_iter().map(|(key, (wins, _))| (key, wins)).collect())
+    }
+
+    /// Appends `line` (a record and its newline), synced before it counts. A record that cannot
+    /// be written whole (a full disk) is cut off again, so that the journal stays readable.
     pub(super) fn append(&self, line: &str) -> Result<(), JournalError> {
         let mut file = self.file.lock().unwrap_or_else(PoisonError::into_inner);
         let file = self.appending(&mut file)?;
-        file.write_all(line.as_bytes()).map_err(self.error("cannot append a record"))?;
+        let before = file.metadata().map_err(self.error("cannot append a record"))?.len();
+        if let Err(source) = file.write_all(line.as_bytes()) {
+            let _ = file.set_len(before);
+            return Err(self.error("cannot append a record")(source));
+        }
         file.sync_data().map_err(self.error("cannot sync it"))
     }
 

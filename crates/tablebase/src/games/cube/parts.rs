@@ -43,7 +43,7 @@ impl<const GRAVITY: bool> PartsJournal<GRAVITY> {
     pub fn open(path: &Path) -> Result<PartsJournal<GRAVITY>, JournalError> {
         let (file, records) = JournalFile::open(path, Creation::Now, parse_record::<GRAVITY>)?;
         let game = CubeLines::<GRAVITY>::new();
-        let outcomes = records.iter().map(|(position, wins)| (game.canonical_key(position), *wins)).collect();
+        let outcomes = file.outcomes(records, |(position, _)| game.canonical_key(position), |r| r.1)?;
         Ok(PartsJournal { file, outcomes: Mutex::new(outcomes), game, failed: AtomicBool::new(false) })
     }
 

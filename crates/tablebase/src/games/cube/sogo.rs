@@ -573,7 +573,7 @@ impl ProofJournal {
     /// record.
     pub fn open(path: &Path) -> Result<ProofJournal, JournalError> {
         let (file, records) = JournalFile::open(path, Creation::AtFirstRecord, parse_record)?;
-        let entries = records.into_iter().map(|(position, white_attacks, wins)| ((position, white_attacks), wins)).collect();
+        let entries = file.outcomes(records, |&(position, white_attacks, _)| (position, white_attacks), |r| r.2)?;
         Ok(ProofJournal { file, entries: Mutex::new(entries) })
     }
 

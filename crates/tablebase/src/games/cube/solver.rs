@@ -233,18 +233,20 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
                 (a, b) => a.or(b),
             }
         };
-        let exact_limit = left().map_or(self.exact_seconds, |t| t.min(self.exact_seconds));
-        match self.exact.value(position, Some(exact_limit)) {
-            Ok(value) => return Ok(value),
-            Err(SearchError::TimeLimit { .. }) if left().is_none_or(|t| t > 0.0) => {}
-            Err(e) => return Err(e),
-        }
-        let outcome = self.prove_outcome(position, left()).map_err(|e| match e {
+        // A limit reached names the limit the caller gave, not the part of it a step had.
+        let limit_given = |e| match e {
             SearchError::TimeLimit { seconds, nodes } => {
                 SearchError::TimeLimit { seconds: max_time.unwrap_or(seconds), nodes }
             }
             stopped => stopped,
-        })?;
+        };
+        let exact_limit = left().map_or(self.exact_seconds, |t| t.min(self.exact_seconds));
+        match self.exact.value(position, Some(exact_limit)) {
+            Ok(value) => return Ok(value),
+            Err(SearchError::TimeLimit { .. }) if left().is_none_or(|t| t > 0.0) => {}
+            Err(e) => return Err(limit_given(e)),
+        }
+        let outcome = self.prove_outcome(position, left()).map_err(limit_given)?;
         // The distance, where it was asked for: the exact search again, with all the time left.
         // After the proof, not before: a proof of who wins is often a fraction of an exact
         // search, and a distance not found still leaves the proved outcome to answer with.
