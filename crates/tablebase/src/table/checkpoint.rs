@@ -3,10 +3,12 @@
 //! end, a power loss) goes on from them and loses minutes, not hours.
 //!
 //! Beside `NAME.tmp` lies `NAME.tmp.chunks`: a record that says which table it belongs to (its
-//! index size and chunk length), then one record per chunk written, with the chunk's counts
-//! and overflow entries, each record closed by its CRC-32. A chunk's bytes are synced to disk
-//! before its record is written, so a record never names bytes that a power loss could undo; a
-//! record cut short or damaged ends the list, and the chunks after it are computed again.
+//! index size and chunk length), then one record per chunk written, with the CRC-32 of the
+//! chunk's bytes, its counts and overflow entries, each record closed by its CRC-32. A chunk's
+//! bytes are synced to disk before its record is written, so a record never names bytes that a
+//! power loss could undo; a record cut short or damaged ends the list, and the chunks after it
+//! are computed again, as is a chunk whose bytes no longer match their record (`NAME.tmp` is
+//! not yet covered by the table's own checksums).
 
 use super::atomic::{Pending, temporary_path};
 use super::error::TableError;
@@ -17,7 +19,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 const MAGIC: [u8; 4] = *b"TBCK";
-const VERSION: u32 = 1;
+/// Version 2 records each chunk's bytes' CRC-32; a version 1 file is not resumed from.
+const VERSION: u32 = 2;
 
 /// What a chunk's entries add to the table: their counts and their overflow entries (index,
 /// distance), in increasing order of index.
@@ -27,8 +30,11 @@ pub(crate) type ChunkResult = (Counts, Vec<(u64, u32)>);
 pub(crate) struct Checkpoints {
     path: PathBuf,
     file: Mutex<File>,
-    done: Vec<Option<ChunkResult>>,
+    done: Vec<Option<Recorded>>,
 }
+
+/// A chunk's record: the CRC-32 of its bytes, and what they add to the table.
+type Recorded = (u32, ChunkResult);
 
 /// The checkpoint file of the table at `path`.
 pub(crate) fn checkpoint_path(path: &Path) -> PathBuf {
@@ -49,7 +55,7 @@ impl Checkpoints {
         let at = checkpoint_path(path);
         let io = |source| TableError::Io { path: at.clone(), source };
         let chunks = index_size.div_ceil(chunk) as usize;
-        let mut done: Vec<Option<ChunkResult>> = vec![None; chunks];
+        let mut done: Vec<Option<Recorded>> = vec![None; chunks];
         let identity = identity_record(index_size, chunk);
         let mut kept = identity.clone();
         let resumed = match (Pending::open_existing(path)?, read_all(&at).map_err(io)?) {
@@ -79,16 +85,19 @@ impl Checkpoints {
         Ok((pending, Checkpoints { path: at, file: Mutex::new(file), done }, count))
     }
 
-    /// What chunk `chunk` gave, when it was written before.
-    pub fn done(&self, chunk: usize) -> Option<&ChunkResult> {
-        self.done.get(chunk).and_then(Option::as_ref)
+    /// What chunk `chunk` gave, when it was written before and its `bytes` (in the temporary
+    /// file) are still those its record names: bytes changed since (a damaged disk, a hand)
+    /// make the chunk computed again, not copied into the table.
+    pub fn done(&self, chunk: usize, bytes: &[u8]) -> Option<&ChunkResult> {
+        let (sum, result) = self.done.get(chunk)?.as_ref()?;
+        (crc32fast::hash(bytes) == *sum).then_some(result)
     }
 
     /// Records chunk `chunk` as written, once its `bytes` (in the file's memory map) are on disk.
     pub(crate) fn record(&self, chunk: usize, result: &ChunkResult, bytes: &[u8]) -> Result<(), TableError> {
         let io = |source| TableError::Io { path: self.path.clone(), source };
         sync_mapped(bytes).map_err(io)?;
-        let record = encode_record(chunk, result);
+        let record = encode_record(chunk, crc32fast::hash(bytes), result);
         let mut file = self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         file.write_all(&record).map_err(io)
     }
@@ -121,8 +130,8 @@ pub(crate) fn checkpoint_progress(path: &Path) -> Option<(usize, usize)> {
 /// The chunk records at the start of `records` (after the identity record) that a run resumes
 /// from, by chunk out of `chunks`, and how many bytes they take: they end at the first record
 /// cut short, damaged, out of range or repeated.
-fn whole_records(records: &[u8], chunks: usize) -> (Vec<Option<ChunkResult>>, usize) {
-    let mut done: Vec<Option<ChunkResult>> = vec![None; chunks];
+fn whole_records(records: &[u8], chunks: usize) -> (Vec<Option<Recorded>>, usize) {
+    let mut done: Vec<Option<Recorded>> = vec![None; chunks];
     let mut len = 0;
     while let Some((record, (chunk, result))) = parse_record(&records[len..]) {
         if chunk >= chunks || done[chunk].is_some() {
@@ -156,9 +165,10 @@ fn identity_record(index_size: u64, chunk: u64) -> Vec<u8> {
     record
 }
 
-fn encode_record(chunk: usize, (counts, overflow): &ChunkResult) -> Vec<u8> {
-    let mut record = Vec::with_capacity(48 + 12 * overflow.len());
+fn encode_record(chunk: usize, bytes_sum: u32, (counts, overflow): &ChunkResult) -> Vec<u8> {
+    let mut record = Vec::with_capacity(52 + 12 * overflow.len());
     record.extend_from_slice(&(chunk as u64).to_le_bytes());
+    record.extend_from_slice(&bytes_sum.to_le_bytes());
     for n in [counts.win, counts.loss, counts.draw] {
         record.extend_from_slice(&n.to_le_bytes());
     }
@@ -174,27 +184,27 @@ fn encode_record(chunk: usize, (counts, overflow): &ChunkResult) -> Vec<u8> {
     record
 }
 
-/// The record at the start of `bytes`: its length, its chunk and what the chunk gave; `None`
-/// when it is cut short or its checksum is wrong.
-pub(crate) fn parse_record(bytes: &[u8]) -> Option<(usize, (usize, ChunkResult))> {
+/// The record at the start of `bytes`: its length, its chunk, the CRC-32 of the chunk's bytes
+/// and what the chunk gave; `None` when it is cut short or its checksum is wrong.
+pub(crate) fn parse_record(bytes: &[u8]) -> Option<(usize, (usize, Recorded))> {
     let u64_at = |at: usize| Some(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?));
     let u32_at = |at: usize| Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
-    let overflow_count = u32_at(40)? as usize;
-    let body = 44usize.checked_add(overflow_count.checked_mul(12)?)?;
+    let overflow_count = u32_at(44)? as usize;
+    let body = 48usize.checked_add(overflow_count.checked_mul(12)?)?;
     if u32_at(body)? != crc32fast::hash(bytes.get(..body)?) {
         return None;
     }
     let counts = Counts {
-        win: u64_at(8)?,
-        loss: u64_at(16)?,
-        draw: u64_at(24)?,
-        max_win: u32_at(32)?,
-        max_loss: u32_at(36)?,
+        win: u64_at(12)?,
+        loss: u64_at(20)?,
+        draw: u64_at(28)?,
+        max_win: u32_at(36)?,
+        max_loss: u32_at(40)?,
     };
     let overflow = (0..overflow_count)
-        .map(|k| Some((u64_at(44 + 12 * k)?, u32_at(52 + 12 * k)?)))
+        .map(|k| Some((u64_at(48 + 12 * k)?, u32_at(56 + 12 * k)?)))
         .collect::<Option<Vec<_>>>()?;
-    Some((body + 4, (usize::try_from(u64_at(0)?).ok()?, (counts, overflow))))
+    Some((body + 4, (usize::try_from(u64_at(0)?).ok()?, (u32_at(8)?, (counts, overflow)))))
 }
 
 /// Writes the pages of a memory map that hold `bytes` to disk.
@@ -226,12 +236,12 @@ mod tests {
         let counts = Counts { win: 1, loss: 0, draw: 0, max_win: 1, max_loss: 0 };
         let mut bytes = identity_record(1000, 256);
         for chunk in [2, 0] {
-            bytes.extend_from_slice(&encode_record(chunk, &(counts, Vec::new())));
+            bytes.extend_from_slice(&encode_record(chunk, 7, &(counts, Vec::new())));
         }
         fs::write(checkpoint_path(&path), &bytes).unwrap();
         assert_eq!(checkpoint_progress(&path), Some((2, 4)));
         // A record cut short by a kill counts for nothing.
-        bytes.extend_from_slice(&encode_record(3, &(counts, Vec::new()))[..20]);
+        bytes.extend_from_slice(&encode_record(3, 7, &(counts, Vec::new()))[..20]);
         fs::write(checkpoint_path(&path), &bytes).unwrap();
         assert_eq!(checkpoint_progress(&path), Some((2, 4)));
         fs::write(checkpoint_path(&path), &bytes[..10]).unwrap();
@@ -242,9 +252,9 @@ mod tests {
     fn records_round_trip_and_a_cut_or_changed_one_is_refused() {
         let counts = Counts { win: 5, loss: 3, draw: 9, max_win: 41, max_loss: 40 };
         let result = (counts, vec![(17, 300), (4000, 299)]);
-        let record = encode_record(12, &result);
+        let record = encode_record(12, 0xdead_beef, &result);
         let (len, (chunk, parsed)) = parse_record(&record).unwrap();
-        assert_eq!((len, chunk, parsed), (record.len(), 12, result));
+        assert_eq!((len, chunk, parsed), (record.len(), 12, (0xdead_beef, result)));
         assert!(parse_record(&record[..record.len() - 1]).is_none());
         for at in 0..record.len() {
             let mut bad = record.clone();

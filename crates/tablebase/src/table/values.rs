@@ -428,7 +428,7 @@ where
         .par_chunks_mut(chunk_len as usize)
         .enumerate()
         .map(|(chunk, bytes)| {
-            if let Some(done) = checkpoints.as_ref().and_then(|c| c.done(chunk)) {
+            if let Some(done) = checkpoints.as_ref().and_then(|c| c.done(chunk, bytes)) {
                 progress.advance(bytes.len() as u64);
                 return Ok(done.clone());
             }
@@ -663,6 +663,14 @@ mod tests {
         // The last record cut short: its chunk is computed again, the others are not.
         std::fs::write(&temporary, &copies.0).unwrap();
         std::fs::write(&checkpoints, &copies.1[..copies.1.len() - 3]).unwrap();
+        assert_eq!(write("t.tbl", &count).unwrap(), straight);
+        assert_eq!(computed.swap(0, SeqCst), size - stop_from + CHECKPOINT_CHUNK);
+        // A written chunk's bytes changed in the temporary file (a bad disk, a hand): that
+        // chunk is computed again, not copied into the table, whose checksums would cover it.
+        let mut damaged = copies.0.clone();
+        damaged[HEADER_SIZE + 2 * CHECKPOINT_CHUNK as usize + 10] ^= 0x07;
+        std::fs::write(&temporary, &damaged).unwrap();
+        std::fs::write(&checkpoints, &copies.1).unwrap();
         assert_eq!(write("t.tbl", &count).unwrap(), straight);
         assert_eq!(computed.swap(0, SeqCst), size - stop_from + CHECKPOINT_CHUNK);
         // Checkpoints of another table (another size): everything anew.
