@@ -124,6 +124,18 @@ fn plan_is_within_half_again_of_every_measured_run() {
     assert!(stale.is_empty(), "docs/BENCHMARKS.md's table is not this plan's: {stale:#?}");
 }
 
+/// A book's searched ply has measured rates on 7x6 only: on another board its search is
+/// orders of magnitude shorter (6x5's ply 8 takes some 30 s, where 7x6's rate said 6.5 hours),
+/// so the plan says "not estimated" rather than borrow 7x6's; 7x6 keeps its estimate.
+#[test]
+fn a_books_searched_ply_is_estimated_on_the_board_measured_only() {
+    let empty = common::scratch("estimates-book");
+    let book = |width, height| of(&Connect4::book(Geometry::new(width, height).unwrap(), 8), &empty);
+    assert_eq!(book(6, 5).cpu_seconds, None);
+    assert_eq!(book(5, 4).cpu_seconds, None);
+    assert!(book(7, 6).cpu_seconds.is_some_and(|cpu| cpu > 3_600.0));
+}
+
 /// README.md with its whitespace folded, so that a phrase broken across lines is found.
 fn readme() -> String {
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();

@@ -751,6 +751,27 @@ fn a_table_directory_that_cannot_be_looked_into_is_named_as_such() {
     std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
+/// Another ply's table copied into a ply's place is that ply's fault alone: ply 0, which checks
+/// the board's published total from every ply's header, does not add up the wrong table's
+/// counts and call itself a mismatch.
+#[test]
+fn a_table_in_another_plys_place_is_blamed_on_that_ply_alone() {
+    let dir = common::scratch("ply-in-another-place");
+    connect4_4x4(&dir);
+    let d = dir.to_str().unwrap();
+    std::fs::copy(dir.join("connect4-4x4-ply05.tbl"), dir.join("connect4-4x4-ply09.tbl")).unwrap();
+    let out = tablebase(&["verify", "connect4", "--size", "4x4", "--dir", d, "--quick", "--json"], "");
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let row = |table: &str| rows.iter().find(|row| row["table"] == table).unwrap().clone();
+    assert_eq!(row("ply 0")["reference"], "match", "{rows:?}");
+    assert_eq!(row("ply 9")["status"], "damaged", "{rows:?}");
+    assert!(!stderr(&out).contains("ply 0"), "{}", stderr(&out));
+}
+
 /// The cosmetics: a tiny `--max-time` is refused, not written out in 300 digits; a file in the
 /// place of `--plot`'s directory is named as such; a journal line that is not text costs its
 /// record only.

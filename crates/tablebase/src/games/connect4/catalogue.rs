@@ -114,7 +114,11 @@ impl Connect4 {
         let mut total = 0;
         if self.book.is_none() {
             for ply in 0..=self.geometry.cells() {
-                total += Header::read(&tables.table_spec(dir, ply).path).ok()?.counts.positions();
+                // A ply's file whose header is another table's (another ply's, copied into its
+                // place) is missing here, not a count to add up.
+                let spec = tables.table_spec(dir, ply);
+                let header = Header::read(&spec.path).ok().filter(|header| spec.check(header).is_ok())?;
+                total += header.counts.positions();
             }
         }
         let empty = tables.open_layer(dir, 0, |_| Check::Header).ok()?;
@@ -163,16 +167,18 @@ impl LayeredGame for Connect4 {
     /// member for the forward passes, 210 and 204 for the solves, whose plies hold 1e9 to 7e9
     /// members; the rate grows with a ply's members as their 0.095th power, from the 6x4 board
     /// (about 210 ns a member for both, 2026-11) to those. A book's last ply by search: the
-    /// means of docs/BENCHMARKS.md ("the book's last ply"), 1.45 s a position at ply 7, 0.65 s
-    /// at 8, 0.24 s at 9, none known for the others.
+    /// means of docs/BENCHMARKS.md ("the book's last ply") on 7x6, 1.45 s a position at ply 7,
+    /// 0.65 s at 8, 0.24 s at 9; none known for its other plies or for other boards, whose
+    /// searches are shorter by orders of magnitude (6x5's ply 8: under a millisecond a position).
     fn rates(&self, ply: u32) -> (Option<Rate>, Option<Rate>) {
         let forward = Some(Rate::new(89.0, 0.095));
-        match (self.book == Some(ply), ply) {
-            (false, _) => (forward, Some(Rate::new(102.0, 0.095))),
-            (true, 7) => (forward, Some(Rate::new(1.45e9, 0.0))),
-            (true, 8) => (forward, Some(Rate::new(0.65e9, 0.0))),
-            (true, 9) => (forward, Some(Rate::new(0.24e9, 0.0))),
-            (true, _) => (forward, None),
+        let seven_by_six = (self.geometry.width, self.geometry.height) == (7, 6);
+        match (self.book == Some(ply), seven_by_six, ply) {
+            (false, _, _) => (forward, Some(Rate::new(102.0, 0.095))),
+            (true, true, 7) => (forward, Some(Rate::new(1.45e9, 0.0))),
+            (true, true, 8) => (forward, Some(Rate::new(0.65e9, 0.0))),
+            (true, true, 9) => (forward, Some(Rate::new(0.24e9, 0.0))),
+            (true, _, _) => (forward, None),
         }
     }
 
