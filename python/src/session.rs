@@ -196,7 +196,9 @@ impl Tablebase {
         };
         let numbered = |k: usize, e: &ProbeError| {
             let error = probe_error(e);
-            let message = format!("position {k} ('{}'): {}", positions[k], error.value(py));
+            // Quoted as everywhere else (60 characters at most, control characters escaped):
+            // a megabyte of bad input is not a megabyte of message.
+            let message = format!("position {k} ('{}'): {}", engine::quote(&positions[k]), error.value(py));
             PyErr::from_type(error.get_type(py), message)
         };
         // What a position that cannot be answered gives: a dict as `probe --json -` prints, or

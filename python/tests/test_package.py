@@ -166,6 +166,14 @@ def test_bad_input_is_a_value_error(cli, tables):
     assert said.returncode == 2 and said.stderr.strip() == f"tablebase: '55': {raised.value}"
     with pytest.raises(ValueError, match="position 1 \\('1111111'\\)"):
         tb.probe_many(["1", "1111111"])
+    # Quoted there as the command line quotes input: 60 characters at most, control characters
+    # escaped, not a megabyte of message.
+    with pytest.raises(ValueError) as raised:
+        tb.probe_many(["1", "9" * 10**6])
+    assert len(str(raised.value)) < 300 and f"('{'9' * 60}...')" in str(raised.value)
+    with pytest.raises(ValueError) as raised:
+        tb.probe_many(["1", "1\x1b[31m"])
+    assert "\x1b" not in str(raised.value) and "\\u{1b}" in str(raised.value)
     # Or, asked for, the lines of `probe --json -`: the error in place, the batch going on.
     batch = ["1", "1111111", "", "x" * 100, "12"]
     lines = json_lines(cli("probe", "connect4", "--size", "4x4", "--dir", tables, "--json", "-", stdin="\n".join(batch) + "\n", check=False).stdout)
