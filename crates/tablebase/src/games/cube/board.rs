@@ -313,15 +313,16 @@ impl fmt::Display for MovesError {
 
 impl std::error::Error for MovesError {}
 
-/// The moves of a move string: runs of `letters` characters each, spaces and commas between
-/// them allowed.
-fn moves_of(text: &str, letters: usize, expected: &'static str) -> Result<Vec<String>, MovesError> {
+/// The moves of a move string, each as written (lower case) and its coordinates from 0: a
+/// column letter `a`..`d`, then `N - 1` digits `1`..`4`; spaces and commas between moves allowed.
+fn moves_of<const N: usize>(text: &str, expected: &'static str) -> Result<Vec<(String, [u32; N])>, MovesError> {
     // Separators between moves only: a move is its letter and digits written together, and the
     // first one that is not a move is the one named, not a later chunk of a shifted reading.
     let separator = |c: &char| c.is_whitespace() || *c == ',';
-    let fits = |k: usize, c: char| match k {
-        0 => matches!(c.to_ascii_lowercase(), 'a'..='d'),
-        _ => matches!(c, '1'..='4'),
+    let coordinate = |k: usize, c: char| match (k, c.to_ascii_lowercase()) {
+        (0, c @ 'a'..='d') => Some(c as u32 - 'a' as u32),
+        (1.., c @ '1'..='4') => Some(c as u32 - '1' as u32),
+        _ => None,
     };
     let mut chars = text.chars().peekable();
     let mut moves = Vec::new();
@@ -330,19 +331,13 @@ fn moves_of(text: &str, letters: usize, expected: &'static str) -> Result<Vec<St
         if chars.peek().is_none() {
             return Ok(moves);
         }
-        let word: String = std::iter::from_fn(|| chars.next_if(|c| !separator(c))).take(letters).collect();
-        match word.chars().count() == letters && word.chars().enumerate().all(|(k, c)| fits(k, c)) {
-            true => moves.push(word.to_ascii_lowercase()),
-            false => return Err(MovesError::NotAMove { at: moves.len() + 1, found: word, expected }),
+        let word: String = std::iter::from_fn(|| chars.next_if(|c| !separator(c))).take(N).collect();
+        let coordinates: Option<Vec<u32>> = word.chars().enumerate().map(|(k, c)| coordinate(k, c)).collect();
+        match coordinates.and_then(|found| <[u32; N]>::try_from(found).ok()) {
+            Some(coordinates) => moves.push((word.to_ascii_lowercase(), coordinates)),
+            None => return Err(MovesError::NotAMove { at: moves.len() + 1, found: word, expected }),
         }
     }
-}
-
-/// `(x, y)` of a column written `a1`..`d4`.
-fn column_of(word: &[u8]) -> Option<(u32, u32)> {
-    let x = word[0].checked_sub(b'a').filter(|&x| x < 4)?;
-    let y = word[1].checked_sub(b'1').filter(|&y| y < 4)?;
-    Some((x.into(), y.into()))
 }
 
 /// Plays a Sogo move string: the columns played from the empty cube, each `a1`..`d4` (`a1b2a1`;
@@ -356,13 +351,8 @@ pub fn play_sogo(text: &str) -> Result<(Position, Vec<u32>), MovesError> {
     const EXPECTED: &str = "a column (a1..d4)";
     let mut position = Position::EMPTY;
     let mut cells = Vec::new();
-    for (i, word) in moves_of(text, 2, EXPECTED)?.into_iter().enumerate() {
+    for (i, (word, [x, y])) in moves_of(text, EXPECTED)?.into_iter().enumerate() {
         let at = i + 1;
-        let (x, y) = column_of(word.as_bytes()).ok_or_else(|| MovesError::NotAMove {
-            at,
-            found: word.clone(),
-            expected: EXPECTED,
-        })?;
         if position.is_won_by_previous() {
             return Err(MovesError::GameOver { at });
         }
@@ -388,14 +378,8 @@ pub fn play_qubic(text: &str) -> Result<(Position, Vec<u32>), MovesError> {
     const EXPECTED: &str = "a cell (a11..d44)";
     let mut position = Position::EMPTY;
     let mut cells = Vec::new();
-    for (i, word) in moves_of(text, 3, EXPECTED)?.into_iter().enumerate() {
+    for (i, (word, [x, y, z])) in moves_of(text, EXPECTED)?.into_iter().enumerate() {
         let at = i + 1;
-        let bytes = word.as_bytes();
-        let z = bytes[2].checked_sub(b'1').filter(|&z| z < 4);
-        let (x, y, z) = match (column_of(bytes), z) {
-            (Some((x, y)), Some(z)) => (x, y, u32::from(z)),
-            _ => return Err(MovesError::NotAMove { at, found: word, expected: EXPECTED }),
-        };
         if position.is_won_by_previous() {
             return Err(MovesError::GameOver { at });
         }

@@ -53,47 +53,45 @@ pub enum JournalError {
 
 impl std::fmt::Display for JournalError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            JournalError::Io { path, doing, source } => write!(f, "{}: {doing}: {source}", path.display()),
-            JournalError::Malformed { path, line } => {
-                write!(f, "{}: line {line} is not a record of a proof journal", path.display())
-            }
-            JournalError::Contradicts { path, line, earlier } => {
-                write!(f, "{}: {}", path.display(), contradicts(*line, *earlier))
-            }
-            JournalError::Unterminated { path, line } => write!(f, "{}: {}", path.display(), unterminated(*line)),
-        }
+        let (path, what) = self.parts();
+        write!(f, "{}: {what}", path.display())
     }
 }
 
 impl std::error::Error for JournalError {}
 
-fn contradicts(line: usize, earlier: usize) -> String {
-    format!("line {line} contradicts line {earlier} (the same position, the other outcome): one of them is wrong")
-}
-
-fn unterminated(line: usize) -> String {
-    format!(
-        "line {line}, the last, has no newline at its end (a record cut short?): end it with a newline if it is \
-         whole, or delete it"
-    )
-}
-
 impl JournalError {
+    /// The file, and what is wrong with it: one wording for [`Display`](std::fmt::Display) and
+    /// [`JournalError::into_table_error`].
+    fn parts(&self) -> (&Path, String) {
+        match self {
+            JournalError::Io { path, doing, source } => (path, format!("{doing}: {source}")),
+            JournalError::Malformed { path, line } => (path, format!("line {line} is not a record of a proof journal")),
+            JournalError::Contradicts { path, line, earlier } => (
+                path,
+                format!(
+                    "line {line} contradicts line {earlier} (the same position, the other outcome): one of them is wrong"
+                ),
+            ),
+            JournalError::Unterminated { path, line } => (
+                path,
+                format!(
+                    "line {line}, the last, has no newline at its end (a record cut short?): end it with a newline if \
+                     it is whole, or delete it"
+                ),
+            ),
+        }
+    }
+
     /// The same error as one of a table directory's files, with `what` said of the file: for
     /// the checks a generation makes before it starts, which report [`TableError`]s.
     pub(super) fn into_table_error(self, what: &str) -> TableError {
-        let (path, kind, message) = match self {
-            JournalError::Io { path, doing, source } => (path, source.kind(), format!("{doing}: {source}")),
-            JournalError::Malformed { path, line } => {
-                (path, std::io::ErrorKind::InvalidData, format!("line {line} is not a record of a proof journal"))
-            }
-            JournalError::Contradicts { path, line, earlier } => {
-                (path, std::io::ErrorKind::InvalidData, contradicts(line, earlier))
-            }
-            JournalError::Unterminated { path, line } => (path, std::io::ErrorKind::InvalidData, unterminated(line)),
+        let kind = match &self {
+            JournalError::Io { source, .. } => source.kind(),
+            _ => std::io::ErrorKind::InvalidData,
         };
-        TableError::Io { path, source: std::io::Error::new(kind, format!("{message} ({what})")) }
+        let (path, message) = self.parts();
+        TableError::Io { path: path.to_path_buf(), source: std::io::Error::new(kind, format!("{message} ({what})")) }
     }
 }
 
