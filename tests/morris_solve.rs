@@ -8,6 +8,8 @@ use common::scratch;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 use tablebase::catalogue::Storage;
 use tablebase::games::morris::{Class, MovingPhase, SolvedClass};
@@ -392,4 +394,68 @@ fn a_swapped_file_is_not_the_table_it_claims_to_be() {
     let verify = tablebase(&["verify", "morris", "--up-to", "3-4", "--quick", "--dir", d]);
     assert_eq!(verify.status.code(), Some(3));
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Asks the run to stop once it has reported `after` pieces of work, counting them in `seen`.
+struct StopAfter {
+    after: u64,
+    seen: Arc<AtomicU64>,
+}
+
+impl StopAfter {
+    fn progress(after: u64) -> (tablebase::Progress, Arc<AtomicU64>) {
+        let seen = Arc::new(AtomicU64::new(0));
+        (tablebase::Progress::to(StopAfter { after, seen: seen.clone() }), seen)
+    }
+}
+
+impl tablebase::Report for StopAfter {
+    fn task(&self, _: &str) {}
+    fn phase(&self, _: &str, _: u64, _: bool) {}
+    fn advance(&self, _: u64) {
+        self.seen.fetch_add(1, Relaxed);
+    }
+    fn finish(&self) {}
+    fn message(&self, _: &str) {}
+    fn stop_requested(&self) -> bool {
+        self.seen.load(Relaxed) >= self.after
+    }
+}
+
+/// A run asked to stop (a Python caller's Ctrl-C) ends with "stopped on request" wherever it is,
+/// in a Morris pair's solver, in a Connect Four layer, or between jobs, and leaves files that a
+/// plain run goes on from to the same bytes as a run never stopped.
+#[test]
+fn a_run_asked_to_stop_ends_and_the_next_run_completes_it() {
+    use tablebase::games::connect4::{Connect4, Geometry};
+    let plain = tablebase::GenerateOptions::default();
+    let morris = MovingPhase::<Standard>::new(Some(class("4-4")));
+    let connect4 = Connect4::tables(Geometry::new(5, 4).unwrap());
+    let check = |name: &str, generate: &dyn Fn(&Path, &tablebase::GenerateOptions) -> Result<(), String>| {
+        let reference = scratch(&format!("stop-{name}-reference"));
+        let (progress, seen) = StopAfter::progress(u64::MAX);
+        generate(&reference, &tablebase::GenerateOptions { progress: &progress, ..Default::default() })
+            .unwrap();
+        let pieces = seen.load(Relaxed);
+        assert!(pieces >= 9, "{name}: {pieces} pieces of work reported");
+        for after in [0, 1, pieces / 3, pieces * 2 / 3] {
+            let dir = scratch(&format!("stop-{name}-{after}"));
+            let (progress, _) = StopAfter::progress(after);
+            let error =
+                generate(&dir, &tablebase::GenerateOptions { progress: &progress, ..Default::default() })
+                    .expect_err(&format!("{name} {after} of {pieces}"));
+            assert!(error.ends_with(": stopped on request"), "{name} {after}: {error}");
+            assert!(table_bytes(&dir) != table_bytes(&reference), "{name} {after}: stopped before the end");
+            generate(&dir, &plain).unwrap();
+            assert!(table_bytes(&dir) == table_bytes(&reference), "{name} {after}: resumed tables differ");
+            fs::remove_dir_all(&dir).unwrap();
+        }
+        fs::remove_dir_all(&reference).unwrap();
+    };
+    check("morris", &|dir, options| {
+        tablebase::generate(&morris, dir, options).map(drop).map_err(|e| e.to_string())
+    });
+    check("connect4", &|dir, options| {
+        tablebase::generate(&connect4, dir, options).map(drop).map_err(|e| e.to_string())
+    });
 }

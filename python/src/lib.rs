@@ -4,6 +4,7 @@
 //! the file and the cause, never a crash of the interpreter.
 
 mod errors;
+mod interrupt;
 mod registry;
 mod reports;
 mod session;

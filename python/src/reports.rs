@@ -2,14 +2,16 @@
 //! verified table as one line of `verify --json`.
 
 use crate::errors::{TableError, build_error, generate_call, guarded, variant_error};
+use crate::interrupt::{Stop, interruptible};
 use crate::settings;
 use engine::catalogue::{Storage, TableOutcome, Variant};
 use engine::game::{Game, Purpose};
 use engine::games::{ForGame, with_game};
-use engine::{Catalogue, GenerateOptions, Progress};
+use engine::{Catalogue, GenerateOptions};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What `generate` did, job by job, before it becomes dicts.
 struct Job {
@@ -23,7 +25,8 @@ struct Job {
 /// the command line names them: `generate("morris", dir="tables", stones=3)`. `raw=True` leaves
 /// the tables uncompressed (`--raw`); `only` runs one job of the plan (`--only`). Returns a dict
 /// per job: `job`, `skipped`, `seconds`, `cpu_seconds`. Raises ValueError for bad settings,
-/// TableError naming the file and the cause where a table cannot be read or written.
+/// TableError naming the file and the cause where a table cannot be read or written. Ctrl-C
+/// stops it after the chunk at hand (KeyboardInterrupt); the next call goes on from there.
 #[pyfunction]
 #[pyo3(signature = (game, dir = None, raw = false, only = None, **settings))]
 pub fn generate<'py>(
@@ -43,6 +46,7 @@ pub fn generate<'py>(
         dir: &'a Path,
         storage: Storage,
         only: Option<&'a str>,
+        stop: &'a Arc<Stop>,
     }
     impl ForGame for Generating<'_> {
         type Output = PyResult<Vec<Job>>;
@@ -51,7 +55,7 @@ pub fn generate<'py>(
                 G::from_variant(self.variant, Purpose::Generate).map_err(|e| variant_error(e, self.dir))?;
             let catalogue =
                 game.catalogue(self.dir, Purpose::Generate).map_err(|e| variant_error(e, self.dir))?;
-            let progress = Progress::hidden();
+            let progress = self.stop.progress();
             let options = GenerateOptions { storage: self.storage, only: self.only, progress: &progress };
             let reports = engine::generate(&catalogue, self.dir, &options).map_err(build_error)?;
             Ok(reports
@@ -65,8 +69,12 @@ pub fn generate<'py>(
                 .collect())
         }
     }
-    let work = Generating { variant: &variant, dir: &dir, storage, only: only.as_deref() };
-    let jobs = guarded(|| py.detach(|| with_game(about.key, work).expect("the registry names the game")))?;
+    let jobs = guarded(|| {
+        interruptible(py, |stop| {
+            let work = Generating { variant: &variant, dir: &dir, storage, only: only.as_deref(), stop };
+            with_game(about.key, work).expect("the registry names the game")
+        })?
+    })?;
     let mut dicts = Vec::with_capacity(jobs.len());
     for job in jobs {
         let dict = PyDict::new(py);
@@ -91,7 +99,8 @@ struct Checked {
 /// Checks a game's tables in `dir`: headers, checksums, counts, and unless `quick` every value
 /// recomputed from its successors. Returns a dict per table, each one line of `verify --json`.
 /// Raises TableError where a table is missing, damaged or wrong, its message naming the file
-/// and the cause, with the dicts of every table as its `reports` attribute.
+/// and the cause, with the dicts of every table as its `reports` attribute. Ctrl-C stops it
+/// (KeyboardInterrupt).
 #[pyfunction]
 #[pyo3(signature = (game, dir = None, quick = false, **settings))]
 pub fn verify<'py>(
@@ -108,6 +117,7 @@ pub fn verify<'py>(
         variant: &'a Variant,
         dir: &'a Path,
         quick: bool,
+        stop: &'a Arc<Stop>,
     }
     impl ForGame for Verifying<'_> {
         type Output = PyResult<(Checked, Variant)>;
@@ -116,7 +126,7 @@ pub fn verify<'py>(
                 G::from_variant(self.variant, Purpose::Verify).map_err(|e| variant_error(e, self.dir))?;
             let catalogue =
                 game.catalogue(self.dir, Purpose::Verify).map_err(|e| variant_error(e, self.dir))?;
-            let progress = Progress::hidden();
+            let progress = self.stop.progress();
             let mut checked = Checked::default();
             let _ = engine::verify(&catalogue, self.dir, self.quick, None, &progress, |outcome| {
                 match &outcome {
@@ -138,14 +148,21 @@ pub fn verify<'py>(
                     checked.problems.push(format!("{}: failed", outcome.text().trim()));
                 }
                 checked.rows.push(serde_json::to_string(&outcome).expect("a report serializes into memory"));
-                Ok::<(), std::convert::Infallible>(())
+                // Stopped: the tables left are not checked (the caller raises KeyboardInterrupt).
+                match self.stop.requested() {
+                    true => Err(()),
+                    false => Ok(()),
+                }
             });
             Ok((checked, catalogue.variant()))
         }
     }
-    let work = Verifying { variant: &variant, dir: &dir, quick };
-    let (checked, tables) =
-        guarded(|| py.detach(|| with_game(about.key, work).expect("the registry names the game")))?;
+    let (checked, tables) = guarded(|| {
+        interruptible(py, |stop| {
+            let work = Verifying { variant: &variant, dir: &dir, quick, stop };
+            with_game(about.key, work).expect("the registry names the game")
+        })?
+    })?;
     let loads = py.import("json")?.getattr("loads")?;
     let rows = PyList::empty(py);
     for row in &checked.rows {

@@ -2,12 +2,13 @@
 //! `probe --json`.
 
 use crate::errors::{guarded, probe_error, variant_error};
+use crate::interrupt::interruptible;
 use crate::settings;
 use engine::catalogue::Variant;
 use engine::game::{Game, Purpose};
 use engine::games::{ForGame, with_game};
 use engine::probe::{Probe, ProbeError, best_line, probe};
-use engine::{Value, within};
+use engine::{Value, Work, within};
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -164,7 +165,17 @@ impl Tablebase {
     /// TableError for a table missing or damaged, SearchError for a search out of time.
     #[pyo3(signature = (position, line = false))]
     fn probe<'py>(&self, py: Python<'py>, position: &str, line: bool) -> PyResult<Bound<'py, PyDict>> {
-        let answer = guarded(|| Ok(py.detach(|| self.session.answer(position, line))))?;
+        let session = &*self.session;
+        let answer = guarded(|| {
+            // Tried first with searches forbidden, here: a table's answer takes microseconds,
+            // and only a search needs a thread that Ctrl-C can stop.
+            let tables_only = Work::without_searches();
+            let answer = py.detach(|| Work::run(Some(&tables_only), || session.answer(position, line)));
+            match tables_only.wanted_search() {
+                false => Ok(answer),
+                true => interruptible(py, |_| session.answer(position, line)),
+            }
+        })?;
         answer_dict(py, &answer.map_err(|e| probe_error(&e))?)
     }
 
@@ -214,7 +225,12 @@ impl Tablebase {
         };
         if !moves {
             let values: Vec<Vec<Result<(String, Value), ProbeError>>> = guarded(|| {
-                Ok(py.detach(|| positions.par_chunks(PIECE).map(|piece| session.values(piece)).collect()))
+                interruptible(py, |stop| {
+                    positions
+                        .par_chunks(PIECE)
+                        .map(|piece| stop.searching(|| session.values(piece)))
+                        .collect()
+                })
             })?;
             return without_collection(py, || {
                 let mut dicts = Vec::with_capacity(positions.len());
@@ -235,7 +251,10 @@ impl Tablebase {
             });
         }
         let answers: Vec<Result<Answer, ProbeError>> = guarded(|| {
-            Ok(py.detach(|| positions.par_iter().with_min_len(64).map(|p| session.answer(p, line)).collect()))
+            interruptible(py, |stop| {
+                let answer = |p: &String| stop.searching(|| session.answer(p, line));
+                positions.par_iter().with_min_len(64).map(answer).collect()
+            })
         })?;
         without_collection(py, || {
             let mut dicts = Vec::with_capacity(answers.len());

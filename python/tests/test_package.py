@@ -4,6 +4,8 @@ import json
 import os
 import random
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -190,3 +192,82 @@ def test_bad_input_is_a_value_error(cli, tables):
         tablebase.open("connect4")
     with pytest.raises(ValueError, match="not a legal move"):
         tb.after("", "7")
+
+
+# Run in a Python of its own: Ctrl-C is sent to that process (pytest's own handler stays out of
+# it), one second after the call starts; the script prints how long the call took to raise.
+INTERRUPTED = """
+import os, signal, sys, threading, time, tablebase
+call, directory = sys.argv[1], sys.argv[2]
+started = time.monotonic()
+threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+try:
+    if call == "probe":
+        tablebase.open("qubic", dir=directory, max_time=600).probe("b11")
+    elif call == "probe_many":
+        tablebase.open("sogo", dir=directory, max_time=600).probe_many(["a1", "b1", "a1b1"], moves=False)
+    elif call == "generate":
+        tablebase.generate("morris", dir=directory, stones=5)
+    elif call == "verify":
+        tablebase.verify("morris", dir=directory, stones=5)
+    print("returned")
+except KeyboardInterrupt:
+    print("interrupted after", round(time.monotonic() - started, 2))
+"""
+
+
+def interrupted(tmp_path, call, directory):
+    script = tmp_path / "interrupted.py"
+    script.write_text(INTERRUPTED)
+    done = subprocess.run([sys.executable, str(script), call, str(directory)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    words = done.stdout.split()
+    assert words[:2] == ["interrupted", "after"], f"{call}: {done.stdout} {done.stderr}"
+    return float(words[2])
+
+
+@pytest.mark.parametrize("call", ["probe", "probe_many"])
+def test_ctrl_c_stops_a_search(tmp_path, call):
+    # Searches of ten minutes (Qubic's weak first move, Sogo's first moves) end at once.
+    assert interrupted(tmp_path, call, tmp_path) < 4
+
+
+def test_ctrl_c_stops_generate_and_verify_and_the_next_generate_goes_on(cli, tmp_path):
+    # Morris to 5 stones takes some 15 s of a 2-core machine; stopped after one, the files
+    # finished stay, and the next call completes tables the command line finds sound.
+    tables = tmp_path / "tables"
+    assert interrupted(tmp_path, "generate", tables) < 4
+    assert any(tables.iterdir())
+    reports = tablebase.generate("morris", dir=str(tables), stones=5)
+    assert any(r["skipped"] for r in reports) and not all(r["skipped"] for r in reports)
+    assert interrupted(tmp_path, "verify", tables) < 4
+    cli("verify", "morris", "--stones", "5", "--quick", "--dir", tables)
+
+
+FORKED = """
+import multiprocessing, sys, tablebase
+directory = sys.argv[1]
+tb = tablebase.open("tictactoe", dir=directory)
+before = tb.probe_many(["", "b2"] * 5000, moves=False)  # the parent's threads are at work
+
+def child(answers):
+    answers.put(tb.probe_many(["", "b2"] * 5000, moves=False) == before)
+    answers.put(len(tablebase.generate("connect4", dir=directory, size="4x4")))
+
+forked = multiprocessing.get_context("fork")
+answers = forked.Queue()
+process = forked.Process(target=child, args=(answers,))
+process.start()
+print(answers.get(timeout=60), answers.get(timeout=60))
+process.join()
+"""
+
+
+def test_a_forked_child_probes_and_generates(tmp_path):
+    # multiprocessing's default start on Linux: the child has none of the parent's threads.
+    tablebase.generate("tictactoe", dir=str(tmp_path))
+    script = tmp_path / "forked.py"
+    script.write_text(FORKED)
+    done = subprocess.run([sys.executable, str(script), str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "34"]

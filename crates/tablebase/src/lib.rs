@@ -105,7 +105,9 @@
 //! [`game`]), [`generate`] with its [`GenerateOptions`], [`verify`], [`info`] and
 //! [`plan`](catalogue::plan) with their reports (each `serde::Serialize`), the tablebases and
 //! [`Probe`] with [`probe()`](fn@probe) and [`ProbeReport`], [`Value`], the errors ([`BuildError`],
-//! [`TableError`], [`ProbeError`]), and [`within`], a time bound on many searches. The file
+//! [`TableError`], [`ProbeError`]), [`within`], a time bound on many searches, and [`Work`],
+//! searches that another thread may stop (with [`Report::stop_requested`] for long runs, how a
+//! caller's Ctrl-C ends them). The file
 //! format, the solvers, the searches and the text helpers are not part of it: the command line,
 //! the benchmarks and the tests reach them with the feature `internals`, which makes them public
 //! but hidden, and promises nothing about them.
@@ -182,7 +184,7 @@ pub use games::morris::MorrisTablebase;
 pub use layered::{Layered, LayeredGame, Step};
 pub use probe::{Probe, ProbeError, ProbeReport, Probed, best_line, probe};
 pub use progress::{Progress, Report};
-pub use search::within;
+pub use search::{Work, within};
 pub use table::TableError;
 pub use text::{one_line, quote};
 pub use value::{Value, best_of};

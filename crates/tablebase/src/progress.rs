@@ -18,6 +18,12 @@ pub trait Report: Send + Sync {
     fn message(&self, line: &str);
     /// The run is over: anything drawn is removed.
     fn clear(&self) {}
+    /// Whether whoever runs the work wants it to stop (a Python caller's Ctrl-C). Asked once per
+    /// chunk; the work then ends with a "stopped" error, leaving what it finished (tables,
+    /// checkpoints) for the next run to go on from, as a killed run does.
+    fn stop_requested(&self) -> bool {
+        false
+    }
 }
 
 /// Progress of a long run, shared by the threads working on it: a [`Report`], or nothing.
@@ -76,6 +82,11 @@ impl Progress {
         if let Some(report) = &self.report {
             report.finish();
         }
+    }
+
+    /// Whether the work should stop now ([`Report::stop_requested`]).
+    pub fn stop_requested(&self) -> bool {
+        self.report.as_ref().is_some_and(|report| report.stop_requested())
     }
 
     /// Ends the run's report (removes a bar from the terminal).

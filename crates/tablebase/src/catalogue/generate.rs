@@ -125,6 +125,11 @@ fn generate_all<C: Catalogue>(
                 if recheck {
                     check_fits(catalogue, &estimate(catalogue, dir, storage), dir)?;
                 }
+                if progress.stop_requested() {
+                    return Err(BuildError::solve(format!("{name} {job}"))(
+                        crate::solve::SolveError::Stopped,
+                    ));
+                }
                 reports.push(run_job(catalogue, dir, job, progress)?);
             }
             if storage == Storage::Compressed {
@@ -160,8 +165,27 @@ impl<'scope, 'progress: 'scope> Compressor<'scope, 'progress> {
         if rayon::current_num_threads() <= 1 {
             return Compressor { beside: None, progress };
         }
+        // A thread outside every pool does its parallel work (checksums) on rayon's global pool:
+        // the command line's. A caller whose work runs on a pool of its own (the Python package,
+        // which builds a new one after a fork, where the global one would wait forever on the
+        // parent's threads) gets a pool of the same size for compressing.
+        let own_pool = match rayon::current_thread_index() {
+            None => None,
+            Some(_) => {
+                match rayon::ThreadPoolBuilder::new().num_threads(rayon::current_num_threads()).build() {
+                    Ok(pool) => Some(pool),
+                    Err(_) => return Compressor { beside: None, progress },
+                }
+            }
+        };
         let (sender, tables) = std::sync::mpsc::channel::<FileSpec>();
-        let worker = scope.spawn(move || tables.iter().try_for_each(|spec| compress(&spec, progress)));
+        let worker = scope.spawn(move || {
+            let work = move || tables.iter().try_for_each(|spec| compress(&spec, progress));
+            match own_pool {
+                Some(pool) => pool.install(work),
+                None => work(),
+            }
+        });
         Compressor { beside: Some((sender, worker)), progress }
     }
 

@@ -290,7 +290,13 @@ pub(crate) fn may_search() -> Result<(), SearchError> {
     WORK.with_borrow(|work| match work {
         None => Ok(()),
         Some(work) if !work.searches => {
-            work.wanted_search.store(true, Ordering::Relaxed);
+            // Told to the works it is part of too: the one that forbade searches is the caller's,
+            // a bound on time (`within`) may have been made inside it.
+            let mut within = Some(work.as_ref());
+            while let Some(w) = within {
+                w.wanted_search.store(true, Ordering::Relaxed);
+                within = w.outer.as_deref();
+            }
             Err(SearchError::Stopped)
         }
         Some(work) => work.check(Instant::now(), 0),
@@ -667,5 +673,27 @@ impl<G: LineGame + Clone> SearcherPool<G> {
     /// server does once its searches end, so that its memory goes back to what it holds idle.
     pub fn release(&self) {
         self.idle.lock().unwrap_or_else(PoisonError::into_inner).clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search refused by a caller's work that forbids them is told to that work, also where a
+    /// bound on time was made inside it (a probe's `within`), and a stop reaches the searches of
+    /// the works made inside the one stopped.
+    #[test]
+    fn a_refused_search_and_a_stop_reach_every_work_in_the_chain() {
+        let forbidding = Work::without_searches();
+        let refused = Work::run(Some(&forbidding), || within(60.0, may_search));
+        assert!(matches!(refused, Err(SearchError::Stopped)));
+        assert!(forbidding.wanted_search());
+        let allowing = Work::new(None);
+        assert!(Work::run(Some(&allowing), || within(60.0, may_search)).is_ok());
+        assert!(!allowing.wanted_search());
+        allowing.stop();
+        let stopped = Work::run(Some(&allowing), || within(60.0, || Deadline::at_node(u64::MAX).check_now(0)));
+        assert!(matches!(stopped, Err(SearchError::Stopped)));
     }
 }

@@ -123,6 +123,9 @@ fn check<C>(
                 Some(_) => {}
                 None => progress.advance(range.end - range.start),
             }
+            if progress.stop_requested() {
+                return Err(SolveError::Stopped);
+            }
             Ok(found)
         })
         .collect::<Result<_, SolveError>>()?;

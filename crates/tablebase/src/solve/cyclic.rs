@@ -256,6 +256,14 @@ struct Solver<'a, S> {
     marks: LevelMarks,
 }
 
+/// `Err(Stopped)` once whoever runs the work asks it to stop: checked after each chunk.
+fn stop_if_requested(progress: &Progress) -> Result<(), SolveError> {
+    match progress.stop_requested() {
+        true => Err(SolveError::Stopped),
+        false => Ok(()),
+    }
+}
+
 /// Solves `set`: every value with its exact distance.
 pub fn solve_cyclic(set: &impl CyclicSet, progress: &Progress) -> Result<Solution, SolveError> {
     let size = set.size();
@@ -337,7 +345,7 @@ impl<S: CyclicSet> Solver<'_, S> {
                 }
             }
             progress.advance(range.end - range.start);
-            Ok(())
+            stop_if_requested(progress)
         })
     }
 
@@ -356,7 +364,7 @@ impl<S: CyclicSet> Solver<'_, S> {
                 }
                 settled.fetch_add(found, Relaxed);
                 progress.advance(range.end - range.start);
-                Ok::<(), SolveError>(())
+                stop_if_requested(progress)
             })?;
             return Ok(settled.into_inner());
         }
@@ -377,7 +385,7 @@ impl<S: CyclicSet> Solver<'_, S> {
                 settled.fetch_add(found, Relaxed);
                 let start = w as u64 * span;
                 progress.advance((start + span).min(size) - start);
-                Ok::<(), SolveError>(())
+                stop_if_requested(progress)
             },
         )?;
         Ok(settled.into_inner())

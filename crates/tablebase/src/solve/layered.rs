@@ -61,6 +61,11 @@ pub fn solve_layered<S: LayeredSet>(
     checkpoints: bool,
 ) -> Result<Header, SolveError> {
     write_table_checkpointed(spec, set.size(), progress, checkpoints, S::Cursor::default, |cursor, index| {
+        // Asked every 65,536 entries (every entry where each is a search), so that the question
+        // costs nothing beside the values.
+        if (checkpoints || index & 0xffff == 0) && progress.stop_requested() {
+            return Err(SolveError::Stopped);
+        }
         let value = layered_value(set, cursor, index)?;
         Ok((value, set.weight(cursor, index)?))
     })

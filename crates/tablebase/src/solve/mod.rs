@@ -44,6 +44,8 @@ pub enum SolveError {
     /// A table the set reads (its own set file, a table solved before) is damaged. Boxed: the
     /// solver's hot loops return this type, and the rare case should not make it large.
     Table(Box<TableError>),
+    /// Whoever runs the work asked it to stop ([`crate::progress::Report::stop_requested`]).
+    Stopped,
 }
 
 impl fmt::Display for SolveError {
@@ -60,6 +62,7 @@ impl fmt::Display for SolveError {
                 "position {index}: a move leads to a position missing from the next table (a damaged set?)"
             ),
             SolveError::Table(_) => write!(f, "a table it reads cannot be used"),
+            SolveError::Stopped => write!(f, "stopped on request"),
         }
     }
 }

@@ -1,0 +1,139 @@
+//! Calls that Ctrl-C stops, and a thread pool that survives `fork`.
+//!
+//! Python runs its signal handlers on the main thread, between bytecodes: a call that works for
+//! minutes in Rust would hold Ctrl-C back until it returned. Here the work runs on the module's
+//! thread pool while the calling thread, the GIL released, wakes every 50 ms to let Python run
+//! its handlers. Once one raises (`KeyboardInterrupt`), the work is asked to stop (its searches
+//! through `Work::stop`, generate and verify through `Report::stop_requested`, after the chunk
+//! at hand) and the exception is raised when it has, leaving what it finished for the next run,
+//! as a killed command line does.
+//!
+//! The pool is the process's own: after `os.fork` (multiprocessing's default start on Linux)
+//! the child has none of its parent's threads, and a pool built before the fork would wait
+//! forever for them, so a child builds its own.
+
+use engine::{Progress, Report, Work};
+use pyo3::prelude::*;
+use rayon::{ThreadPool, ThreadPoolBuilder};
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+/// How often the calling thread lets Python run its signal handlers while the work runs.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// A request to stop, shared by the work and the thread that waits for it.
+pub struct Stop {
+    requested: AtomicBool,
+    /// The work every search of the call is part of.
+    searches: Arc<Work>,
+}
+
+impl Stop {
+    fn new() -> Arc<Stop> {
+        Arc::new(Stop { requested: AtomicBool::new(false), searches: Work::new(None) })
+    }
+
+    fn request(&self) {
+        self.requested.store(true, Relaxed);
+        self.searches.stop();
+    }
+
+    /// Whether a stop was requested.
+    pub fn requested(&self) -> bool {
+        self.requested.load(Relaxed)
+    }
+
+    /// Runs `f` on this thread with its searches stopped by a request: for work handed to other
+    /// threads of the pool (each position of a batch).
+    pub fn searching<T>(&self, f: impl FnOnce() -> T) -> T {
+        Work::run(Some(&self.searches), f)
+    }
+
+    /// Progress that reports nothing and asks the run to stop once a stop is requested.
+    pub fn progress(self: &Arc<Self>) -> Progress {
+        Progress::to(StopReport(self.clone()))
+    }
+}
+
+/// The report of a run from Python: nothing to draw, only the question whether to stop.
+struct StopReport(Arc<Stop>);
+
+impl Report for StopReport {
+    fn task(&self, _: &str) {}
+    fn phase(&self, _: &str, _: u64, _: bool) {}
+    fn advance(&self, _: u64) {}
+    fn finish(&self) {}
+    fn message(&self, _: &str) {}
+    fn stop_requested(&self) -> bool {
+        self.0.requested()
+    }
+}
+
+/// Runs `work` on the module's pool, the GIL released, stopping it on a signal handler's
+/// exception (Ctrl-C's `KeyboardInterrupt`), which is then raised once the work has returned.
+/// A panic of the work goes on unwinding here, for `guarded` to catch.
+pub fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce(&Arc<Stop>) -> T + Send) -> PyResult<T> {
+    let stop = Stop::new();
+    let (done, finished) = channel();
+    let mut raised: Option<PyErr> = None;
+    let outcome = pool().in_place_scope(|scope| {
+        let for_work = stop.clone();
+        scope.spawn(move |_| {
+            let outcome = catch_unwind(AssertUnwindSafe(|| for_work.searching(|| work(&for_work))));
+            // The receiver waits for this; it is gone only if the waiting thread unwound.
+            let _ = done.send(outcome);
+        });
+        // Moved in and out of each wait: a receiver may be sent to another thread, not shared.
+        let mut finished = finished;
+        loop {
+            let (received, back) = py.detach(move || (finished.recv_timeout(SIGNAL_POLL), finished));
+            finished = back;
+            match received {
+                Ok(outcome) => break outcome,
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    unreachable!("the work sends its outcome before it ends")
+                }
+            }
+            if raised.is_none()
+                && let Err(error) = py.check_signals()
+            {
+                stop.request();
+                raised = Some(error);
+            }
+        }
+    });
+    let value = outcome.unwrap_or_else(|payload| resume_unwind(payload));
+    match raised {
+        Some(error) => Err(error),
+        None => Ok(value),
+    }
+}
+
+/// The pool of this process, built on first use (with as many threads as rayon's default).
+fn pool() -> Arc<ThreadPool> {
+    static POOL: Mutex<Option<(u32, Arc<ThreadPool>)>> = Mutex::new(None);
+    let mut held = POOL.lock().unwrap_or_else(PoisonError::into_inner);
+    let process = std::process::id();
+    if let Some((owner, pool)) = held.as_ref()
+        && *owner == process
+    {
+        return pool.clone();
+    }
+    // A pool of the parent process: its threads are not in this one, and dropping it would
+    // wait on them, so it is left as it is.
+    if let Some(inherited) = held.take() {
+        std::mem::forget(inherited);
+    }
+    let pool = Arc::new(
+        ThreadPoolBuilder::new()
+            .thread_name(|k| format!("tablebase-{k}"))
+            .build()
+            .expect("the system starts threads"),
+    );
+    *held = Some((process, pool.clone()));
+    pool
+}
