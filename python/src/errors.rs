@@ -2,6 +2,7 @@
 //! a table that is missing or damaged a `TableError`, a search out of time a `SearchError`; a
 //! panic inside the library is caught at the boundary and raised as a `TablebaseError`.
 
+use crate::settings::keywords;
 use engine::catalogue::Variant;
 use engine::game::VariantError;
 use engine::one_line;
@@ -65,7 +66,7 @@ pub fn probe_error(error: &ProbeError) -> PyErr {
         }
         ProbeError::Damaged(_) => TableError::new_err(error.to_string()),
         // The library names the command line's flag; here it is open's keyword.
-        ProbeError::Search(_) => SearchError::new_err(error.to_string().replace("--max-time", "max_time")),
+        ProbeError::Search(_) => SearchError::new_err(keywords(&error.to_string())),
     }
 }
 
@@ -82,7 +83,7 @@ pub fn variant_error(error: VariantError, dir: &Path) -> PyErr {
         VariantError::Invalid { setting, value, expected } => {
             PyValueError::new_err(format!("{} {value:?}: {expected}", name(setting)))
         }
-        VariantError::Contradiction { why, .. } => PyValueError::new_err(why),
+        VariantError::Contradiction { why, .. } => PyValueError::new_err(keywords(&why)),
         VariantError::NotOnDisk { generate, what } => {
             TableError::new_err(format!("{what} (run: {})", generate_call(&generate, dir)))
         }

@@ -10,7 +10,7 @@ use engine::games::{ForGame, with_game};
 use engine::{Catalogue, GenerateOptions};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// What `generate` did, job by job, before it becomes dicts.
@@ -32,14 +32,14 @@ struct Job {
 pub fn generate<'py>(
     py: Python<'py>,
     game: &str,
-    dir: Option<PathBuf>,
+    dir: Option<&Bound<'_, PyAny>>,
     raw: bool,
     only: Option<String>,
     settings: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let about = settings::game(game)?;
     let variant = settings::variant(about, settings, Purpose::Generate)?;
-    let dir = dir.unwrap_or_else(|| PathBuf::from("tables"));
+    let dir = settings::directory(dir)?;
     let storage = if raw { Storage::Raw } else { Storage::Compressed };
     struct Generating<'a> {
         variant: &'a Variant,
@@ -106,13 +106,13 @@ struct Checked {
 pub fn verify<'py>(
     py: Python<'py>,
     game: &str,
-    dir: Option<PathBuf>,
+    dir: Option<&Bound<'_, PyAny>>,
     quick: bool,
     settings: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let about = settings::game(game)?;
     let variant = settings::variant(about, settings, Purpose::Verify)?;
-    let dir = dir.unwrap_or_else(|| PathBuf::from("tables"));
+    let dir = settings::directory(dir)?;
     struct Verifying<'a> {
         variant: &'a Variant,
         dir: &'a Path,

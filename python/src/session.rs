@@ -9,7 +9,7 @@ use engine::game::{Game, Purpose};
 use engine::games::{ForGame, with_game};
 use engine::probe::{Probe, ProbeError, best_line, probe};
 use engine::{Value, Work, within};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -116,13 +116,13 @@ pub struct Tablebase {
 #[pyo3(signature = (game, dir = None, max_time = None, **settings))]
 pub fn open(
     game: &str,
-    dir: Option<PathBuf>,
+    dir: Option<&Bound<'_, PyAny>>,
     max_time: Option<f64>,
     settings: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Tablebase> {
     let about = settings::game(game)?;
     let variant = settings::variant(about, settings, Purpose::Probe)?;
-    let dir = dir.unwrap_or_else(|| PathBuf::from("tables"));
+    let dir = settings::directory(dir)?;
     if let Some(seconds) = max_time
         && !(0.001..=365.0 * 24.0 * 3600.0).contains(&seconds)
     {
@@ -270,8 +270,12 @@ impl Tablebase {
 
     /// The position after `move` (as `probe` names moves) from `position`, in the notation
     /// `probe` takes: for walking a line. Raises ValueError where the move is not legal there.
-    fn after(&self, position: &str, r#move: &str) -> PyResult<String> {
-        match guarded(|| Ok(self.session.after(position, r#move)))? {
+    fn after(&self, position: &str, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        // Taken as any object: pyo3 would name the argument by its Rust spelling, `r#move`.
+        let r#move: String = r#move.extract().map_err(|_| {
+            PyTypeError::new_err(format!("move: expected str, not {}", crate::settings::type_name(r#move)))
+        })?;
+        match guarded(|| Ok(self.session.after(position, &r#move)))? {
             Ok(Some(next)) => Ok(next),
             Ok(None) => Err(PyValueError::new_err(format!("'{move}' is not a legal move of '{position}'"))),
             Err(e) => Err(probe_error(&e)),

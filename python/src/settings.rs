@@ -4,9 +4,10 @@
 use engine::catalogue::Variant;
 use engine::game::Purpose;
 use engine::games::{About, GAMES};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict};
+use pyo3::types::{PyBool, PyBytes, PyDict};
+use std::path::PathBuf;
 
 /// The registry's entry for `key`, or a `ValueError` listing the keys.
 pub fn game(key: &str) -> PyResult<&'static About> {
@@ -56,4 +57,54 @@ pub fn variant(game: &About, settings: Option<&Bound<'_, PyDict>>, purpose: Purp
         }
     }
     Ok(variant)
+}
+
+/// The table directory `dir=` names, as `open()` takes paths: a str, bytes or an `os.PathLike`
+/// (`pathlib.Path`); `"tables"` when not given.
+pub fn directory(dir: Option<&Bound<'_, PyAny>>) -> PyResult<PathBuf> {
+    let Some(dir) = dir.filter(|d| !d.is_none()) else { return Ok(PathBuf::from("tables")) };
+    let path = dir.py().import("os")?.call_method1("fspath", (dir,)).map_err(|_| {
+        PyTypeError::new_err(format!("dir: expected str, bytes or os.PathLike, not {}", type_name(dir)))
+    })?;
+    if let Ok(bytes) = path.cast::<PyBytes>() {
+        return Ok(path_of_bytes(bytes.as_bytes()));
+    }
+    Ok(PathBuf::from(path.extract::<String>()?))
+}
+
+#[cfg(unix)]
+fn path_of_bytes(bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+}
+
+#[cfg(not(unix))]
+fn path_of_bytes(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+}
+
+/// The name of `value`'s type, for messages: `int`.
+pub fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value.get_type().name().map_or_else(|_| "an object".to_string(), |n| n.to_string())
+}
+
+/// A message of the library's in the package's words: its command line flags (`--up-to 5-5`)
+/// as the keywords that set them (`up_to 5-5`).
+pub fn keywords(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("--") {
+        let (before, flag) = rest.split_at(at);
+        out.push_str(before);
+        let name_len =
+            flag[2..].find(|c: char| !(c.is_ascii_lowercase() || c == '-')).unwrap_or(flag.len() - 2);
+        let name = &flag[2..2 + name_len];
+        match name.starts_with(|c: char| c.is_ascii_lowercase()) {
+            true => out.push_str(&name.replace('-', "_")),
+            false => out.push_str("--"),
+        }
+        rest = &flag[2 + name_len..];
+    }
+    out.push_str(rest);
+    out
 }

@@ -2,6 +2,7 @@
 
 import json
 import os
+import pathlib
 import random
 import shutil
 import subprocess
@@ -192,6 +193,17 @@ def test_bad_input_is_a_value_error(cli, tables):
         tablebase.open("connect4")
     with pytest.raises(ValueError, match="not a legal move"):
         tb.after("", "7")
+    # Arguments and settings are named as Python spells them, not as Rust or the command line.
+    with pytest.raises(TypeError, match="^move: expected str, not NoneType$"):
+        tb.after("", None)
+    with pytest.raises(TypeError, match="^dir: expected str, bytes or os.PathLike, not int$"):
+        tablebase.open("connect4", dir=123, size="4x4")
+    with pytest.raises(ValueError, match="^up_to 5-5 and stones 3 contradict each other"):
+        tablebase.generate("morris", dir=str(tables), stones=3, up_to="5-5")
+    # A path as bytes or as a pathlib.Path is the same directory.
+    as_bytes = tablebase.open("connect4", dir=os.fsencode(tables), size="4x4")
+    as_path = tablebase.open("connect4", dir=pathlib.Path(tables), size="4x4")
+    assert as_bytes.probe("12") == as_path.probe("12") == tb.probe("12")
 
 
 # Run in a Python of its own: Ctrl-C is sent to that process (pytest's own handler stays out of
