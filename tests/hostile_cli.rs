@@ -673,6 +673,17 @@ fn sogo_proof_journal_damaged_or_linked_is_refused_and_plan_writes_none() {
         let text = refused(&tablebase(args, ""), 1);
         assert!(text.contains("sogo-proof.journal: line 2 contradicts line 1"), "{args:?}: {text}");
     }
+    // Both sides winning one position: White's win and Black's of the same stones.
+    let white_wins = checked_in.lines().find(|l| l.starts_with("white wins ")).unwrap();
+    let black_wins = white_wins.replacen("white wins ", "black wins ", 1);
+    std::fs::write(&journal, format!("{cut}\n{white_wins}\n{black_wins}\n")).unwrap();
+    for args in [&plan[..], &generate[..]] {
+        let text = refused(&tablebase(args, ""), 1);
+        assert!(
+            text.contains("sogo-proof.journal: line 3 says one side wins the position that line 2"),
+            "{args:?}: {text}"
+        );
+    }
     assert!(!dir.join("sogo-ply00.set").exists(), "generate began before refusing its journal");
     let target = dir.join("elsewhere");
     std::fs::write(&target, "kept").unwrap();

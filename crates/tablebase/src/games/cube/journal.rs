@@ -39,6 +39,16 @@ pub enum JournalError {
         /// The earlier line it contradicts.
         earlier: usize,
     },
+    /// A record that one side wins a position, where an earlier one says the other side does:
+    /// both cannot win it, so one of them is wrong.
+    BothWin {
+        /// The file.
+        path: PathBuf,
+        /// The line (1-based).
+        line: usize,
+        /// The earlier line.
+        earlier: usize,
+    },
     /// The last line has no newline at its end: a record whose writing was cut short (a full
     /// disk, a machine that stopped), or one added by hand without its newline. Either way it
     /// is not taken: a record cut short may read as another whole record (fewer moves, another
@@ -71,6 +81,13 @@ impl JournalError {
                 path,
                 format!(
                     "line {line} contradicts line {earlier} (the same position, the other outcome): one of them is wrong"
+                ),
+            ),
+            JournalError::BothWin { path, line, earlier } => (
+                path,
+                format!(
+                    "line {line} says one side wins the position that line {earlier} says the other side wins: one of \
+                     them is wrong"
                 ),
             ),
             JournalError::Unterminated { path, line } => (

@@ -573,6 +573,18 @@ impl ProofJournal {
     /// record.
     pub fn open(path: &Path) -> Result<ProofJournal, JournalError> {
         let (file, records) = JournalFile::open(path, Creation::AtFirstRecord, parse_record)?;
+        // Where White wins, Black cannot (and the other way round): the two sides' records of
+        // one position must agree too.
+        let mut winners: HashMap<Position, (bool, usize)> = HashMap::new();
+        for &(line, (position, white_attacks, wins)) in &records {
+            if !wins {
+                continue;
+            }
+            let (winner, first) = *winners.entry(position).or_insert((white_attacks, line));
+            if winner != white_attacks {
+                return Err(JournalError::BothWin { path: path.to_path_buf(), line, earlier: first });
+            }
+        }
         let entries = file.outcomes(records, |&(position, white_attacks, _)| (position, white_attacks), |r| r.2)?;
         Ok(ProofJournal { file, entries: Mutex::new(entries) })
     }
