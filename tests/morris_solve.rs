@@ -396,24 +396,38 @@ fn a_swapped_file_is_not_the_table_it_claims_to_be() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Asks the run to stop once it has reported `after` pieces of work, counting them in `seen`.
+/// Asks the run to stop once it has reported `after` pieces of work, counting them in `seen`
+/// (with `from`, only those of that task and the tasks after it).
 struct StopAfter {
     after: u64,
     seen: Arc<AtomicU64>,
+    from: Option<&'static str>,
+    counting: std::sync::atomic::AtomicBool,
 }
 
 impl StopAfter {
     fn progress(after: u64) -> (tablebase::Progress, Arc<AtomicU64>) {
+        StopAfter::progress_from(after, None)
+    }
+
+    fn progress_from(after: u64, from: Option<&'static str>) -> (tablebase::Progress, Arc<AtomicU64>) {
         let seen = Arc::new(AtomicU64::new(0));
-        (tablebase::Progress::to(StopAfter { after, seen: seen.clone() }), seen)
+        let counting = from.is_none().into();
+        (tablebase::Progress::to(StopAfter { after, seen: seen.clone(), from, counting }), seen)
     }
 }
 
 impl tablebase::Report for StopAfter {
-    fn task(&self, _: &str) {}
+    fn task(&self, task: &str) {
+        if Some(task) == self.from {
+            self.counting.store(true, Relaxed);
+        }
+    }
     fn phase(&self, _: &str, _: u64, _: bool) {}
     fn advance(&self, _: u64) {
-        self.seen.fetch_add(1, Relaxed);
+        if self.counting.load(Relaxed) {
+            self.seen.fetch_add(1, Relaxed);
+        }
     }
     fn finish(&self) {}
     fn message(&self, _: &str) {}
@@ -458,4 +472,36 @@ fn a_run_asked_to_stop_ends_and_the_next_run_completes_it() {
     check("connect4", &|dir, options| {
         tablebase::generate(&connect4, dir, options).map(drop).map_err(|e| e.to_string())
     });
+
+    // A book's last ply, searched position by position in checkpointed chunks: stopped half-way,
+    // the chunks written stay for the next run, as after a kill.
+    let book = Connect4::book(Geometry::new(5, 4).unwrap(), 6);
+    let reference = scratch("stop-book-reference");
+    tablebase::generate(&book, &reference, &plain).unwrap();
+    let (progress, seen) = StopAfter::progress_from(u64::MAX, Some("connect4 5x4 ply 6"));
+    let dir = scratch("stop-book");
+    tablebase::generate(
+        &book,
+        &dir,
+        &tablebase::GenerateOptions { progress: &progress, ..Default::default() },
+    )
+    .unwrap();
+    let entries = seen.load(Relaxed);
+    assert!(entries > 1000, "{entries} positions searched at ply 6");
+    fs::remove_dir_all(&dir).unwrap();
+    // On two threads, three quarters of the entries done leave at least one chunk complete
+    // (at most one partial chunk a thread, of fewer than 512 entries).
+    let (progress, _) = StopAfter::progress_from(entries * 3 / 4, Some("connect4 5x4 ply 6"));
+    let two_threads = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let options = tablebase::GenerateOptions { progress: &progress, ..Default::default() };
+    let error = two_threads.install(|| tablebase::generate(&book, &dir, &options)).unwrap_err();
+    assert!(error.to_string().ends_with(": stopped on request"), "{error}");
+    let kept = fs::read(dir.join("connect4-5x4-ply06.tbl.tmp.chunks")).expect("the checkpoints are kept");
+    assert!(kept.len() > 64, "{} bytes of checkpoints", kept.len());
+    assert!(dir.join("connect4-5x4-ply06.tbl.tmp").exists());
+    tablebase::generate(&book, &dir, &plain).unwrap();
+    assert!(table_bytes(&dir) == table_bytes(&reference), "the resumed book differs");
+    assert!(!dir.join("connect4-5x4-ply06.tbl.tmp.chunks").exists());
+    fs::remove_dir_all(&dir).unwrap();
+    fs::remove_dir_all(&reference).unwrap();
 }

@@ -46,8 +46,9 @@ impl Stop {
         self.requested.load(Relaxed)
     }
 
-    /// Runs `f` on this thread with its searches stopped by a request: for work handed to other
-    /// threads of the pool (each position of a batch).
+    /// Runs `f` on this thread with its searches stopped by a request: a probe's. Not generate's
+    /// or verify's, whose searches (a book's last ply) are made without a time limit and stop
+    /// with the entry they are for (`Report::stop_requested`).
     pub fn searching<T>(&self, f: impl FnOnce() -> T) -> T {
         Work::run(Some(&self.searches), f)
     }
@@ -73,7 +74,9 @@ impl Report for StopReport {
 }
 
 /// Runs `work` on the module's pool, the GIL released, stopping it on a signal handler's
-/// exception (Ctrl-C's `KeyboardInterrupt`), which is then raised once the work has returned.
+/// exception (Ctrl-C's `KeyboardInterrupt`), which is then raised once the work has returned:
+/// its searches where it runs them through [`Stop::searching`], long runs through the
+/// [`Stop::progress`] it gives them.
 /// A panic of the work goes on unwinding here, for `guarded` to catch.
 pub fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce(&Arc<Stop>) -> T + Send) -> PyResult<T> {
     let stop = Stop::new();
@@ -82,7 +85,7 @@ pub fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce(&Arc<Stop>) -> T
     let outcome = pool().in_place_scope(|scope| {
         let for_work = stop.clone();
         scope.spawn(move |_| {
-            let outcome = catch_unwind(AssertUnwindSafe(|| for_work.searching(|| work(&for_work))));
+            let outcome = catch_unwind(AssertUnwindSafe(|| work(&for_work)));
             // The receiver waits for this; it is gone only if the waiting thread unwound.
             let _ = done.send(outcome);
         });

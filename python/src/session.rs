@@ -173,7 +173,7 @@ impl Tablebase {
             let answer = py.detach(|| Work::run(Some(&tables_only), || session.answer(position, line)));
             match tables_only.wanted_search() {
                 false => Ok(answer),
-                true => interruptible(py, |_| session.answer(position, line)),
+                true => interruptible(py, |stop| stop.searching(|| session.answer(position, line))),
             }
         })?;
         answer_dict(py, &answer.map_err(|e| probe_error(&e))?)

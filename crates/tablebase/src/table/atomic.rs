@@ -67,6 +67,14 @@ impl Pending {
     }
 }
 
+impl Pending {
+    /// Leaves the temporary file for the next run to go on writing, as a kill does: for a
+    /// checkpointed table whose run was stopped on request.
+    pub(crate) fn keep(mut self) {
+        self.committed = true;
+    }
+}
+
 impl Drop for Pending {
     fn drop(&mut self) {
         if !self.committed {

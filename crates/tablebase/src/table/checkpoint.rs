@@ -31,6 +31,8 @@ pub(crate) struct Checkpoints {
     path: PathBuf,
     file: Mutex<File>,
     done: Vec<Option<Recorded>>,
+    /// Left for the next run when dropped ([`Checkpoints::keep`]).
+    kept: bool,
 }
 
 /// A chunk's record: the CRC-32 of its bytes, and what they add to the table.
@@ -82,7 +84,7 @@ impl Checkpoints {
         })?;
         let file = super::regular::open_to_write(OpenOptions::new().append(true), &at).map_err(io)?;
         let count = done.iter().filter(|d| d.is_some()).count();
-        Ok((pending, Checkpoints { path: at, file: Mutex::new(file), done }, count))
+        Ok((pending, Checkpoints { path: at, file: Mutex::new(file), done, kept: false }, count))
     }
 
     /// What chunk `chunk` gave, when it was written before and its `bytes` (in the temporary
@@ -103,11 +105,20 @@ impl Checkpoints {
     }
 }
 
+impl Checkpoints {
+    /// Leaves the checkpoints for the next run, as a kill does: for a run stopped on request.
+    pub(crate) fn keep(mut self) {
+        self.kept = true;
+    }
+}
+
 impl Drop for Checkpoints {
     /// The checkpoints go with the table: renamed into place, or removed with its temporary
-    /// file after an error. A kill leaves both for the next run.
+    /// file after an error. A kill, or a stop on request, leaves both for the next run.
     fn drop(&mut self) {
-        let _ = fs::remove_file(&self.path);
+        if !self.kept {
+            let _ = fs::remove_file(&self.path);
+        }
     }
 }
 

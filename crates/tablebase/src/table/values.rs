@@ -424,7 +424,7 @@ where
     progress.step("writing", index_size);
     let body = &mut map[HEADER_SIZE..];
     // Body bytes, counts and the (sorted) overflow entries, chunk by chunk.
-    let results: Vec<ChunkResult> = body
+    let results = body
         .par_chunks_mut(chunk_len as usize)
         .enumerate()
         .map(|(chunk, bytes)| {
@@ -459,7 +459,22 @@ where
             }
             Ok((counts, overflow))
         })
-        .collect::<Result<_, E>>()?;
+        .collect::<Result<_, E>>();
+    let results: Vec<ChunkResult> = match results {
+        Ok(results) => results,
+        Err(error) => {
+            // Stopped on request: the chunks recorded stay for the next run, as after a kill
+            // (each is checked against its CRC there); after any other error, nothing stays.
+            if progress.stop_requested()
+                && let Some(checkpoints) = checkpoints
+            {
+                drop(map);
+                pending.keep();
+                checkpoints.keep();
+            }
+            return Err(error);
+        }
+    };
     map.flush().map_err(pending.error())?;
     drop(map);
     let counts = results.iter().fold(Counts::default(), |acc, (c, _)| acc.merge(*c));
