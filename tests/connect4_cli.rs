@@ -414,3 +414,35 @@ fn boards_too_large_for_the_machine_are_refused_before_any_work() {
     assert_eq!(written, [".generate.lock"], "no table file");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Boards of up to 36 cells (6x6, 7x5, 8x4) are tabulated whole: a directory of theirs is read
+/// as full tables, also half-way through a build's forward pass (sets only), not as an opening
+/// book; the 7x6 board is read only as a book.
+#[test]
+fn boards_of_up_to_36_cells_are_read_as_full_tables() {
+    let dir = common::scratch("c4-36-cells");
+    let d = dir.to_str().unwrap();
+    for size in ["6x6", "7x5", "8x4"] {
+        let first = |out: &Output| {
+            assert!(out.status.success(), "{size}: {}", String::from_utf8_lossy(&out.stderr));
+            String::from_utf8(out.stdout.clone()).unwrap().lines().next().unwrap().to_string()
+        };
+        let title = first(&tablebase(&["info", "connect4", "--size", size, "--dir", d], ""));
+        assert_eq!(title, format!("Connect Four {size}: one table per ply (stones on the board)"));
+        // A build stopped in its forward pass: the first plies' sets, no table.
+        for ply in 0..3 {
+            std::fs::write(dir.join(format!("connect4-{size}-ply{ply:02}.set")), b"").unwrap();
+        }
+        let line = first(&tablebase(&["info", "connect4", "--size", size, "--json", "--dir", d], ""));
+        assert!(
+            line.starts_with(&format!(
+                r#"{{"game": "connect4", "settings": {{"size": "{size}"}}, "table": "ply 0""#
+            )),
+            "{line}"
+        );
+    }
+    let out = tablebase(&["info", "connect4", "--size", "7x6", "--dir", d], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no opening book of the 7x6 board"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -28,9 +28,9 @@ impl fmt::Display for SizeError {
 
 impl std::error::Error for SizeError {}
 
-/// The most cells of a board whose every ply is tabulated (6x5, 5x6: minutes and a few GB; 7x6
-/// has 4.5 trillion positions).
-pub const TABULATED_CELLS: u32 = 30;
+/// The most cells of a board whose every ply is tabulated (6x6 and 7x5: hours and tens of GB;
+/// 7x6 has 4.5 trillion positions).
+pub const TABULATED_CELLS: u32 = 36;
 
 impl Geometry {
     /// A board of `width` columns and `height` rows: both at least 4, `width * (height + 1)`
@@ -61,7 +61,7 @@ impl Geometry {
     }
 
     /// Whether the project tabulates every ply of this board: boards of at most
-    /// `TABULATED_CELLS` (30) cells. Larger ones (7x6) have at most an opening book of tables for
+    /// `TABULATED_CELLS` (36) cells. Larger ones (7x6) have at most an opening book of tables for
     /// their first plies, and their other positions are solved by search.
     pub fn tabulated(&self) -> bool {
         self.cells() <= TABULATED_CELLS
