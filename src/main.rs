@@ -4,7 +4,7 @@
 mod cli;
 
 use clap::error::ErrorKind;
-use clap::{CommandFactory, Parser};
+use clap::{CommandFactory, FromArgMatches};
 use cli::error::{self, Error, complain};
 use cli::{Cli, run};
 use std::io::ErrorKind as IoErrorKind;
@@ -81,8 +81,18 @@ fn out_of_memory(size: usize) -> ! {
     }
 }
 
+/// The command line parsed, a negative number after a flag read as its value: `--threads -1` then
+/// gets the flag's own message (its range), not "unexpected argument '-1'".
+fn parse() -> Result<Cli, clap::Error> {
+    fn negatives(command: clap::Command) -> clap::Command {
+        command.allow_negative_numbers(true).mut_subcommands(negatives)
+    }
+    let matches = negatives(Cli::command()).try_get_matches()?;
+    Cli::from_arg_matches(&matches)
+}
+
 fn main() {
-    let cli = match Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => e.exit(),
         Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {

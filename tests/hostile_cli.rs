@@ -84,6 +84,31 @@ fn max_time_out_of_range_is_a_usage_error_naming_the_flag() {
     assert_eq!(String::from_utf8(out.stdout.clone()).unwrap(), "loss\t4\n", "{}", stderr(&out));
 }
 
+/// A negative number after a flag is that flag's value, refused with the flag's range, not taken
+/// for an unknown flag ("unexpected argument '-1'").
+#[test]
+fn a_negative_number_after_a_flag_is_refused_with_the_flags_range() {
+    let dir = common::scratch("negative-flags");
+    let d = dir.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["generate", "tictactoe", "--threads", "-1", "--dir", d],
+            "--threads <THREADS>': expected a whole number of threads from 1 to 1024",
+        ),
+        (
+            vec!["generate", "morris", "--stones", "-3", "--dir", d],
+            "--stones '-3': expected a number from 3 to 9",
+        ),
+        (vec!["probe", "qubic", "--max-time", "-1", "a11"], "--max-time <S>': bad time '-1'"),
+        (vec!["bench", "morris", "--runs", "-1"], "--runs <RUNS>': expected a whole number from 1 to"),
+    ] {
+        let text = refused(&tablebase(&args, ""), 2);
+        assert!(text.contains(says), "{args:?}: {text}");
+    }
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "nothing written");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn contradicting_flags_are_refused_before_any_work() {
     let dir = common::scratch("contradiction");

@@ -169,6 +169,16 @@ fn play_goes_on_against_the_perfect_player() {
         "quit\n",
     );
     assert!(String::from_utf8(out.stdout).unwrap().contains("X plays "));
+    // The last line counts the plies played in this game: none from a position that is over
+    // (X has a1 a2 a3), one where the perfect player (O) completes c1 b2 a3 at once.
+    let last_line = |from: &str| {
+        let args = ["play", "tictactoe", "--dir", dir(), "--from", from, "--seed", "7"];
+        let out = common::tablebase_with_input(BINARY, &args, "quit\n");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap().lines().last().unwrap().to_string()
+    };
+    assert_eq!(last_line("a1b1a2b2a3"), "You win (X): the game was over in the position given.");
+    assert_eq!(last_line("a1b1a2b2b3c1c2"), "The perfect player wins (O) after 1 ply.");
 }
 
 #[test]

@@ -94,8 +94,18 @@ enum Command {
 #[derive(Args)]
 struct Threads {
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = thread_count)]
     threads: Option<usize>,
+}
+
+/// A count of worker threads: more than 1,024 only cost memory and start-up time on any machine
+/// today.
+fn thread_count(text: &str) -> Result<usize, String> {
+    const MOST: usize = 1024;
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MOST).contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number of threads from 1 to {MOST}")),
+    }
 }
 
 impl Threads {
@@ -103,11 +113,6 @@ impl Threads {
     fn apply(&self) -> Result<(), Error> {
         static APPLIED: std::sync::OnceLock<()> = std::sync::OnceLock::new();
         let Some(n) = self.threads else { return Ok(()) };
-        // More threads than this only cost memory and start-up time on any machine today.
-        const MOST: usize = 1024;
-        if !(1..=MOST).contains(&n) {
-            return Err(Error::Usage(format!("--threads {n}: must be 1..{MOST}")));
-        }
         if APPLIED.get().is_some() {
             return Ok(());
         }

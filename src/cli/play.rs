@@ -77,15 +77,16 @@ pub fn play<G: Play>(
         redraw = true;
         if let Some(ending) = game_now.ending().map_err(failed)? {
             let result = match ending {
-                Ending::Won(side) if side == human => {
-                    format!("You win ({you}) after {} plies.", game_now.plies())
-                }
-                Ending::Won(_) => {
-                    format!("The perfect player wins ({engine}) after {} plies.", game_now.plies())
-                }
-                Ending::Drawn => format!("Draw after {} plies.", game_now.plies()),
+                Ending::Won(side) if side == human => format!("You win ({you})"),
+                Ending::Won(_) => format!("The perfect player wins ({engine})"),
+                Ending::Drawn => "Draw".to_string(),
             };
-            return say(out, &result);
+            let when = match game_now.plies() {
+                0 => ": the game was over in the position given".to_string(),
+                1 => " after 1 ply".to_string(),
+                n => format!(" after {n} plies"),
+            };
+            return say(out, &format!("{result}{when}."));
         }
         if game.side_to_move(&position) != human {
             // All the searches of one move within the limit.
