@@ -47,8 +47,9 @@ impl Stop {
     }
 
     /// Runs `f` on this thread with its searches stopped by a request: a probe's. Not generate's
-    /// or verify's, whose searches (a book's last ply) are made without a time limit and stop
-    /// with the entry they are for (`Report::stop_requested`).
+    /// or verify's: their searches (a book's last ply) have no time limit and cannot end without
+    /// their answer, so those runs stop between positions (`Report::stop_requested`), once the
+    /// position being searched is done.
     pub fn searching<T>(&self, f: impl FnOnce() -> T) -> T {
         Work::run(Some(&self.searches), f)
     }

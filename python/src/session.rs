@@ -12,7 +12,7 @@ use engine::{Value, Work, within};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -195,6 +195,11 @@ impl Tablebase {
         errors: &str,
     ) -> PyResult<Bound<'py, PyList>> {
         let session = &*self.session;
+        if line && !moves {
+            return Err(PyValueError::new_err(
+                "line=True needs moves=True: moves=False gives the values alone, by the batch path",
+            ));
+        }
         let keep_errors = match errors {
             "raise" => false,
             "dict" => true,
@@ -272,12 +277,22 @@ impl Tablebase {
     /// `probe` takes: for walking a line. Raises ValueError where the move is not legal there.
     fn after(&self, position: &str, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
         // Taken as any object: pyo3 would name the argument by its Rust spelling, `r#move`.
-        let r#move: String = r#move.extract().map_err(|_| {
-            PyTypeError::new_err(format!("move: expected str, not {}", crate::settings::type_name(r#move)))
+        let r#move: String = r#move.extract().map_err(|_| match r#move.is_instance_of::<PyString>() {
+            true => PyValueError::new_err("move: not valid Unicode (a lone surrogate)"),
+            false => PyTypeError::new_err(format!(
+                "move: expected str, not {}",
+                crate::settings::type_name(r#move)
+            )),
         })?;
         match guarded(|| Ok(self.session.after(position, &r#move)))? {
             Ok(Some(next)) => Ok(next),
-            Ok(None) => Err(PyValueError::new_err(format!("'{move}' is not a legal move of '{position}'"))),
+            // Quoted as the command line quotes input: a megabyte of move is not a megabyte of
+            // message, nor a terminal's escape sequence.
+            Ok(None) => Err(PyValueError::new_err(format!(
+                "'{}' is not a legal move of '{}'",
+                engine::quote(&r#move),
+                engine::quote(position)
+            ))),
             Err(e) => Err(probe_error(&e)),
         }
     }

@@ -63,13 +63,13 @@ pub fn variant(game: &About, settings: Option<&Bound<'_, PyDict>>, purpose: Purp
 /// (`pathlib.Path`); `"tables"` when not given.
 pub fn directory(dir: Option<&Bound<'_, PyAny>>) -> PyResult<PathBuf> {
     let Some(dir) = dir.filter(|d| !d.is_none()) else { return Ok(PathBuf::from("tables")) };
-    let path = dir.py().import("os")?.call_method1("fspath", (dir,)).map_err(|_| {
+    // As bytes, the file system's encoding applied as Python applies it: a name that is not
+    // UTF-8 (a str with surrogate escapes, as os.listdir gives it) is the same file here.
+    let path = dir.py().import("os")?.call_method1("fsencode", (dir,)).map_err(|_| {
         PyTypeError::new_err(format!("dir: expected str, bytes or os.PathLike, not {}", type_name(dir)))
     })?;
-    if let Ok(bytes) = path.cast::<PyBytes>() {
-        return Ok(path_of_bytes(bytes.as_bytes()));
-    }
-    Ok(PathBuf::from(path.extract::<String>()?))
+    let bytes = path.cast::<PyBytes>().map_err(|_| PyTypeError::new_err("dir: os.fsencode gave no bytes"))?;
+    Ok(path_of_bytes(bytes.as_bytes()))
 }
 
 #[cfg(unix)]

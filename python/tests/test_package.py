@@ -161,7 +161,7 @@ def test_damaged_table_names_the_file_and_the_cause(cli, tables, tmp_path):
     assert said.stderr.strip() == f"tablebase: '12': {raised.value}"
 
 
-def test_bad_input_is_a_value_error(cli, tables):
+def test_bad_input_is_a_value_error(cli, tables, tmp_path):
     tb = tablebase.open("connect4", dir=str(tables), size="4x4")
     with pytest.raises(ValueError) as raised:
         tb.probe("55")
@@ -196,6 +196,13 @@ def test_bad_input_is_a_value_error(cli, tables):
     # Arguments and settings are named as Python spells them, not as Rust or the command line.
     with pytest.raises(TypeError, match="^move: expected str, not NoneType$"):
         tb.after("", None)
+    with pytest.raises(ValueError, match="^move: not valid Unicode"):
+        tb.after("", "\udcff")
+    with pytest.raises(ValueError) as raised:
+        tb.after("", "9" * 10**6 + "\x1b[31m")
+    assert len(str(raised.value)) < 300 and "\x1b" not in str(raised.value)
+    with pytest.raises(ValueError, match="^line=True needs moves=True"):
+        tb.probe_many(["1"], moves=False, line=True)
     with pytest.raises(TypeError, match="^dir: expected str, bytes or os.PathLike, not int$"):
         tablebase.open("connect4", dir=123, size="4x4")
     with pytest.raises(ValueError, match="^up_to 5-5 and stones 3 contradict each other"):
@@ -204,6 +211,14 @@ def test_bad_input_is_a_value_error(cli, tables):
     as_bytes = tablebase.open("connect4", dir=os.fsencode(tables), size="4x4")
     as_path = tablebase.open("connect4", dir=pathlib.Path(tables), size="4x4")
     assert as_bytes.probe("12") == as_path.probe("12") == tb.probe("12")
+    # A directory whose name is not UTF-8, as os.listdir gives it (surrogate escapes).
+    odd = os.path.join(os.fsencode(tmp_path), b"odd-\xff")
+    os.mkdir(odd)
+    for name in os.listdir(tables):
+        if name.startswith("connect4-4x4-"):
+            shutil.copy(os.path.join(tables, name), os.fsdecode(odd))
+    escaped = tablebase.open("connect4", dir=os.fsdecode(odd), size="4x4")
+    assert escaped.probe("12") == tb.probe("12")
 
 
 # Run in a Python of its own: Ctrl-C is sent to that process (pytest's own handler stays out of
