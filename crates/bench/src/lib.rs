@@ -42,7 +42,8 @@ pub enum Target {
     /// in index order as the book solves them, one thread.
     Connect4Book(Connect4BookArgs),
     /// Proves who wins a Qubic or Sogo position without the distance (df-pn with threat
-    /// sequences), one thread: the outcome, nodes, stored positions and time.
+    /// sequences), one thread (several with `--parts` or `--strategy`): the outcome, nodes,
+    /// stored positions and time.
     CubeProve(CubeProveArgs),
     /// Proves who wins Sogo positions with the prover that knows the game, each piece of its
     /// knowledge on or off: the outcome, nodes, positions settled by a rule, time and peak
