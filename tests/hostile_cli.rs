@@ -930,3 +930,40 @@ fn text_output_says_none_apart_from_zero_and_play_shows_piped_moves() {
     assert!(text.contains("your move: 2\n") && text.contains("your move: quit\nGame abandoned.\n"), "{text}");
     assert!(!text.contains("your move: Game abandoned."), "{text}");
 }
+
+/// A build stopped before the last table it writes (ply 0 of an opening or a board, a Lasker
+/// game's start sector) is that game's, half made: `verify` and `info` without a game name it and
+/// the `generate` that goes on, instead of a smaller game (exit 0) or "no tables of any game".
+#[test]
+fn a_build_stopped_before_its_first_ply_is_found_without_a_game() {
+    let base = common::scratch("stopped-before-ply-0");
+    for (generate, last_written, resume) in [
+        (vec!["tictactoe"], "tictactoe-ply0.tbl", "generate tictactoe"),
+        (vec!["connect4", "--size", "4x4"], "connect4-4x4-ply00.tbl", "generate connect4 --size 4x4"),
+        (
+            vec!["connect4", "--size", "5x4", "--book-plies", "6"],
+            "connect4-5x4-ply00.tbl",
+            "generate connect4 --size 5x4 --book-plies 6",
+        ),
+        (vec!["morris", "--stones", "3"], "morris-opening3-ply00.tbl", "generate morris --stones 3"),
+        (vec!["lasker", "--stones", "3"], "lasker-0-0-hands-3-3.tbl", "generate lasker --stones 3"),
+    ] {
+        let dir = base.join(generate.join("-"));
+        let d = dir.to_str().unwrap();
+        let args: Vec<&str> =
+            ["generate"].into_iter().chain(generate.iter().copied()).chain(["--dir", d]).collect();
+        assert!(tablebase(&args, "").status.success(), "{args:?}");
+        // As a kill leaves it: the last table being written.
+        std::fs::rename(dir.join(last_written), dir.join(format!("{last_written}.tmp"))).unwrap();
+        let out = tablebase(&["verify", "--quick", "--dir", d], "");
+        let text = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{generate:?}: {text}");
+        let last = text.lines().last().unwrap_or_default();
+        assert!(last.ends_with(&format!("run tablebase {resume} --dir {d}")), "{generate:?}: {text}");
+        // info lists the game's tables, the one being written among them.
+        let out = tablebase(&["info", "--dir", d], "");
+        let listed = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success() && listed.contains("partial"), "{generate:?}: {listed}");
+    }
+    std::fs::remove_dir_all(&base).unwrap();
+}

@@ -13,6 +13,21 @@ pub fn temporary_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// `name` without the suffixes of a file being written (`.tmp`, and a checkpointed table's
+/// `.tmp.chunks`): the name it will have once complete.
+pub(crate) fn final_name(name: &str) -> &str {
+    let name = name.strip_suffix(".chunks").unwrap_or(name);
+    name.strip_suffix(".tmp").unwrap_or(name)
+}
+
+/// The names of the files in `dir` that are UTF-8 (every table's is); none where it cannot be
+/// read.
+pub(crate) fn file_names(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .map(|entries| entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
+        .unwrap_or_default()
+}
+
 /// A file being written under its temporary name; [`Pending::commit`] puts it in place. One
 /// that is dropped without being committed (an error on the way) removes its temporary file, so
 /// that a failed run leaves no stray files.

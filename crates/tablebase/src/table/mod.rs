@@ -8,7 +8,7 @@
 //! panics.
 
 mod atomic;
-pub(crate) use atomic::{free_space, temporary_path};
+pub(crate) use atomic::{file_names, final_name, free_space, temporary_path};
 mod blocks;
 mod checkpoint;
 pub(crate) mod compress;

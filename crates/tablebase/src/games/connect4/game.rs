@@ -118,18 +118,24 @@ impl Game for Connect4Game {
         format!("{} {}", Self::NAME, self.size)
     }
 
-    /// Each board whose empty board is in `dir`: full tables or an opening book, the most cells
-    /// first.
+    /// Each board with a set or table in `dir`, finished or not: full tables or an opening
+    /// book (a build stopped before its ply 0, the last table it writes, is that board's, half
+    /// made), the most cells first.
     fn present(dir: &Path) -> Vec<Connect4Game> {
         let names = std::fs::read_dir(dir)
             .map(|entries| entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
             .unwrap_or_else(|_| Vec::new());
         let mut sizes: Vec<Geometry> = names
             .iter()
-            .filter_map(|n| n.strip_prefix("connect4-")?.strip_suffix("-ply00.tbl").map(Geometry::parse))
+            .filter_map(|n| {
+                let (size, ply) = crate::table::final_name(n).strip_prefix("connect4-")?.split_once("-ply")?;
+                let ply = ply.strip_suffix(".tbl").or_else(|| ply.strip_suffix(".set"))?;
+                (ply.len() == 2 && ply.bytes().all(|b| b.is_ascii_digit())).then(|| Geometry::parse(size))
+            })
             .filter_map(Result::ok)
             .collect();
         sizes.sort_by_key(|g| std::cmp::Reverse((g.cells(), g.width)));
+        sizes.dedup();
         sizes.into_iter().map(|size| Connect4Game { size, book_plies: None }).collect()
     }
 

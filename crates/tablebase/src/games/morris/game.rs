@@ -7,6 +7,7 @@ use super::opening::Opening;
 use super::probe::MorrisTablebase;
 use super::sector::Sector;
 use super::variant::{Lasker, MIN_STONES, Morabaraba, MorrisVariant, Standard};
+use crate::table::{file_names, final_name};
 use crate::catalogue::{Catalogue, Chain, Variant};
 use crate::game::{Game, Purpose, Setting, VariantError};
 use crate::layered::Layered;
@@ -130,15 +131,17 @@ impl<V: MorrisVariant> Game for MorrisGame<V> {
     fn present(dir: &Path) -> Vec<MorrisGame<V>> {
         let (key, max_stones) = (V::RULES.key, V::RULES.stones);
         let names = file_names(dir);
+        // Any file of a game's opening, finished or not: a build stopped before its ply 0 (the
+        // last table it writes) is that game's, half made, not a smaller game's.
         let mut games: Vec<MorrisGame<V>> = (MIN_STONES..=max_stones)
             .rev()
-            .filter(|k| names.iter().any(|n| *n == format!("{key}-opening{k}-ply00.tbl")))
+            .filter(|k| names.iter().any(|n| final_name(n).starts_with(&format!("{key}-opening{k}-ply"))))
             .map(|k| MorrisGame::new(k as u8))
             .collect();
         if games.is_empty() {
             let largest = names
                 .iter()
-                .filter_map(|n| Class::parse(n.strip_prefix(key)?.strip_prefix('-')?.strip_suffix(".tbl")?))
+                .filter_map(|n| Class::parse(final_name(n).strip_prefix(key)?.strip_prefix('-')?.strip_suffix(".tbl")?))
                 .filter(|c| V::RULES.has_class(c.mover, c.other))
                 .max_by_key(|c| (c.mover + c.other, c.mover));
             if let Some(class) = largest {
@@ -236,18 +239,26 @@ impl Game for LaskerGame {
         title_of::<Lasker>(self.stones)
     }
 
-    /// Each game whose start sector (both sides' stones all in hand) is in `dir`.
+    /// Each game whose start sector (both sides' stones all in hand) is in `dir`, and the game
+    /// of the most stones any sector with stones in hand there holds (finished or not): a build
+    /// stopped before its start sector, the last it writes, is that game's, half made.
     fn present(dir: &Path) -> Vec<LaskerGame> {
         let names = file_names(dir);
-        (MIN_STONES..=Lasker::RULES.stones)
-            .rev()
+        let mut stones: Vec<u32> = (MIN_STONES..=Lasker::RULES.stones)
             .filter(|&k| {
                 let start = Sector { mover: 0, other: 0, mover_hand: k, other_hand: k };
                 let path = Sectors::<Lasker>::spec(Path::new(""), start).path;
                 names.iter().any(|n| Path::new(n) == path)
             })
-            .map(|k| LaskerGame { stones: k as u8 })
-            .collect()
+            .collect();
+        let most = names.iter().filter_map(|n| lasker_material(final_name(n))).max();
+        if let Some(k) = most.filter(|k| (MIN_STONES..=Lasker::RULES.stones).contains(k))
+            && !stones.contains(&k)
+        {
+            stones.push(k);
+        }
+        stones.sort_unstable_by(|a, b| b.cmp(a));
+        stones.into_iter().map(|k| LaskerGame { stones: k as u8 }).collect()
     }
 
     fn small() -> Option<LaskerGame> {
@@ -321,8 +332,16 @@ fn parse_stones(variant: &Variant, max_stones: u32) -> Result<Option<u8>, Varian
 }
 
 /// The names of the files in `dir` (none when it cannot be read).
-pub(crate) fn file_names(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .map(|entries| entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
-        .unwrap_or_default()
+/// The most stones a side holds (on the board and in hand) in the Lasker sector file `name`
+/// (`lasker-2-1-hands-3-4.tbl`), if it is one.
+fn lasker_material(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix(Lasker::RULES.key)?.strip_prefix('-')?.strip_suffix(".tbl")?;
+    let (board, hands) = rest.split_once("-hands-")?;
+    let pair = |text: &str| -> Option<(u32, u32)> {
+        let (a, b) = text.split_once('-')?;
+        Some((a.parse().ok()?, b.parse().ok()?))
+    };
+    let ((mover, other), (mover_hand, other_hand)) = (pair(board)?, pair(hands)?);
+    Some((mover + mover_hand).max(other + other_hand))
 }
+

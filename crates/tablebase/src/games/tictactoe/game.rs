@@ -46,7 +46,11 @@ impl Game for TicTacToeGame {
     }
 
     fn present(dir: &Path) -> Vec<TicTacToeGame> {
-        match dir.join(format!("{GAME}-ply0.tbl")).exists() {
+        // Any ply's table, finished or not: a build stopped before its ply 0 (the last table it
+        // writes) is there, half made.
+        let names = crate::table::file_names(dir);
+        let prefix = format!("{GAME}-ply");
+        match names.iter().any(|n| crate::table::final_name(n).starts_with(&prefix)) {
             true => vec![TicTacToeGame],
             false => Vec::new(),
         }
