@@ -390,6 +390,13 @@ fn a_book_is_the_full_tables_first_plies() {
     let info = String::from_utf8(info.stdout).unwrap();
     assert_eq!(info.lines().count(), 9, "{info}");
     assert!(info.lines().all(|l| l.contains(r#""status": "complete""#)), "{info}");
+    // A stray set cut short after the book's last ply (a copy interrupted) hides no book: it is
+    // still read as one, and answered past its plies by search.
+    std::fs::write(book.join("connect4-5x4-ply09.set.tmp"), b"").unwrap();
+    let info = tablebase(&["info", "connect4", "--size", "5x4", "--json", "--dir", b], "");
+    assert_eq!(String::from_utf8(info.stdout).unwrap().lines().count(), 9);
+    assert_eq!(String::from_utf8(probe(b).stdout).unwrap(), String::from_utf8(probe(f).stdout).unwrap());
+    std::fs::remove_file(book.join("connect4-5x4-ply09.set.tmp")).unwrap();
     let too_many =
         tablebase(&["generate", "connect4", "--size", "5x4", "--book-plies", "21", "--dir", b], "");
     assert_eq!(too_many.status.code(), Some(2));

@@ -63,12 +63,13 @@ impl Connect4 {
     /// and the last ply with one is its last. On a tabulated board a book holds the same files
     /// as the full tables' first plies, so it is told apart by what a full build never leaves:
     /// it writes every ply's set before any table, so a table (finished or not) of a ply with no
-    /// file after it is a book's last ply.
+    /// file after it is a book's last ply. A set still being written counts for nothing here: a
+    /// full build has no table then, and a stray one (a copy cut short) must not hide a book.
     pub fn book_on_disk(geometry: Geometry, dir: &Path) -> Option<u32> {
         let tables = Connect4::tables(geometry);
         let exists = |path: std::path::PathBuf| path.exists() || crate::table::temporary_path(&path).exists();
         let last = (0..=geometry.cells()).rev().find(|&ply| {
-            exists(tables.set_spec(dir, ply).path) || exists(tables.table_spec(dir, ply).path)
+            tables.set_spec(dir, ply).path.exists() || exists(tables.table_spec(dir, ply).path)
         })?;
         let is_book =
             !geometry.tabulated() || (last < geometry.cells() && exists(tables.table_spec(dir, last).path));
