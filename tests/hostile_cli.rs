@@ -967,3 +967,25 @@ fn a_build_stopped_before_its_first_ply_is_found_without_a_game() {
     }
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+/// A Morris moving phase built beyond the stones of a game beside it (`--stones 4 --no-opening`
+/// next to the 3-stone game) is listed and verified too, not hidden behind the smaller game.
+#[test]
+fn a_larger_moving_phase_beside_a_smaller_game_is_listed() {
+    let dir = common::scratch("moving-phase-beside");
+    let d = dir.to_str().unwrap();
+    for args in [
+        &["generate", "morris", "--stones", "3", "--dir", d][..],
+        &["generate", "morris", "--stones", "4", "--no-opening", "--dir", d],
+    ] {
+        assert!(tablebase(args, "").status.success(), "{args:?}");
+    }
+    let out = tablebase(&["verify", "--quick", "--json", "--dir", d], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows = String::from_utf8(out.stdout).unwrap();
+    for table in ["3-3", "4-4", "placement ply 0"] {
+        assert!(rows.contains(&format!(r#""table": "{table}""#)), "{table}: {rows}");
+    }
+    assert!(rows.contains(r#""settings": {"no-opening": true, "up-to": "4-4"}, "table": "4-4""#), "{rows}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

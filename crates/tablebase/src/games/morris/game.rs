@@ -126,8 +126,9 @@ impl<V: MorrisVariant> Game for MorrisGame<V> {
         title_of::<V>(self.stones)
     }
 
-    /// Each game whose opening has its first table in `dir`; where no opening is, the moving
-    /// phase up to the largest class there.
+    /// Each game with a file of its opening in `dir`, and the moving phase up to the largest
+    /// class there where no such game has that class (no opening, or a moving phase built
+    /// beyond the games' stones beside them).
     fn present(dir: &Path) -> Vec<MorrisGame<V>> {
         let (key, max_stones) = (V::RULES.key, V::RULES.stones);
         let names = file_names(dir);
@@ -138,20 +139,16 @@ impl<V: MorrisVariant> Game for MorrisGame<V> {
             .filter(|k| names.iter().any(|n| final_name(n).starts_with(&format!("{key}-opening{k}-ply"))))
             .map(|k| MorrisGame::new(k as u8))
             .collect();
-        if games.is_empty() {
-            let largest = names
-                .iter()
-                .filter_map(|n| Class::parse(final_name(n).strip_prefix(key)?.strip_prefix('-')?.strip_suffix(".tbl")?))
-                .filter(|c| V::RULES.has_class(c.mover, c.other))
-                .max_by_key(|c| (c.mover + c.other, c.mover));
-            if let Some(class) = largest {
-                games.push(MorrisGame {
-                    stones: max_stones as u8,
-                    up_to: Some(class),
-                    opening: false,
-                    variant: PhantomData,
-                });
-            }
+        let most_stones = games.first().map_or(0, |game| u32::from(game.stones));
+        let largest = names
+            .iter()
+            .filter_map(|n| Class::parse(final_name(n).strip_prefix(key)?.strip_prefix('-')?.strip_suffix(".tbl")?))
+            .filter(|c| V::RULES.has_class(c.mover, c.other))
+            .max_by_key(|c| (c.mover + c.other, c.mover));
+        if let Some(class) = largest
+            && class.mover.max(class.other) > most_stones
+        {
+            games.push(MorrisGame { stones: max_stones as u8, up_to: Some(class), opening: false, variant: PhantomData });
         }
         games
     }
