@@ -226,6 +226,9 @@ def test_bad_input_is_a_value_error(cli, tables, tmp_path):
 INTERRUPTED = """
 import os, signal, sys, threading, time, tablebase
 call, directory = sys.argv[1], sys.argv[2]
+# Python's own handler, even where this process was started with SIGINT ignored (a job put in
+# the background by a shell, as CI may run it), which would leave Ctrl-C nothing to raise.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 started = time.monotonic()
 threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
 try:
