@@ -3,7 +3,7 @@
 
 use super::cyclic::{CyclicSet, Successor};
 use super::layered::{LayeredSet, layered_value};
-use super::{CHUNK, SolveError, chunks};
+use super::{CHUNK, SolveError, chunks, stop_if_requested};
 use crate::progress::Progress;
 use crate::table::TableError;
 use crate::value::Value;
@@ -123,9 +123,7 @@ fn check<C>(
                 Some(_) => {}
                 None => progress.advance(range.end - range.start),
             }
-            if progress.stop_requested() {
-                return Err(SolveError::Stopped);
-            }
+            stop_if_requested(progress)?;
             Ok(found)
         })
         .collect::<Result<_, SolveError>>()?;

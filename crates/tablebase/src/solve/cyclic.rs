@@ -8,7 +8,7 @@
 //! What remains undecided is a draw. Every step is idempotent or commutative within a level, so
 //! the result does not depend on thread scheduling: reruns give identical tables.
 
-use super::{CHUNK, SolveError, chunks};
+use super::{CHUNK, SolveError, chunks, stop_if_requested};
 use crate::prefetch::prefetch;
 use crate::progress::Progress;
 use crate::value::Value;
@@ -254,14 +254,6 @@ struct Solver<'a, S> {
     /// The longest planned distance so far: levels go on at least that far.
     max_planned: AtomicU64,
     marks: LevelMarks,
-}
-
-/// `Err(Stopped)` once whoever runs the work asks it to stop: checked after each chunk.
-fn stop_if_requested(progress: &Progress) -> Result<(), SolveError> {
-    match progress.stop_requested() {
-        true => Err(SolveError::Stopped),
-        false => Ok(()),
-    }
 }
 
 /// Solves `set`: every value with its exact distance.

@@ -1,6 +1,6 @@
 //! Sets whose moves all leave the set: each value is the best of its moves' values.
 
-use super::SolveError;
+use super::{SolveError, stop_if_requested};
 use crate::progress::Progress;
 use crate::table::{FileSpec, Header, write_table_checkpointed};
 use crate::value::Value;
@@ -63,8 +63,8 @@ pub fn solve_layered<S: LayeredSet>(
     write_table_checkpointed(spec, set.size(), progress, checkpoints, S::Cursor::default, |cursor, index| {
         // Asked every 65,536 entries (every entry where each is a search), so that the question
         // costs nothing beside the values.
-        if (checkpoints || index & 0xffff == 0) && progress.stop_requested() {
-            return Err(SolveError::Stopped);
+        if checkpoints || index & 0xffff == 0 {
+            stop_if_requested(progress)?;
         }
         let value = layered_value(set, cursor, index)?;
         Ok((value, set.weight(cursor, index)?))

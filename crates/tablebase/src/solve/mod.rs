@@ -76,6 +76,16 @@ impl std::error::Error for SolveError {
     }
 }
 
+/// `Err(Stopped)` once whoever runs the work asks it to stop
+/// ([`Report::stop_requested`](crate::progress::Report::stop_requested)): asked by the solvers
+/// after each chunk.
+pub(crate) fn stop_if_requested(progress: &crate::progress::Progress) -> Result<(), SolveError> {
+    match progress.stop_requested() {
+        true => Err(SolveError::Stopped),
+        false => Ok(()),
+    }
+}
+
 impl From<TableError> for SolveError {
     fn from(e: TableError) -> SolveError {
         SolveError::Table(Box::new(e))

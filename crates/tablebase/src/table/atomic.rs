@@ -80,9 +80,7 @@ impl Pending {
         self.committed = true;
         sync_directory(&self.path).map_err(|source| TableError::Io { path: self.path.clone(), source })
     }
-}
 
-impl Pending {
     /// Leaves the temporary file for the next run to go on writing, as a kill does: for a
     /// checkpointed table whose run was stopped on request.
     pub(crate) fn keep(mut self) {

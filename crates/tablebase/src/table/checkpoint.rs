@@ -103,9 +103,7 @@ impl Checkpoints {
         let mut file = self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         file.write_all(&record).map_err(io)
     }
-}
 
-impl Checkpoints {
     /// Leaves the checkpoints for the next run, as a kill does: for a run stopped on request.
     pub(crate) fn keep(mut self) {
         self.kept = true;

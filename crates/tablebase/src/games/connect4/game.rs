@@ -122,10 +122,7 @@ impl Game for Connect4Game {
     /// book (a build stopped before its ply 0, the last table it writes, is that board's, half
     /// made), the most cells first.
     fn present(dir: &Path) -> Vec<Connect4Game> {
-        let names = std::fs::read_dir(dir)
-            .map(|entries| entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
-            .unwrap_or_else(|_| Vec::new());
-        let mut sizes: Vec<Geometry> = names
+        let mut sizes: Vec<Geometry> = crate::table::file_names(dir)
             .iter()
             .filter_map(|n| {
                 let (size, ply) = crate::table::final_name(n).strip_prefix("connect4-")?.split_once("-ply")?;

@@ -7,11 +7,11 @@ use super::opening::Opening;
 use super::probe::MorrisTablebase;
 use super::sector::Sector;
 use super::variant::{Lasker, MIN_STONES, Morabaraba, MorrisVariant, Standard};
-use crate::table::{file_names, final_name};
 use crate::catalogue::{Catalogue, Chain, Variant};
 use crate::game::{Game, Purpose, Setting, VariantError};
 use crate::layered::Layered;
 use crate::picture::Chart;
+use crate::table::{file_names, final_name};
 use std::marker::PhantomData;
 use std::path::Path;
 
@@ -328,7 +328,6 @@ fn parse_stones(variant: &Variant, max_stones: u32) -> Result<Option<u8>, Varian
     }
 }
 
-/// The names of the files in `dir` (none when it cannot be read).
 /// The most stones a side holds (on the board and in hand) in the Lasker sector file `name`
 /// (`lasker-2-1-hands-3-4.tbl`), if it is one.
 fn lasker_material(name: &str) -> Option<u32> {
@@ -341,4 +340,3 @@ fn lasker_material(name: &str) -> Option<u32> {
     let ((mover, other), (mover_hand, other_hand)) = (pair(board)?, pair(hands)?);
     Some((mover + mover_hand).max(other + other_hand))
 }
-
