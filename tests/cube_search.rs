@@ -870,8 +870,10 @@ fn generate_sogo_takes_a_thread_count() {
 }
 
 /// `scripts/recheck_parts_journal.sh` re-proves a journal's lines: a line that is right agrees
-/// (a win by parts, a drawn full cube that the side to move does not win), a wrong one is
-/// named and fails the script, and one that the time allowed does not settle says so.
+/// (a win by parts, a drawn full cube that the side to move does not win; a record of Sogo's
+/// proof journal, for the colour it names), a wrong one is named and fails the script, one that
+/// the time allowed does not settle says so, and a line that is no record, or a position the
+/// binary refuses, is an error that fails it too. A last line without its newline is read.
 #[test]
 fn the_journal_recheck_script_agrees_with_right_lines_and_fails_on_wrong_ones() {
     let scratch = tempfile::tempdir().unwrap();
@@ -879,25 +881,59 @@ fn the_journal_recheck_script_agrees_with_right_lines_and_fails_on_wrong_ones() 
     let black: Vec<u64> = (0..64).filter(|i| DRAWN >> i & 1 == 0).map(|i| 1u64 << i).collect();
     let order: Vec<u64> = white.iter().zip(&black).flat_map(|(&w, &b)| [w, b]).collect();
     let full = notation(&order, false);
-    let recheck = |lines: &str, seconds: &str| {
-        let journal = scratch.path().join("qubic-parts.journal");
+    let recheck = |lines: &str, game: &str, seconds: &str| {
+        let journal = scratch.path().join("a.journal");
         std::fs::write(&journal, lines).unwrap();
         let out = std::process::Command::new("bash")
             .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/recheck_parts_journal.sh"))
-            .args([env!("CARGO_BIN_EXE_tablebase"), journal.to_str().unwrap(), "qubic", seconds])
+            .args([env!("CARGO_BIN_EXE_tablebase"), journal.to_str().unwrap(), game, seconds])
             .output()
             .unwrap();
         (out.status.code(), String::from_utf8(out.stdout).unwrap())
     };
-    let right = format!("wins a11 d44 a12 d43 a13 d42\n\ncannot-win {full}\n");
-    let (code, said) = recheck(&right, "60");
+    let right = format!("wins a11 d44 a12 d43 a13 d42\n\ncannot-win {full}");
+    let (code, said) = recheck(&right, "qubic", "60");
     assert_eq!(code, Some(0), "{said}");
-    assert_eq!(said, format!("wins a11 d44 a12 d43 a13 d42: agrees\ncannot-win {full}: agrees\n"));
-    let (code, said) = recheck("wins a11 d44 a12 d43 a13 d42\ncannot-win a11 d44 a12 d43 a13 d42\n", "60");
+    assert_eq!(
+        said,
+        format!("line 1: wins a11 d44 a12 d43 a13 d42: agrees\nline 3: cannot-win {full}: agrees\n")
+    );
+    let (code, said) =
+        recheck("wins a11 d44 a12 d43 a13 d42\ncannot-win a11 d44 a12 d43 a13 d42\n", "qubic", "60");
     assert_eq!(code, Some(1), "{said}");
-    assert!(said.ends_with("cannot-win a11 d44 a12 d43 a13 d42: DISAGREES\n"), "{said}");
-    let (code, said) = recheck("wins a11\n", "0.01");
-    assert_eq!((code, said.as_str()), (Some(0), "wins a11: not settled\n"));
+    assert!(said.ends_with("line 2: cannot-win a11 d44 a12 d43 a13 d42: DISAGREES\n"), "{said}");
+    let (code, said) = recheck("wins a11\n", "qubic", "0.01");
+    assert_eq!((code, said.as_str()), (Some(0), "line 1: wins a11: not settled\n"));
+    let (code, said) = recheck("win a11 d44\nwins a11 a11\nwins a11 e99\n", "qubic", "60");
+    assert_eq!(code, Some(1), "{said}");
+    let verdicts: Vec<&str> = said.lines().map(|l| l.rsplit(": ").next().unwrap()).collect();
+    assert_eq!(said.lines().filter(|l| l.contains(": ERROR: ")).count(), 3, "{said}");
+    assert!(
+        said.lines().next().unwrap().ends_with("(it starts wins, cannot-win, white or black)"),
+        "{verdicts:?}"
+    );
+
+    // Sogo's proof journal: the full drawn cube (White to move: both colours have 32 stones),
+    // which neither colour wins.
+    let layers: Vec<String> = (0..4)
+        .map(|z| {
+            let rows: Vec<String> = (0..4)
+                .map(|y| {
+                    (0..4).map(|x| if DRAWN >> (x + 4 * y + 16 * z) & 1 == 1 { 'x' } else { 'o' }).collect()
+                })
+                .collect();
+            rows.join("/")
+        })
+        .collect();
+    let cube = layers.join("|");
+    let (code, said) =
+        recheck(&format!("white cannot-win {cube} 1\nblack cannot-win {cube} 1\n"), "sogo", "60");
+    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(said.matches(": agrees\n").count(), 2, "{said}");
+    let (code, said) = recheck(&format!("black wins {cube} 1\nwhite cannot-win x{cube} 1\n"), "sogo", "60");
+    assert_eq!(code, Some(1), "{said}");
+    let lines: Vec<&str> = said.lines().collect();
+    assert!(lines[0].ends_with(": DISAGREES") && lines[1].contains(": ERROR: tablebase: position"), "{said}");
 }
 
 /// The journal of the weak first move's proof, checked in (`tables/qubic-parts.journal`), reads

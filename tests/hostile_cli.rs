@@ -989,3 +989,34 @@ fn a_larger_moving_phase_beside_a_smaller_game_is_listed() {
     assert!(rows.contains(r#""settings": {"no-opening": true, "up-to": "4-4"}, "table": "4-4""#), "{rows}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Tables of one variant probed or verified as another (the default the user left out): the
+/// message adds which variants are there and the settings that name them, on its one line; the
+/// moving phase built alone is titled so.
+#[test]
+fn a_variant_asked_beside_another_on_disk_names_the_one_there() {
+    let dir = common::scratch("other-variant");
+    let d = dir.to_str().unwrap();
+    assert!(tablebase(&["generate", "morris", "--stones", "3", "--dir", d], "").status.success());
+    let hint = "; the directory holds Morris with 3 stones each (--stones 3))";
+    let out = tablebase(&["probe", "morris", "--dir", d, "W: B: w 3 3"], "");
+    let text = refused(&out, 1);
+    assert!(
+        text.contains("(run: tablebase generate morris --stones 9 --dir") && text.trim_end().ends_with(hint),
+        "{text}"
+    );
+    let out = tablebase(&["probe", "morris", "--stones", "3", "--dir", d, "--brief", "W: B: w 3 3"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = tablebase(&["verify", "morris", "--quick", "--dir", d], "");
+    assert_eq!(out.status.code(), Some(1));
+    let last = stderr(&out).lines().last().unwrap().to_string();
+    assert!(last.ends_with("; the directory holds Morris with 3 stones each (--stones 3)"), "{last}");
+
+    let alone = common::scratch("moving-phase-alone");
+    let a = alone.to_str().unwrap();
+    assert!(tablebase(&["generate", "morris", "--up-to", "3-4", "--dir", a], "").status.success());
+    let out = tablebase(&["verify", "--quick", "--dir", a], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let title = String::from_utf8(out.stdout).unwrap().lines().next().unwrap().to_string();
+    assert_eq!(title, "Nine Men's Morris, moving phase up to 4-3");
+}

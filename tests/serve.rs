@@ -606,3 +606,45 @@ fn percent_escapes_content_length_and_fragments_are_parsed_strictly() {
         assert_eq!(status(&answer), Some(400), "Content-Length: {length}: {answer:.300}");
     }
 }
+
+/// The moving phase of Morris built alone: the page's settings name it as the whole game (it
+/// has no setting of its own), so it starts from a position of its largest class, which its
+/// tables answer, and the game listed says what it is. A position its tables lack says what
+/// the directory holds instead, without naming the directory.
+#[test]
+fn the_moving_phase_alone_starts_where_its_tables_answer() {
+    let dir = common::scratch("serve-moving-phase");
+    let out = common::tablebase_with_input(
+        env!("CARGO_BIN_EXE_tablebase"),
+        &["generate", "morris", "--up-to", "4-3", "--dir", path_str(&dir)],
+        "",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let server = start(dir.as_ref());
+    let (status, games) = get(server.port, "/api/games");
+    assert_eq!(status, 200);
+    let games: serde_json::Value = serde_json::from_str(&games).unwrap();
+    let morris = games["games"].as_array().unwrap().iter().find(|g| g["game"] == "morris").unwrap();
+    let present = morris["present"].as_array().unwrap();
+    assert_eq!(present.len(), 1, "{present:?}");
+    assert_eq!(present[0]["title"], "Nine Men's Morris, moving phase up to 4-3");
+    let (status, body) = get(server.port, "/api/start?game=morris");
+    assert_eq!(status, 200, "{body}");
+    let start: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let start = start["position"].as_str().unwrap().to_string();
+    assert_eq!(present[0]["start"].as_str(), Some(start.as_str()));
+    // Four White stones on the board, three Black, White to move, nothing in hand.
+    let (white, rest) = start.strip_prefix("W:").unwrap().split_once(" B:").unwrap();
+    let (black, to_move) = rest.split_once(' ').unwrap();
+    assert_eq!((white.split(',').count(), black.split(',').count(), to_move), (4, 3, "w"), "{start}");
+    let query: String = start.bytes().map(|b| format!("%{b:02X}")).collect();
+    let (status, body) = get(server.port, &format!("/api/probe?game=morris&position={query}"));
+    assert_eq!(status, 200, "{body}");
+    let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert!(["win", "draw", "loss"].contains(&answer["value"].as_str().unwrap()), "{body}");
+    let (status, body) = get(server.port, "/api/probe?game=morris&position=W%3A+B%3A+w+9+9");
+    assert_eq!(status, 404, "{body}");
+    let error = error_of(&body);
+    assert!(error.ends_with("; the directory holds Nine Men's Morris, moving phase up to 4-3)"), "{error}");
+    assert!(!error.contains(path_str(&dir)), "{error}");
+}

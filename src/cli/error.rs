@@ -4,8 +4,9 @@ use std::fmt;
 use std::io;
 use std::path::Path;
 use tablebase::catalogue::Variant;
-use tablebase::game::VariantError;
+use tablebase::game::{Game, Purpose, VariantError};
 use tablebase::games::connect4::SearchError;
+use tablebase::games::{ForGame, with_game};
 use tablebase::{BuildError, ProbeError, TableError};
 use tablebase_picture::{ChartError, PlotError};
 
@@ -239,11 +240,7 @@ impl From<BuildError> for Error {
 /// The command that generates `variant`'s tables in `dir`: `tablebase generate morris --stones 9
 /// --dir tables`.
 pub fn generate_command(variant: &Variant, dir: &Path) -> String {
-    let dir = match dir.as_os_str().is_empty() {
-        true => Path::new("."),
-        false => dir,
-    };
-    format!("{} --dir {}", generate_without_dir(variant), dir.display())
+    format!("{} --dir {}", generate_without_dir(variant), shown_dir(dir).display())
 }
 
 /// The command that generates `variant`'s tables in the default directory.
@@ -258,13 +255,69 @@ pub fn generate_without_dir(variant: &Variant) -> String {
     command
 }
 
+/// The other variants of `variant`'s game whose tables are in `dir`, as a clause to add to a
+/// message that `variant`'s tables are missing: `; the directory holds Morris with 4 stones each
+/// (--stones 4)`, where the user built one variant and asked for another (a default). Empty where there
+/// are none.
+pub fn others_on_disk(variant: &Variant, dir: &Path) -> String {
+    struct OnDisk<'a>(&'a Variant, &'a Path);
+    impl ForGame for OnDisk<'_> {
+        type Output = Vec<String>;
+        fn run<G: Game>(self) -> Vec<String> {
+            // The settings that name a variant to probe: those of a book (Connect Four's
+            // `--book-plies`) are read from the directory, so a book is not another variant.
+            let named = |variant: &Variant| -> Vec<(&'static str, Option<String>)> {
+                variant
+                    .settings
+                    .iter()
+                    .filter(|(name, _)| {
+                        G::SETTINGS.iter().any(|s| s.name == *name && s.applies(Purpose::Probe))
+                    })
+                    .cloned()
+                    .collect()
+            };
+            let asked = named(self.0);
+            G::present(self.1)
+                .into_iter()
+                .filter(|other| named(&other.variant()) != asked)
+                .map(|other| {
+                    let flags: Vec<String> = named(&other.variant())
+                        .into_iter()
+                        .map(|(name, value)| match value {
+                            Some(value) => format!("--{name} {value}"),
+                            None => format!("--{name}"),
+                        })
+                        .collect();
+                    match flags.is_empty() {
+                        true => other.title(),
+                        false => format!("{} ({})", other.title(), flags.join(" ")),
+                    }
+                })
+                .collect()
+        }
+    }
+    match with_game(variant.game, OnDisk(variant, dir)).unwrap_or_default() {
+        others if others.is_empty() => String::new(),
+        // Not named: the page shows this message to clients that are not to learn the directory.
+        others => format!("; the directory holds {}", others.join(" and ")),
+    }
+}
+
+/// `dir` as a message names it: `.` for the current directory.
+fn shown_dir(dir: &Path) -> &Path {
+    match dir.as_os_str().is_empty() {
+        true => Path::new("."),
+        false => dir,
+    }
+}
+
 /// A probing error as the command line and the page say it: a table not generated comes with
-/// the command that generates it.
+/// the command that generates it, and the variants of its game that are there instead.
 pub fn explain(error: &ProbeError) -> String {
     match error {
         ProbeError::NotGenerated { path, variant } => {
             let dir = path.parent().unwrap_or(Path::new("."));
-            format!("{error} (run: {})", generate_command(variant, dir))
+            format!("{error} (run: {}{})", generate_command(variant, dir), others_on_disk(variant, dir))
         }
         _ => error.to_string(),
     }

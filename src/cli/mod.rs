@@ -12,7 +12,7 @@ mod serve;
 
 use batch::{BatchError, answer_lines, worse};
 use clap::{Args, Parser, Subcommand};
-use error::{Error, complain, explain, generate_command, probe_exit_code, variant_error};
+use error::{Error, complain, explain, generate_command, others_on_disk, probe_exit_code, variant_error};
 use games::{CommandArgs, OnGame};
 use output::{Format, answer};
 use std::io::Write;
@@ -691,7 +691,11 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
     if !missing.is_empty() {
         return Err(Error::NotGenerated {
             tables: missing,
-            command: generate_command(&catalogue.variant(), dir),
+            command: format!(
+                "{}{}",
+                generate_command(&catalogue.variant(), dir),
+                others_on_disk(&catalogue.variant(), dir)
+            ),
         });
     }
     Ok(())

@@ -993,7 +993,9 @@ fn prove_by_parts_journaled<const GRAVITY: bool>(
 
 #[derive(Args)]
 pub struct SogoProveArgs {
-    /// The positions: the columns played (`b2c3c2`; "" is the empty cube).
+    /// The positions: the columns played (`b2c3c2`; "" is the empty cube), or a position as
+    /// `tables/sogo-proof.journal` writes it (four layers from the floor up, `|` between them,
+    /// rows `/`, `x` White, `o` Black, `.` empty), to re-prove a record of the journal.
     positions: Vec<String>,
     /// Also prove the positions of this file, one a line (blank lines and lines from `#` on are
     /// skipped), after those of the arguments. Every position is proved on the same table.
@@ -1024,7 +1026,16 @@ pub struct SogoProveArgs {
 /// Proves Sogo positions with [`tablebase::games::cube::sogo::SogoProver`].
 pub fn sogo_prove(args: &SogoProveArgs, host: &impl Host) -> Result<(), Error> {
     use tablebase::games::cube::parse_sogo;
-    use tablebase::games::cube::sogo::{Knowledge, SogoProver};
+    use tablebase::games::cube::sogo::{Knowledge, SogoProver, parse_notation};
+    // The journal's notation where the text has its layers, else the columns played.
+    let parse_sogo = |text: &str| match text.contains('|') {
+        true => parse_notation(text).ok_or_else(|| {
+            "not a Sogo position as the proof journal writes it (4 layers of 4 rows of 4 of `x`, `o`, \
+             `.`; no stone floating, White's stones as many as Black's or one more, no line finished)"
+                .to_string()
+        }),
+        false => parse_sogo(text).map_err(|e| e.to_string()),
+    };
     let knowledge =
         Knowledge::parse(&args.knowledge).map_err(|e| Error::Usage(format!("--knowledge: {e}")))?;
     // Every position is read before the first proof, so that a bad line fails at once.

@@ -296,7 +296,8 @@ impl ForGame for Serving<'_> {
             Err(e) => return Reply::error(400, &e.to_string()),
         };
         if self.path == "/api/start" {
-            return Reply::json(200, format!("{{\"position\": {}}}", json_string(&game.start())));
+            let start = start_on_disk(&game, &self.tables.dir);
+            return Reply::json(200, format!("{{\"position\": {}}}", json_string(&start)));
         }
         let tablebase = {
             let mut open = self.tables.open.lock().unwrap_or_else(|e| e.into_inner());
@@ -397,6 +398,30 @@ fn probe_error(error: &ProbeError) -> Reply {
 fn games_json(dir: &Path) -> String {
     let games: Vec<String> = GAMES.iter().filter_map(|g| with_game(g.key, Offered(dir))).collect();
     format!("{{\"games\": [{}]}}", games.join(", "))
+}
+
+/// Where `game` starts, as the tables in `dir` answer it: its own start where its tables are
+/// there, else that of a variant on disk which the page's settings cannot tell apart from it
+/// (Morris's moving phase alone, which starts from a position of its largest class).
+fn start_on_disk<G: Game>(game: &G, dir: &Path) -> String {
+    let present = G::present(dir);
+    if present.iter().any(|other| other.variant() == game.variant()) {
+        return game.start();
+    }
+    let as_the_page_names = |other: &G| {
+        let mut variant = Variant::of(G::KEY);
+        variant.settings = other
+            .variant()
+            .settings
+            .into_iter()
+            .filter(|(name, _)| G::SETTINGS.iter().any(|s| s.name == *name && s.applies(Purpose::Probe)))
+            .collect();
+        G::from_variant(&variant, Purpose::Probe).ok().map(|named| named.variant())
+    };
+    present
+        .iter()
+        .find(|other| as_the_page_names(other) == Some(game.variant()))
+        .map_or_else(|| game.start(), |other| other.start())
 }
 
 /// One game of `/api/games`.

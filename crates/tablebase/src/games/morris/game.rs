@@ -3,6 +3,8 @@
 
 use super::catalogue::{Class, MovingPhase};
 use super::lasker::Sectors;
+use super::notation::PositionText;
+use super::position::Position;
 use super::opening::Opening;
 use super::probe::MorrisTablebase;
 use super::sector::Sector;
@@ -118,12 +120,23 @@ impl<V: MorrisVariant> Game for MorrisGame<V> {
         MorrisTablebase::open(dir, self.stones)
     }
 
+    /// Where the game starts: every stone in hand; for the moving phase alone (no opening), a
+    /// position of its largest class, White to move, so that its tables answer it.
     fn start(&self) -> String {
-        start_with(self.stones)
+        match (self.up_to, self.opening) {
+            (_, true) => start_with(self.stones),
+            (Some(class), false) => moving_example(class),
+            (None, false) => moving_example(Class { mover: u32::from(self.stones), other: u32::from(self.stones) }),
+        }
     }
 
     fn title(&self) -> String {
-        title_of::<V>(self.stones)
+        let title = title_of::<V>(self.stones);
+        match (self.up_to, self.opening) {
+            (_, true) => title,
+            (Some(class), false) => format!("{}, moving phase up to {class}", V::RULES.name),
+            (None, false) => format!("{title}, moving phase"),
+        }
     }
 
     /// Each game with a file of its opening in `dir`, and the moving phase up to the largest
@@ -302,6 +315,17 @@ impl Game for LaskerGame {
 /// The start of a game with `stones` a side: every stone in hand, White to move.
 fn start_with(stones: u8) -> String {
     format!("W: B: w {stones} {stones}")
+}
+
+/// A position of moving-phase class `class`, White to move: White's stones on corners and
+/// Black's on midpoints, spread over the rings, in a fixed order.
+fn moving_example(class: Class) -> String {
+    const CORNERS: [usize; 12] = [0, 4, 10, 14, 18, 22, 2, 6, 8, 12, 16, 20];
+    const MIDPOINTS: [usize; 12] = [1, 5, 11, 15, 19, 23, 3, 7, 9, 13, 17, 21];
+    let on = |points: &[usize]| points.iter().fold(0, |set, &p| set | 1 << p);
+    let white = on(&CORNERS[..class.mover as usize]);
+    let black = on(&MIDPOINTS[..class.other as usize]);
+    PositionText(&Position::moving(white, black)).to_string()
 }
 
 /// The variant's name, with the number of stones where it is not the variant's own.
