@@ -134,7 +134,7 @@ fn interrupted_generation_resumes_to_identical_files() {
         fs::write(old.join(name), bytes).unwrap();
     }
     for ply in [9, 15] {
-        let error = open_ply(&old, g, ply, Check::Header).err().expect("an old file is refused");
+        let error = open_ply(&old, g, ply, Check::Header).expect_err("an old file is refused");
         assert!(matches!(error, TableError::IndexChanged { found: 1, .. }), "{error}");
     }
     generate(&old, g);
@@ -151,7 +151,7 @@ fn interrupted_generation_resumes_to_identical_files() {
     for (name, bytes) in files(&upgraded) {
         fs::write(upgraded.join(name), common::as_version_2(&bytes)).unwrap();
     }
-    let error = open_ply(&upgraded, g, 3, Check::Header).err().expect("a version-2 file is not read");
+    let error = open_ply(&upgraded, g, 3, Check::Header).expect_err("a version-2 file is not read");
     assert!(matches!(error, TableError::NeedsUpgrade { found: 2, .. }), "{error}");
     let out = common::tablebase_with_input(
         env!("CARGO_BIN_EXE_tablebase"),

@@ -302,3 +302,52 @@ fn every_piece_of_the_provers_knowledge_is_documented() {
         .collect();
     assert!(extra.is_empty(), "docs/CLI.md's --knowledge names {extra:?}, which the prover does not know");
 }
+
+/// The library crate builds from its own folder, as `cargo package` ships it: every file it
+/// compiles in (`include_str!`, `include_bytes!`) is named from its manifest's folder and is in
+/// the package's list (its `reference/` is a link to `tables/reference`, whose files the
+/// package carries).
+#[test]
+fn the_library_crate_compiles_in_only_files_it_packages() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["package", "--list", "-p", "tablebase", "--allow-dirty", "--offline"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let packaged: BTreeSet<String> =
+        String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect();
+    let mut sources = vec![root.join("crates/tablebase/src")];
+    let mut included = Vec::new();
+    while let Some(dir) = sources.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                sources.push(path);
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (at, _) in text.match_indices("include_str!(").chain(text.match_indices("include_bytes!(")) {
+                let call = &text[at..at + text[at..].find(';').unwrap()];
+                let named = call
+                    .strip_prefix("include_str!(")
+                    .or_else(|| call.strip_prefix("include_bytes!("))
+                    .unwrap();
+                let file = named
+                    .strip_prefix(r#"concat!(env!("CARGO_MANIFEST_DIR"), "/"#)
+                    .and_then(|rest| rest.split('"').next())
+                    .unwrap_or_else(|| {
+                        panic!("{}: {call} is not named from CARGO_MANIFEST_DIR", path.display())
+                    });
+                assert!(
+                    packaged.contains(file),
+                    "{}: {file} is not in the package: {packaged:?}",
+                    path.display()
+                );
+                included.push(file.to_string());
+            }
+        }
+    }
+    assert!(included.len() >= 9, "{included:?}");
+}

@@ -131,6 +131,8 @@
 
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
+// What a user of the API can name prints with `{:?}`; the internals the workspace reaches need not.
+#![cfg_attr(not(feature = "internals"), warn(missing_debug_implementations))]
 // Board code indexes fixed-size tables by point and symmetry numbers; ranges read better there.
 #![allow(clippy::needless_range_loop)]
 // Without `internals`, what only the command line, the benchmarks and the tests use is unused.
@@ -185,6 +187,6 @@ pub use layered::{Layered, LayeredGame, Step};
 pub use probe::{Probe, ProbeError, ProbeReport, Probed, best_line, probe};
 pub use progress::{Progress, Report};
 pub use search::{Work, within};
-pub use table::TableError;
+pub use table::{FileKind, TableError};
 pub use text::{one_line, quote};
 pub use value::{Value, best_of};

@@ -28,6 +28,7 @@ pub enum Ending {
 }
 
 /// A game in progress: every position since the start, so that moves can be taken back.
+#[derive(Debug)]
 pub struct Match<'a, G: Play> {
     game: &'a G,
     history: Vec<G::Position>,

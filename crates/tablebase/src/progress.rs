@@ -31,6 +31,12 @@ pub struct Progress {
     report: Option<Box<dyn Report>>,
 }
 
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Progress").finish_non_exhaustive()
+    }
+}
+
 impl Progress {
     /// Reports nothing (tests, library use).
     pub const fn hidden() -> Progress {

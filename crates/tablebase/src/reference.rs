@@ -2,7 +2,8 @@
 //! each file's header): the checksums the project publishes for its table files, and the reader
 //! of the tab-separated files in which each game keeps its published figures.
 
-const PUBLISHED_CHECKSUMS: &str = include_str!("../../../tables/reference/published-checksums.tsv");
+const PUBLISHED_CHECKSUMS: &str =
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/reference/published-checksums.tsv"));
 
 /// The CRC-32 of the whole file that the project publishes for the table file `name`
 /// (`morris-8-7.tbl`): generation is deterministic, so every run writes these bytes.
@@ -10,7 +11,8 @@ pub(crate) fn published_checksum(name: &str) -> Option<u32> {
     rows(PUBLISHED_CHECKSUMS).find(|r| r[0] == name).and_then(|r| u32::from_str_radix(r[1].trim(), 16).ok())
 }
 
-const PUBLISHED_PACKED_CHECKSUMS: &str = include_str!("../../../tables/reference/published-checksums-v4.tsv");
+const PUBLISHED_PACKED_CHECKSUMS: &str =
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/reference/published-checksums-v4.tsv"));
 
 /// The CRC-32 the project publishes for the compressed table file `name` (format version 4),
 /// computed as for [`published_checksum`]: compressing is deterministic too.

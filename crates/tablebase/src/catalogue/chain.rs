@@ -10,6 +10,7 @@ use std::fmt;
 use std::path::Path;
 
 /// The tables of `first`, then those of `second` when there is one.
+#[derive(Debug)]
 pub struct Chain<A, B> {
     /// Built, listed and checked first.
     pub first: A,

@@ -12,6 +12,7 @@ use std::time::Instant;
 /// What a job may ask of the run it is part of. A job opens the files it builds on with
 /// `Check::Checksum`: checked whole once (a fast sequential read), so
 /// nothing is built on a damaged table and the solver's reads skip the per-block checks.
+#[derive(Debug)]
 pub struct Build<'a> {
     /// Where to report progress.
     pub progress: &'a Progress,
@@ -32,7 +33,7 @@ pub struct JobReport {
 
 /// How [`generate`] runs: how it leaves the tables, which jobs it runs, where its progress goes.
 /// `GenerateOptions::default()` is every job left, compressed tables, no progress.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub struct GenerateOptions<'a> {
     /// How the value tables are left.
     pub storage: Storage,

@@ -25,6 +25,7 @@ pub const JOURNAL_NAME: &str = "verify.journal";
 const HEADER_BYTES: usize = 256;
 
 /// The tables recomputed before, over the same files, and the file that records new ones.
+#[derive(Debug)]
 pub struct Journal {
     path: PathBuf,
     file: File,
@@ -112,6 +113,7 @@ fn failed<'a>(path: &'a Path, doing: &'static str) -> impl FnOnce(std::io::Error
 
 /// The parts of one table's check in the journal (`CheckedParts`), a line each: `TABLE part K`.
 /// Only a table checked in parts (an opening book's searched ply) asks for them.
+#[derive(Debug)]
 pub struct TableParts<'a> {
     journal: Mutex<&'a mut Journal>,
     table: &'a str,

@@ -21,6 +21,12 @@ pub struct Layered<G> {
     kept: Mutex<Vec<(PathBuf, Opened)>>,
 }
 
+impl<G: std::fmt::Debug> std::fmt::Debug for Layered<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Layered").field("game", &self.game).finish_non_exhaustive()
+    }
+}
+
 /// A file checked whole, kept for the next job or check.
 enum Opened {
     Set(SetFile),

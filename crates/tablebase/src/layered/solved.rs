@@ -6,6 +6,7 @@ use crate::table::{CheckedRanks, SetFile, TableError, TableFile};
 use crate::value::Value;
 
 /// A solved layer: its reachable set and its values, both memory-mapped.
+#[derive(Debug)]
 pub struct SolvedLayer {
     /// The reachable indices; a position's entry in the table is its rank here.
     pub set: SetFile,
@@ -36,7 +37,7 @@ impl SolvedLayer {
 
 /// A solved layer whose files were checked whole: [`SolvedLayer::value_at`] without the checks
 /// per read, for the solver's loop over every child of every position.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub struct CheckedLayer<'a> {
     ranks: CheckedRanks<'a>,
     codes: &'a [u8],
@@ -59,6 +60,7 @@ const CHILD_BATCH: usize = 48;
 
 /// Where a thread is in a [`LayerSet`]: the last entry decoded, so that the next member of the
 /// set is found from it and only what changed is decoded.
+#[derive(Debug)]
 pub struct LayerCursor<G: LayeredGame> {
     walker: G::Walker,
     dense: u64,
@@ -74,6 +76,7 @@ impl<G: LayeredGame> Default for LayerCursor<G> {
 
 /// The reachable positions of one layer, numbered by their rank in its set, whose moves lead
 /// into the next layer, solved before.
+#[derive(Debug)]
 pub struct LayerSet<'a, G> {
     /// The game.
     pub game: &'a G,

@@ -74,6 +74,7 @@ pub trait Probe: Sync {
 pub type Legal<G> = Vec<(<G as Probe>::Move, <G as Probe>::Position)>;
 
 /// A legal move, where it leads, and what that gives the side to move.
+#[derive(Debug)]
 pub struct Outcome<G: Probe + ?Sized> {
     /// The move.
     pub mv: G::Move,
@@ -99,6 +100,7 @@ pub struct Probed<M> {
 /// and `plies` (with `"distance": "unknown"` where a win or loss is proved without its
 /// distance), `moves` (each `move`, `value`, `plies`, best first, the unsettled last with
 /// `"value": "unknown"`), and `line` where the best line was asked for.
+#[derive(Debug)]
 pub struct ProbeReport<'a, M> {
     /// The position in the game's notation.
     pub position: &'a str,

@@ -18,9 +18,10 @@ pub const OLDEST_READABLE_VERSION: u32 = 1;
 /// Bytes before the body.
 pub const HEADER_SIZE: usize = 256;
 
-/// What a file holds, as its value encoding (header offset 72) says.
+/// What a table file holds, as its value encoding (header offset 72) says: the kind
+/// [`TableError::WrongKind`](crate::TableError::WrongKind) names where a file is not the kind
+/// expected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the table files behind the catalogue traits, which only the games of this crate implement"))]
 pub enum FileKind {
     /// Value encoding 1: a byte per index, with an overflow area (`.tbl`).
     Table = 1,

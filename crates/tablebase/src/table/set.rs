@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 /// The rank of a set file checked whole, read straight from its mapping: the layered solvers
 /// rank every child of every position, and a check and an error path per read cost as much as
 /// the rank. [`SetFile::rank`] answers the same.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 #[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the table files behind the catalogue traits, which only the games of this crate implement"))]
 pub struct CheckedRanks<'a> {
     /// The words, then the directory (members before each block of words).
@@ -165,6 +165,12 @@ pub struct SetFile {
     packed: Option<Packed>,
     /// A compressed set's raw data (words, then directory), once it has been checked whole.
     decoded: OnceLock<Decoded>,
+}
+
+impl std::fmt::Debug for SetFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SetFile").field("path", &self.path).finish_non_exhaustive()
+    }
 }
 
 impl SetFile {
@@ -423,6 +429,7 @@ impl SetFile {
 
 /// The words of a set file checked whole, for walks over every member.
 #[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the table files behind the catalogue traits, which only the games of this crate implement"))]
+#[derive(Debug)]
 pub struct CheckedWords<'a> {
     /// The set's raw data: words, then directory.
     raw: &'a [u8],

@@ -62,6 +62,12 @@ pub struct TableFile {
     overflow_at: u64,
 }
 
+impl std::fmt::Debug for TableFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableFile").field("path", &self.path).finish_non_exhaustive()
+    }
+}
+
 impl TableFile {
     /// Opens the complete table `spec` with `index_size` entries: header and length at once,
     /// and with [`Check::Checksum`] every block too.

@@ -34,6 +34,12 @@ pub struct Connect4 {
     searchers: SearcherPool,
 }
 
+impl std::fmt::Debug for Connect4 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connect4").field("geometry", &self.geometry).field("book", &self.book).finish_non_exhaustive()
+    }
+}
+
 impl Connect4 {
     /// The game on board `geometry`.
     pub fn new(geometry: Geometry) -> Connect4 {

@@ -195,13 +195,19 @@ pub struct PlyIndex {
     first_row: usize,
 }
 
+impl std::fmt::Debug for PlyIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlyIndex").finish_non_exhaustive()
+    }
+}
+
 /// The column codes of a position, left to right.
 type Codes = [u32; MAX_WIDTH];
 
 /// Where `PlyIndex::seek` left off: the codes of the last position, and for each column the
 /// sum of the terms left of it, its stone counts, and the end of the indices that share the
 /// columns up to it.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 #[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "reached only as a part of the catalogue a game gives, through its traits"))]
 pub struct Walker {
     /// Columns whose state below is valid (0: none).

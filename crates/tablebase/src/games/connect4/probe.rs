@@ -50,6 +50,12 @@ pub struct Connect4Tablebase {
     book_seen: RecentAnswer,
 }
 
+impl std::fmt::Debug for Connect4Tablebase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connect4Tablebase").field("dir", &self.dir).finish_non_exhaustive()
+    }
+}
+
 /// A yes or no from the file system, kept for [`RecentAnswer::FRESH_MILLIS`] so that a book
 /// built while `serve` runs counts within that time, without a `stat` per request.
 struct RecentAnswer {

@@ -3,9 +3,9 @@
 
 use crate::reference::{number, rows};
 
-const CONNECT4_PER_PLY: &str = include_str!("../../../../../tables/reference/connect4-7x6-per-ply.tsv");
-const CONNECT4_BOARDS: &str = include_str!("../../../../../tables/reference/connect4-boards.tsv");
-const CONNECT4_COUNTED: &str = include_str!("../../../../../tables/reference/connect4-per-ply-counted.tsv");
+const CONNECT4_PER_PLY: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/reference/connect4-7x6-per-ply.tsv"));
+const CONNECT4_BOARDS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/reference/connect4-boards.tsv"));
+const CONNECT4_COUNTED: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/reference/connect4-per-ply-counted.tsv"));
 
 /// Reachable 7x6 Connect Four positions with `ply` stones (mirror images counted separately).
 pub fn connect4_7x6_positions(ply: u32) -> Option<u64> {

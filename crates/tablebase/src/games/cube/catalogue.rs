@@ -107,6 +107,12 @@ pub struct CubeBook<const GRAVITY: bool> {
     journal: Option<Arc<ProofJournal>>,
 }
 
+impl<const GRAVITY: bool> std::fmt::Debug for CubeBook<GRAVITY> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CubeBook").finish_non_exhaustive()
+    }
+}
+
 impl<const GRAVITY: bool> CubeBook<GRAVITY> {
     /// The book of plies `0..=last`.
     pub fn new(last: u32) -> CubeBook<GRAVITY> {

@@ -45,6 +45,12 @@ pub struct CubeTablebase<const GRAVITY: bool> {
     max_time: Option<f64>,
 }
 
+impl<const GRAVITY: bool> std::fmt::Debug for CubeTablebase<GRAVITY> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CubeTablebase").field("dir", &self.dir).finish_non_exhaustive()
+    }
+}
+
 impl<const GRAVITY: bool> CubeTablebase<GRAVITY> {
     /// The book in `dir`, and searches stopped after `max_time` seconds (an error, exit 1).
     pub fn open(dir: impl Into<PathBuf>, max_time: Option<f64>) -> CubeTablebase<GRAVITY> {

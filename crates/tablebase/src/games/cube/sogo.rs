@@ -558,6 +558,12 @@ pub struct ProofJournal {
     entries: Mutex<HashMap<(Position, bool), bool>>,
 }
 
+impl std::fmt::Debug for ProofJournal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProofJournal").finish_non_exhaustive()
+    }
+}
+
 /// The journal's name in the table directory.
 pub const JOURNAL_FILE: &str = "sogo-proof.journal";
 

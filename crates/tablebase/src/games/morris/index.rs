@@ -732,6 +732,12 @@ pub struct ClassIndex {
     other: u32,
 }
 
+impl std::fmt::Debug for ClassIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClassIndex").finish_non_exhaustive()
+    }
+}
+
 impl ClassIndex {
     /// The index of the positions with `mover` stones of the side to move and `other` of the
     /// other side on the board, each 0..=12 (the moving phase's classes are 3..=9 in the

@@ -198,6 +198,7 @@ fn write_points(f: &mut fmt::Formatter<'_>, set: Points) -> fmt::Result {
 
 /// Displays a position in the notation [`parse_position`] reads; hands are written only when
 /// not both empty.
+#[derive(Debug)]
 pub struct PositionText<'a>(pub &'a Position);
 
 impl fmt::Display for PositionText<'_> {

@@ -114,6 +114,12 @@ pub struct PlacementCursor {
     within: Cursor,
 }
 
+impl std::fmt::Debug for PlacementCursor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlacementCursor").finish_non_exhaustive()
+    }
+}
+
 /// The placement phase of the game with `stones` per side, for the layered pipeline. Its last
 /// layer's moves lead into the moving phase, whose class tables it opens when that layer is
 /// solved or checked ([`LayeredGame::prepare`]).
@@ -125,6 +131,12 @@ pub struct Opening<V> {
     /// opened.
     classes: OnceLock<Vec<SolvedClass>>,
     variant: PhantomData<V>,
+}
+
+impl<V> std::fmt::Debug for Opening<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Opening").finish_non_exhaustive()
+    }
 }
 
 impl<V: MorrisVariant> Opening<V> {

@@ -97,6 +97,15 @@ pub struct MorrisTablebase<V = Standard> {
     placement: Placement<V>,
 }
 
+impl<V> std::fmt::Debug for MorrisTablebase<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MorrisTablebase")
+            .field("dir", &self.dir)
+            .field("stones_per_side", &self.stones_per_side)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Where the positions with stones in hand are.
 enum Placement<V> {
     /// Placements alternate: the opening's layers, reachable positions only.
@@ -107,8 +116,9 @@ enum Placement<V> {
 }
 
 impl<V: MorrisVariant> MorrisTablebase<V> {
-    /// Tables in `dir` for a game with `stones_per_side` stones each (the variant's own number:
-    /// the whole game). Nothing is read until a position needs it.
+    /// Tables in `dir` for a game with `stones_per_side` stones each, 3 up to the variant's own
+    /// number (the whole game). Nothing is read until a position needs it; with a number outside
+    /// that range, every probe is refused ([`ProbeError::Illegal`], naming the range).
     pub fn open(dir: impl Into<PathBuf>, stones_per_side: u8) -> MorrisTablebase<V> {
         let classes = LazyTables::new(Class::all(V::RULES.stones).count());
         let placement = if V::RULES.moves_while_placing {
@@ -119,6 +129,19 @@ impl<V: MorrisVariant> MorrisTablebase<V> {
             Placement::Layers { opening, layers }
         };
         MorrisTablebase { dir: dir.into(), stones_per_side, classes, placement }
+    }
+
+    /// Refuses a game of a number of stones the variant does not have.
+    fn check_stones(&self) -> Result<(), ProbeError> {
+        let (least, most) = (super::variant::MIN_STONES, V::RULES.stones);
+        match (least..=most).contains(&u32::from(self.stones_per_side)) {
+            true => Ok(()),
+            false => Err(ProbeError::Illegal(format!(
+                "{} has games of {least} to {most} stones a side, not {}",
+                V::RULES.name,
+                self.stones_per_side
+            ))),
+        }
     }
 
     /// The directory of the tables.
@@ -148,6 +171,7 @@ impl<V: MorrisVariant> MorrisTablebase<V> {
 
     /// Where the value of `position` comes from, without reading any table's values yet.
     fn locate(&self, position: &Position) -> Result<Lookup<'_>, ProbeError> {
+        self.check_stones()?;
         if let Placement::Sectors(sectors) = &self.placement {
             return self.locate_in_sector(sectors, position);
         }
@@ -245,6 +269,7 @@ impl<V: MorrisVariant> Probe for MorrisTablebase<V> {
     type Move = Move;
 
     fn parse(&self, text: &str) -> Result<Position, ProbeError> {
+        self.check_stones()?;
         parse_position_in::<V>(text, self.stones_per_side).map_err(|e| ProbeError::Illegal(e.to_string()))
     }
 
@@ -390,4 +415,33 @@ fn diagonal_lines(rules: &MorrisRules) -> impl Iterator<Item = (usize, usize)> +
         })
         .map(move |q| (p, q))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::morris::variant::Morabaraba;
+    use crate::probe::Probe;
+
+    /// A tablebase opened for a number of stones the variant has no game of refuses every
+    /// probe, naming the range, before any table is looked for.
+    #[test]
+    fn a_game_of_stones_the_variant_lacks_is_refused_by_its_range() {
+        let refusal = |result: Result<_, ProbeError>| match result {
+            Err(ProbeError::Illegal(why)) => why,
+            other => panic!("not refused: {other:?}"),
+        };
+        for stones in [0, 2, 10, 255] {
+            let tablebase = MorrisTablebase::<Standard>::open("no-such-dir", stones);
+            let why = refusal(tablebase.parse("W: B: w 3 3"));
+            assert_eq!(why, format!("Nine Men's Morris has games of 3 to 9 stones a side, not {stones}"));
+            let position = Position::moving(0b111, 0b111 << 8);
+            assert!(matches!(tablebase.value(&position), Err(ProbeError::Illegal(_))));
+        }
+        let tablebase = MorrisTablebase::<Morabaraba>::open("no-such-dir", 13);
+        assert_eq!(refusal(tablebase.parse("W: B: w 3 3")), "Morabaraba has games of 3 to 12 stones a side, not 13");
+        // In range, the position is read and its table looked for.
+        let tablebase = MorrisTablebase::<Standard>::open("no-such-dir", 3);
+        assert!(matches!(tablebase.value(&Position::moving(0b111, 0b111 << 8)), Err(ProbeError::NotGenerated { .. })));
+    }
 }

@@ -4,9 +4,9 @@
 
 use crate::reference::{number, rows};
 
-const MORRIS_CLASS_SIZES: &str = include_str!("../../../../../tables/reference/morris-class-sizes.tsv");
-const MORRIS_WDL: &str = include_str!("../../../../../tables/reference/morris-wdl-ninemm.tsv");
-const PLACEMENT_PLIES: &str = include_str!("../../../../../tables/reference/morris-placement-plies.tsv");
+const MORRIS_CLASS_SIZES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/reference/morris-class-sizes.tsv"));
+const MORRIS_WDL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/reference/morris-wdl-ninemm.tsv"));
+const PLACEMENT_PLIES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/reference/morris-placement-plies.tsv"));
 
 /// Distinct positions of Morris moving-phase class `mover-other` up to the 16 symmetries.
 pub fn morris_class_size(mover: u32, other: u32) -> Option<u64> {

@@ -145,6 +145,7 @@ impl fmt::Display for Sector {
 
 /// A solved sector (or class), readable: its index and its table.
 #[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "reached only as a part of the catalogue a game gives, through its traits"))]
+#[derive(Debug)]
 pub struct SolvedClass {
     /// The sector's index.
     pub index: ClassIndex,

@@ -168,12 +168,19 @@ impl std::error::Error for MovesError {}
 /// The board after the cells of `text` are played from the empty board, and the cells; spaces
 /// and commas between cells are allowed, `""` is the empty board.
 pub fn parse_moves(text: &str) -> Result<(Board, Vec<Cell>), MovesError> {
-    let letters: String = text.chars().filter(|c| !c.is_whitespace() && *c != ',').collect();
     let mut board = Board::default();
     let mut cells = Vec::new();
-    let chars: Vec<char> = letters.chars().collect();
-    for pair in chars.chunks(2) {
-        let name: String = pair.iter().collect();
+    // Cells run together (`a1b2`) or apart (`a1 b2`, `a1,b2`); a word of odd length is quoted
+    // whole, as typed, rather than a pair that straddles two of its cells.
+    let mut names = Vec::new();
+    for word in text.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()) {
+        let chars: Vec<char> = word.chars().collect();
+        if chars.len() % 2 == 1 {
+            return Err(MovesError::NotACell(word.to_string()));
+        }
+        names.extend(chars.chunks(2).map(|pair| pair.iter().collect::<String>()));
+    }
+    for name in names {
         let cell = Cell::parse(&name.to_ascii_lowercase()).ok_or(MovesError::NotACell(name))?;
         if board.is_won_by_previous() {
             return Err(MovesError::AfterTheEnd(cell.to_string()));
@@ -251,6 +258,11 @@ mod tests {
         assert_eq!(parse_moves("a1a1"), Err(MovesError::Taken("a1".into())));
         assert_eq!(parse_moves("d1"), Err(MovesError::NotACell("d1".into())));
         assert_eq!(parse_moves("a"), Err(MovesError::NotACell("a".into())));
+        // What was typed is quoted, never a pair made across a space or of two cells' halves.
+        assert_eq!(parse_moves("1 5"), Err(MovesError::NotACell("1".into())));
+        assert_eq!(parse_moves("a1 b22 c3"), Err(MovesError::NotACell("b22".into())));
+        assert_eq!(parse_moves("a1b2x9"), Err(MovesError::NotACell("x9".into())));
+        assert_eq!(parse_moves("A1, B2").map(|(_, cells)| cells.len()), Ok(2));
         // X takes the bottom row on the fifth move: nothing follows.
         assert_eq!(parse_moves("a1a2b1b2c1c3"), Err(MovesError::AfterTheEnd("c3".into())));
         let (won, _) = parse_moves("a1 a2, b1 b2 c1").unwrap();

@@ -25,6 +25,12 @@ pub struct TicTacToeTablebase {
     plies: LazyTables<SolvedLayer>,
 }
 
+impl std::fmt::Debug for TicTacToeTablebase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TicTacToeTablebase").field("dir", &self.dir).finish_non_exhaustive()
+    }
+}
+
 impl TicTacToeTablebase {
     /// The tables in `dir`. Nothing is read until a position needs it.
     pub fn open(dir: impl Into<PathBuf>) -> TicTacToeTablebase {

@@ -3,7 +3,7 @@
 
 use crate::reference::{number, rows};
 
-const PER_PLY: &str = include_str!("../../../../../tables/reference/tictactoe-per-ply.tsv");
+const PER_PLY: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/reference/tictactoe-per-ply.tsv"));
 
 /// Positions reachable in play with `ply` stones, every image counted separately.
 pub fn tictactoe_ply_positions(ply: u32) -> Option<u64> {
