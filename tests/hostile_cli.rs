@@ -1011,6 +1011,19 @@ fn a_variant_asked_beside_another_on_disk_names_the_one_there() {
     assert_eq!(out.status.code(), Some(1));
     let last = stderr(&out).lines().last().unwrap().to_string();
     assert!(last.ends_with("; the directory holds Morris with 3 stones each (--stones 3)"), "{last}");
+    // info lists the tables asked for, and notes the others on standard error.
+    let out = tablebase(&["info", "morris", "--dir", d], "");
+    assert!(
+        out.status.success() && String::from_utf8_lossy(&out.stdout).contains("9-9 "),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        stderr(&out),
+        "tablebase: some of these tables are not generated; the directory holds Morris with 3 stones each (--stones 3)\n"
+    );
+    let out = tablebase(&["info", "morris", "--stones", "3", "--dir", d], "");
+    assert!(out.status.success() && stderr(&out).is_empty(), "{}", stderr(&out));
 
     let alone = common::scratch("moving-phase-alone");
     let a = alone.to_str().unwrap();

@@ -324,10 +324,10 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Verify { game: None, all } => {
             every_game(&all.dir, |key, found| with_game(key, Verifying(&all, Some(found))).unwrap_or(Ok(())))
         }
-        Command::Info { game: Some(game), .. } => on_game(&game, Listing(&game.args, None)),
-        Command::Info { game: None, all } => {
-            every_game(&all.dir, |key, found| with_game(key, Listing(&all, Some(found))).unwrap_or(Ok(())))
-        }
+        Command::Info { game: Some(game), .. } => on_game(&game, Listing(&game.args, None, true)),
+        Command::Info { game: None, all } => every_game(&all.dir, |key, found| {
+            with_game(key, Listing(&all, Some(found), false)).unwrap_or(Ok(()))
+        }),
         Command::Play { game } => on_game(&game, Playing(&game.args)),
         Command::Serve { dir, port, bind } => serve::serve(&dir, &bind, port),
         Command::Bench { target } => tablebase_bench::run(target, &BenchHost).map_err(Error::from),
@@ -501,14 +501,23 @@ impl ForGame for Verifying<'_, '_> {
     }
 }
 
-/// `info` of one variant, or (with the count of variants found) of every variant present.
-struct Listing<'a, 'b>(&'a InfoArgs, Option<&'b mut usize>);
+/// `info` of one variant, or (with the count of variants found) of every variant present;
+/// `true` where the command named the variant (where its tables are missing, a note says which
+/// variants the directory holds).
+struct Listing<'a, 'b>(&'a InfoArgs, Option<&'b mut usize>, bool);
 
 impl OnVariant for Listing<'_, '_> {
     fn run<G: Game>(self, game: G) -> Result<(), Error> {
         let args = self.0;
         let catalogue = game.catalogue(&args.dir, Purpose::Info).map_err(|e| variant_error(e, &args.dir))?;
-        info(&catalogue, &args.dir, args.json)?;
+        let missing = info(&catalogue, &args.dir, args.json)?;
+        let others = match missing && self.2 {
+            true => others_on_disk(&catalogue.variant(), &args.dir),
+            false => String::new(),
+        };
+        if let Some(others) = others.strip_prefix("; ") {
+            complain!("tablebase: some of these tables are not generated; {others}");
+        }
         let Some(out) = &args.plot else { return Ok(()) };
         let mut written = tablebase_picture::plot(&catalogue, &args.dir, out, &progress::stderr())?;
         for chart in game.charts(&args.dir) {
@@ -528,7 +537,7 @@ impl ForGame for Listing<'_, '_> {
                 writeln!(output::stdout()).map_err(Error::Output)?;
             }
             *found += 1;
-            OnVariant::run(Listing(args, None), game)?;
+            OnVariant::run(Listing(args, None, false), game)?;
         }
         Ok(())
     }
@@ -701,12 +710,15 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
     Ok(())
 }
 
-fn info(catalogue: &impl Catalogue, dir: &Path, json: bool) -> Result<(), Error> {
+/// Lists the tables; whether any is missing.
+fn info(catalogue: &impl Catalogue, dir: &Path, json: bool) -> Result<bool, Error> {
     let rows = tablebase::info(catalogue, dir);
+    let missing = rows.iter().any(|row| row.status == tablebase::catalogue::Status::Missing);
     let mut out = output::stdout();
     let mut write = |line: String| writeln!(out, "{line}").map_err(Error::Output);
     if json {
-        return rows.iter().try_for_each(|row| write(output::report_json(row)));
+        rows.iter().try_for_each(|row| write(output::report_json(row)))?;
+        return Ok(missing);
     }
     for (n, section) in rows.chunk_by(|a, b| a.section == b.section).enumerate() {
         if n > 0 {
@@ -722,7 +734,7 @@ fn info(catalogue: &impl Catalogue, dir: &Path, json: bool) -> Result<(), Error>
         let positions = positions.map_or("-".to_string(), |p| p.to_string());
         write(format!("{:<16} {index_size:>14} {positions:>14}", "total"))?;
     }
-    Ok(())
+    Ok(missing)
 }
 
 fn report_charts(written: Vec<PathBuf>, dir: &Path) -> Result<(), Error> {
