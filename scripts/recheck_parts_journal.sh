@@ -14,6 +14,8 @@
 # refuses, with its message), and exits 1 if any line disagrees or is in error. A last line
 # without its newline is read too.
 set -uo pipefail
+# Each proof's failure is read from its status: a caller's errexit (an exported SHELLOPTS) must not end the loop.
+set +e
 if [ $# -lt 2 ]; then
   echo "usage: scripts/recheck_parts_journal.sh BINARY JOURNAL [GAME] [SECONDS]" >&2
   exit 2
