@@ -27,7 +27,9 @@ fn stored(ply: &SolvedLayer, g: Geometry, p: &tablebase::games::connect4::Positi
     ply.value_at(index).unwrap()
 }
 
-fn check_board(width: u32, height: u32) {
+/// Generates board `width`x`height`, verifies it against the reference and its own successors;
+/// the directory, removed when dropped.
+fn check_board(width: u32, height: u32) -> common::Scratch {
     let g = Geometry::new(width, height).unwrap();
     let dir = scratch(&g.to_string());
     generate(&dir, g);
@@ -50,7 +52,7 @@ fn check_board(width: u32, height: u32) {
         _ => Value::Draw,
     };
     assert_eq!(v, expected, "{g}: the empty board");
-    fs::remove_dir_all(&dir).unwrap();
+    dir
 }
 
 #[test]
@@ -73,9 +75,15 @@ fn board_5x5() {
     check_board(5, 5);
 }
 
+/// And the search solver agrees with four of its plies (here, where the tables are made).
 #[test]
 fn board_6x4() {
-    check_board(6, 4);
+    let g = Geometry::new(6, 4).unwrap();
+    let dir = check_board(6, 4);
+    let mut searcher = tablebase::testing::connect4::Searcher::new(g, 1 << 20);
+    for ply in [5, 11, 17, 22] {
+        assert!(common::search_agrees_with_ply(&dir, g, ply, &mut searcher) > 0, "{g} ply {ply}");
+    }
 }
 
 /// Every `.set` and `.tbl` file of a directory with its bytes, by name.

@@ -134,14 +134,15 @@ fn exhaustive_3_5_and_5_3() {
     check_exhaustively(5, 3);
 }
 
-/// A million random positions per class: all 16 images share the index, the inverse lies in the
-/// orbit and indexes back; and a million random indices round-trip.
+/// A quarter of a million random positions per class: all 16 images share the index, the
+/// inverse lies in the orbit and indexes back; and as many random indices round-trip (the
+/// classes up to 4-4 are checked whole above).
 #[test]
 fn random_round_trips_in_every_class() {
     let mut rng = SplitMix64::new(0x5eed_0002);
     for (a, b) in classes() {
         let class = ClassIndex::new(a, b);
-        for n in 0..1_000_000u32 {
+        for n in 0..250_000u32 {
             let (m, o) = random_placement(&mut rng, a, b);
             let index = class.index(m, o);
             assert!(index < class.size());

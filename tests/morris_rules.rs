@@ -93,7 +93,7 @@ fn random_moving_positions_of_every_other_class() {
             if matches!((a, b), (3, 3) | (3, 4) | (4, 3)) {
                 continue;
             }
-            for _ in 0..100_000 {
+            for _ in 0..30_000 {
                 let (m, o) = random_placement(&mut rng, a, b);
                 let to_move = if rng.below(2) == 0 { Color::White } else { Color::Black };
                 check_inverse(&moving(m, o, to_move), 9);

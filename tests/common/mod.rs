@@ -487,3 +487,30 @@ impl Drop for Served {
         let _ = self.child.wait();
     }
 }
+
+/// Every reachable position of Connect Four `ply` of board `g` (one of each mirror pair, as
+/// stored) is searched and compared with its table in `dir`: the search solver agrees with the
+/// tables; returns how many there were.
+pub fn search_agrees_with_ply(
+    dir: &std::path::Path,
+    g: tablebase::games::connect4::Geometry,
+    ply: u32,
+    searcher: &mut tablebase::testing::connect4::Searcher,
+) -> u64 {
+    use tablebase::games::connect4::Connect4;
+    use tablebase::table::Check;
+    use tablebase::{LayeredGame, Value};
+    let tables = Connect4::tables(g);
+    let layer = tables.open_layer(dir, ply, |_| Check::Checksum).unwrap();
+    let mut walker = Default::default();
+    let mut compared = 0;
+    let mut next = layer.set.next_member(0).unwrap();
+    while let Some(index) = next {
+        let position = tables.game().position(ply, &mut walker, index);
+        let stored: Value = layer.value_at(index).unwrap().expect("a member has a value");
+        assert_eq!(searcher.value(&position).unwrap(), stored, "{g} ply {ply} index {index}");
+        compared += 1;
+        next = layer.set.next_member(index + 1).unwrap();
+    }
+    compared
+}
