@@ -23,6 +23,11 @@ pub enum ProbeError {
     /// since a table that failed to open answers every later position with the same error.
     Damaged(Arc<TableError>),
     /// A position the game solves by search, which did not finish (stopped by its time limit).
+    /// The searches of this crate's games give a
+    /// [`games::connect4::SearchError`](crate::games::connect4::SearchError) (Connect Four,
+    /// Qubic and Sogo share one engine): `downcast_ref` it to tell a time limit
+    /// (`SearchError::TimeLimit`, as [`ProbeError::is_time_limit`] does) from a stop or a lack of
+    /// memory.
     Search(Box<dyn std::error::Error + Send + Sync>),
 }
 

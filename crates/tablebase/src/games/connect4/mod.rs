@@ -1,5 +1,9 @@
 //! Connect Four on any board with W * (H + 1) <= 64: bitboard rules, a per-ply index, and the
 //! game as layers of the shared layered pipeline.
+//!
+//! Notation: a position is the 1-based columns played from the empty board, one digit each
+//! (`4453`; the empty board is the empty string), so boards are at most 9 columns wide; a move
+//! is a column.
 
 mod board;
 mod catalogue;

@@ -3,6 +3,13 @@
 //! Both are solved by search, on the engine Connect Four's search shares (the `search` module):
 //! exact where it finishes, else by proof of who wins; an opening book of their first plies
 //! goes through the layered pipeline.
+//!
+//! Notation: a Qubic position is the cells played from the empty cube, each `a11`..`d44`
+//! (column letter, row digit, height digit from the bottom): `a11d44`; a Sogo position the
+//! columns played, each `a1`..`d4` (`a1b2a1`: the second stone in a1 lands on the first);
+//! spaces or commas between moves are allowed, and the empty cube is the empty string. Sogo's
+//! proof journal writes a position whole instead, layer by layer from the floor up
+//! (four layers joined by `|`, each four rows joined by `/` of `x`, `o` and `.`).
 
 internal_mod!(board);
 internal_mod!(catalogue);

@@ -1,6 +1,13 @@
 //! The Morris games on the 24-point board (Nine Men's Morris, Morabaraba, Lasker Morris): the
 //! variants' rules as data, moves, notation, symmetry, the per-class index, sectors, the moving
 //! phase's catalogue, the opening, Lasker's sectors and probing.
+//!
+//! Notation (what [`MorrisTablebase`]'s `parse` reads and `notation` writes): points `a1`..`g7`
+//! (file letter, rank digit, as on the printed board); a position is `W:` and White's points
+//! joined by commas, ` B:` and Black's, the side to move `w` or `b`, then, while stones are in
+//! hand, White's and Black's counts: `W:a1,d1 B:a4 b 7 8`; `start` (or `W: B: w K K`) is the
+//! start of the K-stone game. A move is a placement `d2`, a slide `a1-a4`, either followed by
+//! the stone it removes (`d2xd7`, `a1-a4xd7`). Lasker positions always carry both hands.
 
 pub(crate) mod board;
 mod catalogue;
