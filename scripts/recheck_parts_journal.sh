@@ -11,8 +11,8 @@
 #   NODES`, proved by `bench sogo-prove` for the colour named, whichever side is to move.
 # SECONDS (default 600) bounds each proof. Prints each line with `agrees`, `DISAGREES`,
 # `not settled` (out of time) or `ERROR` (a line that is not a record, or a position the binary
-# refuses, with its message), and exits 1 if any line disagrees or is in error. A last line
-# without its newline is read too.
+# refuses, with its message), and exits 1 if any line disagrees or is in error, or if the
+# journal holds no record. A last line without its newline is read too.
 set -uo pipefail
 # Each proof's failure is read from its status: a caller's errexit (an exported SHELLOPTS) must not end the loop.
 set +e
@@ -22,14 +22,15 @@ if [ $# -lt 2 ]; then
 fi
 binary=$1 journal=$2 game=${3:-qubic} seconds=${4:-600}
 [ -r "$journal" ] || { echo "$journal: cannot be read" >&2; exit 1; }
-failures=0 number=0
+failures=0 number=0 records=0
 errors=$(mktemp)
-trap 'rm -f "$errors"' EXIT
+trap 'rm -f "$errors" "$errors.out"' EXIT
 while IFS= read -r line || [ -n "$line" ]; do
   number=$((number + 1))
   line=${line%$'\r'}
   read -r -a words <<< "$line"
   [ ${#words[@]} -eq 0 ] && continue
+  records=$((records + 1))
   result="" verdict=""
   case "${words[0]}" in
     wins|cannot-win)
@@ -79,5 +80,9 @@ while IFS= read -r line || [ -n "$line" ]; do
   esac
   echo "line $number: $line: $verdict"
 done < "$journal"
-rm -f "$errors.out"
+if [ "$records" -eq 0 ]; then
+  # An empty journal proves nothing: a file cut to nothing, or the wrong one, must not agree.
+  echo "$journal: no records to re-prove" >&2
+  exit 1
+fi
 [ "$failures" -eq 0 ]

@@ -904,6 +904,8 @@ fn the_journal_recheck_script_agrees_with_right_lines_and_fails_on_wrong_ones() 
     assert!(said.ends_with("line 2: cannot-win a11 d44 a12 d43 a13 d42: DISAGREES\n"), "{said}");
     let (code, said) = recheck("wins a11\n", "qubic", "0.01");
     assert_eq!((code, said.as_str()), (Some(0), "line 1: wins a11: not settled\n"));
+    // A journal of no record (empty, or blank lines only) proves nothing.
+    assert_eq!(recheck("\n\n", "qubic", "60"), (Some(1), String::new()));
     let (code, said) = recheck("win a11 d44\nwins a11 a11\nwins a11 e99\n", "qubic", "60");
     assert_eq!(code, Some(1), "{said}");
     let verdicts: Vec<&str> = said.lines().map(|l| l.rsplit(": ").next().unwrap()).collect();

@@ -1007,6 +1007,10 @@ fn a_variant_asked_beside_another_on_disk_names_the_one_there() {
     );
     let out = tablebase(&["probe", "morris", "--stones", "3", "--dir", d, "--brief", "W: B: w 3 3"], "");
     assert!(out.status.success(), "{}", stderr(&out));
+    // A moving-phase position's class answers whatever the stones: no variant to suggest.
+    let out = tablebase(&["probe", "morris", "--dir", d, "W:a1,d1,g1,a4 B:a7,d7,g7,b6 w"], "");
+    let text = refused(&out, 1);
+    assert!(text.contains("morris-4-4.tbl: table not generated") && !text.contains("holds"), "{text}");
     let out = tablebase(&["verify", "morris", "--quick", "--dir", d], "");
     assert_eq!(out.status.code(), Some(1));
     let last = stderr(&out).lines().last().unwrap().to_string();

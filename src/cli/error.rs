@@ -258,8 +258,32 @@ pub fn generate_without_dir(variant: &Variant) -> String {
 /// The other variants of `variant`'s game whose tables are in `dir`, as a clause to add to a
 /// message that `variant`'s tables are missing: `; the directory holds Morris with 4 stones each
 /// (--stones 4)`, where the user built one variant and asked for another (a default). Empty where there
-/// are none.
+/// are none, and where `variant` has no setting a probe could give otherwise (Morris's moving
+/// phase, whose tables answer whatever the stones). The answer is kept while the directory
+/// does not change, so that a batch of failing lines lists it once.
 pub fn others_on_disk(variant: &Variant, dir: &Path) -> String {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    type Key = (Variant, std::path::PathBuf, Option<std::time::SystemTime>);
+    static KEPT: OnceLock<Mutex<HashMap<Key, String>>> = OnceLock::new();
+    // A file made, renamed or removed in the directory changes its modification time.
+    let changed = std::fs::metadata(dir).and_then(|m| m.modified()).ok();
+    let key = (variant.clone(), dir.to_path_buf(), changed);
+    let kept = KEPT.get_or_init(Default::default);
+    if let Some(said) = kept.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return said.clone();
+    }
+    let said = list_others_on_disk(variant, dir);
+    let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+    if kept.len() > 64 {
+        kept.clear();
+    }
+    kept.insert(key, said.clone());
+    said
+}
+
+/// [`others_on_disk`], found again.
+fn list_others_on_disk(variant: &Variant, dir: &Path) -> String {
     struct OnDisk<'a>(&'a Variant, &'a Path);
     impl ForGame for OnDisk<'_> {
         type Output = Vec<String>;
@@ -277,6 +301,9 @@ pub fn others_on_disk(variant: &Variant, dir: &Path) -> String {
                     .collect()
             };
             let asked = named(self.0);
+            if asked.is_empty() {
+                return Vec::new();
+            }
             G::present(self.1)
                 .into_iter()
                 .filter(|other| named(&other.variant()) != asked)
