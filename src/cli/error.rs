@@ -4,9 +4,11 @@ use std::fmt;
 use std::io;
 use std::path::Path;
 use tablebase::catalogue::Variant;
-use tablebase::game::{Game, Purpose, VariantError};
+use tablebase::game::{Game, VariantError};
 use tablebase::games::connect4::SearchError;
 use tablebase::games::{ForGame, with_game};
+
+use super::games::as_probed;
 use tablebase::{BuildError, ProbeError, TableError};
 use tablebase_picture::{ChartError, PlotError};
 
@@ -246,26 +248,34 @@ pub fn generate_command(variant: &Variant, dir: &Path) -> String {
 /// The command that generates `variant`'s tables in the default directory.
 pub fn generate_without_dir(variant: &Variant) -> String {
     let mut command = format!("tablebase generate {}", variant.game);
-    for (name, value) in &variant.settings {
-        command.push_str(&format!(" --{name}"));
-        if let Some(value) = value {
-            command.push_str(&format!(" {value}"));
-        }
+    for flag in flags(variant) {
+        command.push(' ');
+        command.push_str(&flag);
     }
     command
 }
 
-/// The other variants of `variant`'s game whose tables are in `dir`, as a clause to add to a
-/// message that `variant`'s tables are missing: `; the directory holds Morris with 4 stones each
-/// (--stones 4)`, where the user built one variant and asked for another (a default). Empty where there
-/// are none, and where `variant` has no setting a probe could give otherwise (Morris's moving
-/// phase, whose tables answer whatever the stones). The answer is kept while the directory
-/// does not change, so that a batch of failing lines lists it once.
-pub fn others_on_disk(variant: &Variant, dir: &Path) -> String {
+/// A variant's settings as the command line writes them: `--stones 4`, `--no-opening`.
+fn flags(variant: &Variant) -> Vec<String> {
+    let flag = |(name, value): &(&str, Option<String>)| match value {
+        Some(value) => format!("--{name} {value}"),
+        None => format!("--{name}"),
+    };
+    variant.settings.iter().map(flag).collect()
+}
+
+/// The other variants of `variant`'s game whose tables are in `dir`, for a message that
+/// `variant`'s tables are missing: `the directory holds Morris with 4 stones each (--stones 4)`,
+/// where the user built one variant and asked for another (a default). `None` where there are
+/// none, and where `variant` has no setting a probe could give otherwise (Morris's moving
+/// phase, whose tables answer whatever the stones). Not the directory's name: the page shows
+/// this to clients that are not to learn it. The answer is kept while the directory does not
+/// change, so that a batch of failing lines lists it once.
+pub fn others_on_disk(variant: &Variant, dir: &Path) -> Option<String> {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
     type Key = (Variant, std::path::PathBuf, Option<std::time::SystemTime>);
-    static KEPT: OnceLock<Mutex<HashMap<Key, String>>> = OnceLock::new();
+    static KEPT: OnceLock<Mutex<HashMap<Key, Option<String>>>> = OnceLock::new();
     // A file made, renamed or removed in the directory changes its modification time.
     let changed = std::fs::metadata(dir).and_then(|m| m.modified()).ok();
     let key = (variant.clone(), dir.to_path_buf(), changed);
@@ -283,51 +293,29 @@ pub fn others_on_disk(variant: &Variant, dir: &Path) -> String {
 }
 
 /// [`others_on_disk`], found again.
-fn list_others_on_disk(variant: &Variant, dir: &Path) -> String {
+fn list_others_on_disk(variant: &Variant, dir: &Path) -> Option<String> {
     struct OnDisk<'a>(&'a Variant, &'a Path);
     impl ForGame for OnDisk<'_> {
         type Output = Vec<String>;
         fn run<G: Game>(self) -> Vec<String> {
-            // The settings that name a variant to probe: those of a book (Connect Four's
-            // `--book-plies`) are read from the directory, so a book is not another variant.
-            let named = |variant: &Variant| -> Vec<(&'static str, Option<String>)> {
-                variant
-                    .settings
-                    .iter()
-                    .filter(|(name, _)| {
-                        G::SETTINGS.iter().any(|s| s.name == *name && s.applies(Purpose::Probe))
-                    })
-                    .cloned()
-                    .collect()
-            };
-            let asked = named(self.0);
-            if asked.is_empty() {
+            let asked = as_probed::<G>(self.0);
+            if asked.settings.is_empty() {
                 return Vec::new();
             }
             G::present(self.1)
                 .into_iter()
-                .filter(|other| named(&other.variant()) != asked)
-                .map(|other| {
-                    let flags: Vec<String> = named(&other.variant())
-                        .into_iter()
-                        .map(|(name, value)| match value {
-                            Some(value) => format!("--{name} {value}"),
-                            None => format!("--{name}"),
-                        })
-                        .collect();
-                    match flags.is_empty() {
+                .filter_map(|other| {
+                    let probed = as_probed::<G>(&other.variant());
+                    (probed != asked).then(|| match probed.settings.is_empty() {
                         true => other.title(),
-                        false => format!("{} ({})", other.title(), flags.join(" ")),
-                    }
+                        false => format!("{} ({})", other.title(), flags(&probed).join(" ")),
+                    })
                 })
                 .collect()
         }
     }
-    match with_game(variant.game, OnDisk(variant, dir)).unwrap_or_default() {
-        others if others.is_empty() => String::new(),
-        // Not named: the page shows this message to clients that are not to learn the directory.
-        others => format!("; the directory holds {}", others.join(" and ")),
-    }
+    let others = with_game(variant.game, OnDisk(variant, dir)).unwrap_or_default();
+    (!others.is_empty()).then(|| format!("the directory holds {}", others.join(" and ")))
 }
 
 /// `dir` as a message names it: `.` for the current directory.
@@ -338,13 +326,22 @@ fn shown_dir(dir: &Path) -> &Path {
     }
 }
 
+/// [`generate_command`], and the other variants of the game that `dir` holds, if any
+/// ([`others_on_disk`]): `... --dir d4; the directory holds Morris with 4 stones each (--stones 4)`.
+pub fn generate_and_others(variant: &Variant, dir: &Path) -> String {
+    match others_on_disk(variant, dir) {
+        Some(others) => format!("{}; {others}", generate_command(variant, dir)),
+        None => generate_command(variant, dir),
+    }
+}
+
 /// A probing error as the command line and the page say it: a table not generated comes with
 /// the command that generates it, and the variants of its game that are there instead.
 pub fn explain(error: &ProbeError) -> String {
     match error {
         ProbeError::NotGenerated { path, variant } => {
             let dir = path.parent().unwrap_or(Path::new("."));
-            format!("{error} (run: {}{})", generate_command(variant, dir), others_on_disk(variant, dir))
+            format!("{error} (run: {})", generate_and_others(variant, dir))
         }
         _ => error.to_string(),
     }

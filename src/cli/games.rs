@@ -6,7 +6,7 @@ use clap::builder::PossibleValuesParser;
 use clap::error::ErrorKind;
 use clap::{ArgAction, ArgMatches, Args, FromArgMatches, Subcommand};
 use tablebase::catalogue::Variant;
-use tablebase::game::Purpose;
+use tablebase::game::{Game, Purpose};
 use tablebase::games::{About, GAMES};
 
 /// The flags a command takes for every game.
@@ -98,4 +98,18 @@ pub fn sides(command: clap::Command, game: &About) -> clap::Command {
     command.mut_arg("side", |arg| {
         arg.value_parser(PossibleValuesParser::new(game.sides)).default_value(game.sides[0])
     })
+}
+
+/// The settings of `variant`, a variant of `G`, that a probe takes, as `probe` and the page name
+/// it: what else names its tables (a Connect Four book's `--book-plies`, Morris's `--up-to`) a
+/// probe reads from the directory.
+pub fn as_probed<G: Game>(variant: &Variant) -> Variant {
+    let mut probed = Variant::of(G::KEY);
+    probed.settings = variant
+        .settings
+        .iter()
+        .filter(|(name, _)| G::SETTINGS.iter().any(|s| s.name == *name && s.applies(Purpose::Probe)))
+        .cloned()
+        .collect();
+    probed
 }

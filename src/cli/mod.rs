@@ -12,7 +12,10 @@ mod serve;
 
 use batch::{BatchError, answer_lines, worse};
 use clap::{Args, Parser, Subcommand};
-use error::{Error, complain, explain, generate_command, others_on_disk, probe_exit_code, variant_error};
+use error::{
+    Error, complain, explain, generate_and_others, generate_command, others_on_disk, probe_exit_code,
+    variant_error,
+};
 use games::{CommandArgs, OnGame};
 use output::{Format, answer};
 use std::io::Write;
@@ -511,11 +514,8 @@ impl OnVariant for Listing<'_, '_> {
         let args = self.0;
         let catalogue = game.catalogue(&args.dir, Purpose::Info).map_err(|e| variant_error(e, &args.dir))?;
         let missing = info(&catalogue, &args.dir, args.json)?;
-        let others = match missing && self.2 {
-            true => others_on_disk(&catalogue.variant(), &args.dir),
-            false => String::new(),
-        };
-        if let Some(others) = others.strip_prefix("; ") {
+        let others = (missing && self.2).then(|| others_on_disk(&catalogue.variant(), &args.dir)).flatten();
+        if let Some(others) = others {
             complain!("tablebase: some of these tables are not generated; {others}");
         }
         let Some(out) = &args.plot else { return Ok(()) };
@@ -700,11 +700,7 @@ fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<
     if !missing.is_empty() {
         return Err(Error::NotGenerated {
             tables: missing,
-            command: format!(
-                "{}{}",
-                generate_command(&catalogue.variant(), dir),
-                others_on_disk(&catalogue.variant(), dir)
-            ),
+            command: generate_and_others(&catalogue.variant(), dir),
         });
     }
     Ok(())

@@ -5,6 +5,7 @@
 mod http;
 
 use super::error::{Error, complain, explain, generate_without_dir};
+use super::games::as_probed;
 use super::output::{self, Format, answer};
 use std::any::Any;
 use std::collections::HashMap;
@@ -409,14 +410,7 @@ fn start_on_disk<G: Game>(game: &G, dir: &Path) -> String {
         return game.start();
     }
     let as_the_page_names = |other: &G| {
-        let mut variant = Variant::of(G::KEY);
-        variant.settings = other
-            .variant()
-            .settings
-            .into_iter()
-            .filter(|(name, _)| G::SETTINGS.iter().any(|s| s.name == *name && s.applies(Purpose::Probe)))
-            .collect();
-        G::from_variant(&variant, Purpose::Probe).ok().map(|named| named.variant())
+        G::from_variant(&as_probed::<G>(&other.variant()), Purpose::Probe).ok().map(|named| named.variant())
     };
     present
         .iter()
@@ -435,13 +429,9 @@ impl ForGame for Offered<'_> {
         let present: Vec<String> = G::present(self.0)
             .iter()
             .map(|game| {
-                let values: Vec<String> = game
-                    .variant()
+                let values: Vec<String> = as_probed::<G>(&game.variant())
                     .settings
                     .iter()
-                    .filter(|(name, _)| {
-                        G::SETTINGS.iter().any(|s| s.name == *name && s.applies(Purpose::Probe))
-                    })
                     .filter_map(|(name, value)| {
                         Some(format!("{}: {}", json_string(name), json_string(value.as_ref()?)))
                     })

@@ -123,19 +123,20 @@ impl<V: MorrisVariant> Game for MorrisGame<V> {
     /// Where the game starts: every stone in hand; for the moving phase alone (no opening), a
     /// position of its largest class, White to move, so that its tables answer it.
     fn start(&self) -> String {
-        match (self.up_to, self.opening) {
-            (_, true) => start_with(self.stones),
-            (Some(class), false) => moving_example(class),
-            (None, false) => moving_example(Class { mover: u32::from(self.stones), other: u32::from(self.stones) }),
+        match self.opening {
+            true => start_with(self.stones),
+            false => {
+                let stones = u32::from(self.stones);
+                moving_example(self.up_to.unwrap_or(Class { mover: stones, other: stones }))
+            }
         }
     }
 
     fn title(&self) -> String {
-        let title = title_of::<V>(self.stones);
         match (self.up_to, self.opening) {
-            (_, true) => title,
+            (_, true) => title_of::<V>(self.stones),
             (Some(class), false) => format!("{}, moving phase up to {class}", V::RULES.name),
-            (None, false) => format!("{title}, moving phase"),
+            (None, false) => format!("{}, moving phase", title_of::<V>(self.stones)),
         }
     }
 
