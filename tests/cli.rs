@@ -1,7 +1,7 @@
 //! The command line as users and scripts see it: output, JSON and exit codes (docs/CLI.md,
 //! "Commands" and "JSON").
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 use tablebase::testing::morris::morris_class_size;

@@ -1,6 +1,6 @@
 //! `generate`, `verify`, `info` and `probe connect4` as users and scripts see them.
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 

@@ -1,7 +1,7 @@
 //! The search solver against the tables: on boards small enough to tabulate, it gives every
 //! position of a ply the value and distance stored in that ply's table.
 
-mod common;
+use crate::common;
 
 use tablebase::Progress;
 use tablebase::catalogue::Storage;

@@ -1,7 +1,7 @@
 //! Connect Four tables on small boards: totals, the empty board's value and end ply equal the
 //! reference, and every value is consistent with the next ply's.
 
-mod common;
+use crate::common;
 
 use common::scratch;
 

@@ -4,7 +4,7 @@
 //! a value other than the undamaged tables' (an error line instead); `verify` exits 3;
 //! `generate` sets the file aside, rebuilds the same bytes, and `verify` passes again.
 
-mod common;
+use crate::common;
 
 use common::scratch;
 

@@ -4,7 +4,7 @@
 //! Only `plan_estimates_the_cpu_of_a_run_it_times_itself` starts a child process: it reads the
 //! CPU of the children this process has waited for, which another test's children would add to.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -5,7 +5,7 @@
 //! command line give an answer or a usage error, never a crash. (The HTTP request lines and
 //! query strings of `serve` are fuzzed in its own module and in tests/serve.rs.)
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use std::path::PathBuf;

@@ -4,8 +4,9 @@
 //! file of the case's name beside it. The files were recorded with the binary of before the
 //! crate split (issue 65), so they hold the output the library's report types must keep.
 //!
-//! After a deliberate change of output, `TABLEBASE_BLESS=1 cargo test --release --test golden`
-//! rewrites the files from the current binary; the diff is then the change to review. Plan's
+//! After a deliberate change of output,
+//! `TABLEBASE_BLESS=1 cargo test --release --test integration golden::` rewrites the files from
+//! the current binary; the diff is then the change to review. Plan's
 //! `cpu_seconds` come from each game's measured rates, so a change of rates changes them.
 
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! (docs/CLI.md, "plan" and "generate"). The workflow around them, on Snakemake and Slurm, is
 //! tests/workflow/check.sh.
 
-mod common;
+use crate::common;
 
 use serde_json::Value as Json;
 use std::collections::{HashMap, HashSet};

@@ -3,7 +3,7 @@
 //! the game (each side's three stones split in any way between the board and the hand, with
 //! either side to move) must have the tables' value and distance.
 
-mod common;
+use crate::common;
 
 use common::brute::{Board, STANDARD_LINES, Stones, class_positions, library_position, solve_states};
 use common::scratch;

@@ -3,7 +3,7 @@
 //! 3-3, 3-4 and 4-3, and every reachable position of the 3-stone game, must have the tables'
 //! value and distance.
 
-mod common;
+use crate::common;
 
 use common::brute::{
     Board, DIAGONALS, STANDARD_LINES, Stones, class_positions, library_position, seen_from_mover, solve,

@@ -1,6 +1,6 @@
 //! The per-class index is a bijection between positions up to the 16 symmetries and 0..size.
 
-mod common;
+use crate::common;
 
 use common::{binomial, for_each_placement, random_placement};
 use tablebase::games::morris::{BOARD_SYMMETRIES, canonical, transform};

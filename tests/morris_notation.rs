@@ -1,7 +1,5 @@
 //! Position and move notation: round trips and one clear error per kind of bad input.
 
-mod common;
-
 use tablebase::games::morris::Standard;
 use tablebase::games::morris::for_each_move;
 use tablebase::games::morris::{Color, Position};

@@ -3,7 +3,7 @@
 //! index, the sets or the layered solver), which looks up the moving-phase tables once every
 //! stone is placed. The number of positions per layer, up to symmetry, is counted the same way.
 
-mod common;
+use crate::common;
 
 use common::scratch;
 

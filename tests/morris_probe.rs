@@ -1,7 +1,7 @@
 //! Probing: every value agrees with its moves, best lines play out, and the command line answers
 //! batches with clear errors (docs/CLI.md, "Commands", "Values" and "JSON").
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Output;

@@ -1,7 +1,7 @@
 //! Moves and un-moves are exact inverses: `p` is a predecessor of `s` exactly when `s` is a
 //! successor of `p`.
 
-mod common;
+use crate::common;
 
 use common::random_placement;
 use tablebase::games::morris::for_each_move;

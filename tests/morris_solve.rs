@@ -1,7 +1,7 @@
 //! Moving-phase tables: exact counts against the reference, forward consistency, Gasser's
 //! figures, crash-safe resumption and verification of damaged tables.
 
-mod common;
+use crate::common;
 
 use common::scratch;
 

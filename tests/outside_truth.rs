@@ -6,7 +6,7 @@
 //! batch per file, `info --json` for counts). Every game of the registry must have such a
 //! file; any difference fails, with every differing row listed.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

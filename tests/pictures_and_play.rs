@@ -1,7 +1,7 @@
 //! Pictures and play as a person uses them: `probe --svg`, `info --plot`, `play` driven through
 //! a pipe to the end of real games, and `serve`'s API over HTTP.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::io::{BufReader, Read, Write};

@@ -8,7 +8,7 @@
 //! out (it is what runs this). `serve`, which runs until stopped, is started on a free port and
 //! must answer its page before it is stopped.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! verify, probe (text, JSON, picture), play and serve; and every reachable position's value
 //! and distance against a plain minimax written here, apart from the program.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
