@@ -2,7 +2,7 @@
 //! contradict each other, a FIFO where a table should be, output cut short, input that is not
 //! text, and the words and messages that say what is wrong.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -73,6 +73,7 @@ fn max_time_out_of_range_is_a_usage_error_naming_the_flag() {
         for args in [
             vec!["probe", "connect4", "--size", "7x6", &flag, late],
             vec!["play", "connect4", "--size", "7x6", "--from", late, "--side", "second", &flag],
+            vec!["serve", "--port", "0", &flag],
         ] {
             let text = refused(&tablebase(&args, "quit\n"), 2);
             assert!(text.contains("--max-time") && text.contains("at most 31536000"), "{bad}: {text}");

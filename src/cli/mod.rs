@@ -86,6 +86,11 @@ enum Command {
         /// Address to listen on; only this machine can reach the default.
         #[arg(long, default_value = "127.0.0.1")]
         bind: String,
+        /// Give the searches of one request (a Connect Four position beyond the tables of a
+        /// board too large to tabulate; a Qubic or Sogo position past its book) S seconds in
+        /// all: a move not settled by then is marked unknown, and the page waits no longer.
+        #[arg(long, value_name = "S", value_parser = parse_seconds, default_value = "30")]
+        max_time: f64,
     },
     /// Measure the speed of the building blocks.
     Bench {
@@ -332,7 +337,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
             with_game(key, Listing(&all, Some(found), false)).unwrap_or(Ok(()))
         }),
         Command::Play { game } => on_game(&game, Playing(&game.args)),
-        Command::Serve { dir, port, bind } => serve::serve(&dir, &bind, port),
+        Command::Serve { dir, port, bind, max_time } => serve::serve(&dir, &bind, port, max_time),
         Command::Bench { target } => tablebase_bench::run(target, &BenchHost).map_err(Error::from),
     }
 }

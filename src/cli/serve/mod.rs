@@ -32,8 +32,13 @@ struct Tables {
     /// Each variant's tablebase, of its game's type.
     open: Mutex<HashMap<Variant, Arc<dyn Opened>>>,
     /// Searches in flight: each holds a transposition table (64 MB to gigabytes) and a thread
-    /// for up to [`SEARCH_SECONDS`], so their number is bounded however many clients ask.
+    /// for up to `search_seconds`, so their number is bounded however many clients ask.
     searching: AtomicUsize,
+    /// Seconds the searches of one request may take together (a Connect Four position beyond
+    /// an opening book and its moves, a Qubic or Sogo position), from the moment the request
+    /// arrived (`serve --max-time`, 30 by default): a page waits no longer, and a move not
+    /// settled by then is marked unknown.
+    search_seconds: f64,
     /// The thread that gives the searches' memory back ([`release_memory`]), started with the
     /// server at normal priority: each message is the tables and where to say it is done.
     releaser: std::sync::mpsc::Sender<(Arc<Tables>, std::sync::mpsc::Sender<()>)>,
@@ -71,14 +76,9 @@ impl Reply {
     }
 }
 
-/// Seconds the searches of one request may take together (a Connect Four position beyond an
-/// opening book and its moves, a Qubic or Sogo position), from the moment the request arrived:
-/// a page waits no longer, and the answer is an error (status 500) that says so.
-const SEARCH_SECONDS: f64 = 30.0;
-
-/// When a request that searches is answered at the latest, whether or not its searches have
-/// seen their deadline: [`SEARCH_SECONDS`] and a moment for them to stop.
-const SEARCH_SECONDS_AT_MOST: Duration = Duration::from_secs(SEARCH_SECONDS as u64 + 3);
+/// How long past its searches' deadline a request is answered at the latest, whether or not
+/// they have seen it: a moment for them to stop.
+const STOPPING_AT_MOST: Duration = Duration::from_secs(3);
 
 /// Requests searching at once; one more is answered 503 at once. Eight keep a 2-core machine
 /// busy and bound the memory of searches (docs/CLI.md).
@@ -88,7 +88,7 @@ const SEARCHES: usize = 8;
 const CLIENT_CHECK: Duration = Duration::from_millis(50);
 
 /// Serves until the process is stopped.
-pub fn serve(dir: &Path, bind: &str, port: u16) -> Result<(), Error> {
+pub fn serve(dir: &Path, bind: &str, port: u16, search_seconds: f64) -> Result<(), Error> {
     let listener = std::net::TcpListener::bind((bind, port))
         .map_err(|source| Error::Serve { address: format!("{bind}:{port}"), source })?;
     let address = listener.local_addr().map_or(format!("{bind}:{port}"), |a| a.to_string());
@@ -107,6 +107,7 @@ pub fn serve(dir: &Path, bind: &str, port: u16) -> Result<(), Error> {
         dir: plain_dir(dir),
         open: Mutex::new(HashMap::new()),
         searching: AtomicUsize::new(0),
+        search_seconds,
         releaser,
     });
     http::serve(listener, http::Limits::default(), move |request| {
@@ -140,7 +141,8 @@ fn answer_request(tables: &Arc<Tables>, request: &http::Request) -> Reply {
             &format!("busy: {SEARCHES} searches are running, the most at once; try again when one ends"),
         );
     }
-    let left = SEARCH_SECONDS - arrived.elapsed().as_secs_f64();
+    let seconds = tables.search_seconds;
+    let left = seconds - arrived.elapsed().as_secs_f64();
     let work = Work::new(Some(left));
     let (send, receive) = std::sync::mpsc::channel();
     let (for_thread, target) = (Arc::clone(tables), request.target.clone());
@@ -176,10 +178,12 @@ fn answer_request(tables: &Arc<Tables>, request: &http::Request) -> Reply {
             // minute and a half, when its tables were cleared whole between two looks at the
             // clock). The answer does not wait for it; the search keeps its turn until it has
             // stopped and given its memory back, so the bound on searches at once holds.
-            Err(RecvTimeoutError::Timeout) if arrived.elapsed() > SEARCH_SECONDS_AT_MOST => {
+            Err(RecvTimeoutError::Timeout)
+                if arrived.elapsed() > Duration::from_secs_f64(seconds) + STOPPING_AT_MOST =>
+            {
                 work.stop();
                 let why = format!(
-                    "the searches of this request need more than the {SEARCH_SECONDS} s a request may take; they are being stopped"
+                    "the searches of this request need more than the {seconds} s a request may take; they are being stopped"
                 );
                 return Reply::error(500, &why);
             }
@@ -311,13 +315,13 @@ impl ForGame for Serving<'_> {
         // The work the request runs in bounds the whole answer: a position and every move of
         // it can each need a search (all 60 moves of an early Qubic position).
         match tablebase.as_any().downcast::<G::Tablebase>() {
-            Ok(tablebase) => call(&*tablebase, self.path, self.params),
+            Ok(tablebase) => call(&*tablebase, self.path, self.params, self.tables.search_seconds),
             Err(_) => Reply::error(500, "internal error: a variant's tables of another type"),
         }
     }
 }
 
-fn call<G: Draw>(game: &G, path: &str, params: &HashMap<String, String>) -> Reply {
+fn call<G: Draw>(game: &G, path: &str, params: &HashMap<String, String>, search_seconds: f64) -> Reply {
     let Some(text) = params.get("position") else {
         return Reply::error(400, "position: missing");
     };
@@ -338,7 +342,7 @@ fn call<G: Draw>(game: &G, path: &str, params: &HashMap<String, String>) -> Repl
             };
             match answered {
                 Ok(json) => Reply::json(200, json),
-                Err(e) => probe_error(&e),
+                Err(e) => probe_error(&e, search_seconds),
             }
         }
         "/api/svg" => {
@@ -347,7 +351,7 @@ fn call<G: Draw>(game: &G, path: &str, params: &HashMap<String, String>) -> Repl
                 Ok((probed, position)) => {
                     Reply { status: 200, kind: "image/svg+xml", body: game.svg(&position, &probed) }
                 }
-                Err(e) => probe_error(&e),
+                Err(e) => probe_error(&e, search_seconds),
             }
         }
         _ => {
@@ -357,7 +361,7 @@ fn call<G: Draw>(game: &G, path: &str, params: &HashMap<String, String>) -> Repl
             // The position after the move, without the value of any move.
             let next = game.parse(text).and_then(|p| game.after_move(&p, wanted.trim()));
             match next {
-                Err(e) => probe_error(&e),
+                Err(e) => probe_error(&e, search_seconds),
                 Ok(next) => match next {
                     Some(next) => {
                         Reply::json(200, format!("{{\"position\": {}}}", json_string(&game.notation(&next))))
@@ -372,15 +376,15 @@ fn call<G: Draw>(game: &G, path: &str, params: &HashMap<String, String>) -> Repl
     }
 }
 
-fn probe_error(error: &ProbeError) -> Reply {
+fn probe_error(error: &ProbeError, search_seconds: f64) -> Reply {
     let status = match error {
         ProbeError::Illegal(_) => 400,
         ProbeError::NotGenerated { .. } => 404,
         ProbeError::Search(e) => match e.downcast_ref::<SearchError>() {
-            // The command line's message names its option, which serve does not take.
+            // The command line's message names probe's option, which a page's user cannot set.
             Some(SearchError::TimeLimit { nodes, .. }) => {
                 let why = format!(
-                    "the searches of this request need more than the {SEARCH_SECONDS} s a request may take; they stopped after {nodes} positions"
+                    "the searches of this request need more than the {search_seconds} s a request may take; they stopped after {nodes} positions"
                 );
                 return Reply::error(500, &why);
             }
