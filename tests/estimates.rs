@@ -7,7 +7,7 @@
 use crate::common;
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
 use tablebase::catalogue::{Catalogue, Estimate, Storage, estimate};
 use tablebase::games::connect4::{Connect4, Geometry};
 use tablebase::games::morris::{Class, Morabaraba, Standard, morris_tables};
@@ -204,13 +204,21 @@ fn readme_figures_are_within_half_again_of_the_measured_runs() {
     assert!(text.contains("its games with 3 to 8 stones a side are solved"), "Lasker's K = 8 is solved");
 }
 
-/// The CPU the children of this process have used so far, user and system.
-fn children_cpu_seconds() -> f64 {
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `usage` is a valid rusage for getrusage to fill.
-    assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) }, 0);
+/// Runs `command` to its end: whether it succeeded, its standard error, and the CPU it used,
+/// user and system. Its own, from `wait4`: the children of this process as a whole would count
+/// those of other tests too, which run as threads of the same process under `cargo test`.
+fn run_timed(command: &mut Command) -> (bool, String, f64) {
+    use std::io::Read;
+    let mut child = command.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut errors = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut errors).unwrap();
+    let pid = child.id() as libc::pid_t;
+    let (mut status, mut usage): (i32, libc::rusage) = (0, unsafe { std::mem::zeroed() });
+    // SAFETY: `pid` is our child, not yet waited for; `status` and `usage` are valid to fill.
+    assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
     let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    let succeeded = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+    (succeeded, errors, seconds(usage.ru_utime) + seconds(usage.ru_stime))
 }
 
 /// The CPU every process of the machine has used so far, in seconds (/proc/stat's first line:
@@ -246,15 +254,13 @@ fn plan_estimates_the_cpu_of_a_run_it_times_itself() {
     let planned = estimate(&tables, &dir, Storage::Compressed);
     assert_eq!((planned.jobs, planned.of), (6, 6));
     let planned = planned.cpu_seconds.expect("the classes have a measured rate");
-    let before = children_cpu_seconds();
     let machine_before = machine_cpu_seconds();
-    let out = Command::new(BINARY)
-        .args(["generate", "morris", "--up-to", "5-5", "--threads", "1", "--dir"])
-        .arg(&*dir)
-        .output()
-        .unwrap();
-    let used = children_cpu_seconds() - before;
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (succeeded, errors, used) = run_timed(
+        Command::new(BINARY)
+            .args(["generate", "morris", "--up-to", "5-5", "--threads", "1", "--dir"])
+            .arg(&*dir),
+    );
+    assert!(succeeded, "{errors}");
     if let Some(others) =
         machine_cpu_seconds().zip(machine_before).map(|(after, before)| after - before - used)
         && others > 0.1 * used

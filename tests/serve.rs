@@ -333,9 +333,9 @@ fn generate_4x4(dir: &std::path::Path) {
 fn cheap_requests_are_answered_while_eight_searches_run_and_a_ninth_is_refused() {
     let dir = common::scratch("serve-searches");
     generate_4x4(dir.as_ref());
-    // Long enough for the cheap requests below to be made while all eight search, however busy
-    // the machine.
-    let server = Server::with_max_time(path_str(&dir), 15);
+    // Longer than the cheap requests below may take (half a second, then nine requests of at
+    // most 2 s each), so that all eight still search when the ninth comes.
+    let server = Server::with_max_time(path_str(&dir), 20);
     let port = server.port;
     let searching: Vec<TcpStream> = SEARCHES.iter().map(|target| send(port, target)).collect();
     std::thread::sleep(Duration::from_millis(500));
@@ -358,7 +358,7 @@ fn cheap_requests_are_answered_while_eight_searches_run_and_a_ninth_is_refused()
     let (code, refused) = get_within(port, "/api/probe?game=sogo&position=c3", limit);
     assert_eq!(code, 503, "{refused}");
     assert!(error_of(&refused).contains("searches"), "{refused}");
-    // The searches end at their 15 s, answering what is settled and marking the rest unknown,
+    // The searches end at their 20 s, answering what is settled and marking the rest unknown,
     // without naming probe's option, which a page's user cannot set. One is waited for; the
     // others' clients leave, which stops them, so that the wait does not keep two processors
     // busy.

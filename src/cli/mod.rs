@@ -88,7 +88,8 @@ enum Command {
         bind: String,
         /// Give the searches of one request (a Connect Four position beyond the tables of a
         /// board too large to tabulate; a Qubic or Sogo position past its book) S seconds in
-        /// all: a move not settled by then is marked unknown, and the page waits no longer.
+        /// all: what is not settled by then is marked unknown, or the answer (status 500) says
+        /// so; the page waits no longer.
         #[arg(long, value_name = "S", value_parser = parse_seconds, default_value = "30")]
         max_time: f64,
     },
