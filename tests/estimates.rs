@@ -209,6 +209,7 @@ fn readme_figures_are_within_half_again_of_the_measured_runs() {
 /// those of other tests too, which run as threads of the same process under `cargo test`.
 fn run_timed(command: &mut Command) -> (bool, String, f64) {
     use std::io::Read;
+    #[allow(clippy::zombie_processes, reason = "reaped by wait4 below, which also gives its usage")]
     let mut child = command.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
     let mut errors = String::new();
     child.stderr.take().unwrap().read_to_string(&mut errors).unwrap();
