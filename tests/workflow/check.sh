@@ -23,6 +23,10 @@ fail() { say "FAILED: $*"; exit 1; }
 skip() { say "skipped: $*"; }
 
 cleanup() {
+    # A workflow started in the background with a job stopped half-way, when the test is stopped
+    # before it waited for them: the job is killed, and the workflow waiting on it stopped.
+    if [ -n "${stopped:-}" ]; then kill -9 "$stopped" 2>/dev/null || true; fi
+    if [ -n "${running:-}" ]; then kill "$running" 2>/dev/null && wait "$running" 2>/dev/null || true; fi
     if [ -n "$slurm_state" ]; then
         scancel --user=root >/dev/null 2>&1 || true
         bash tests/workflow/slurm_cluster.sh stop "$slurm_state" || true
@@ -142,7 +146,11 @@ verified "$work/local-c4/tables" connect4 --size 5x4
 plain "$work/plain-morris4" morris --stones 4
 start_with_a_stopped_job "$work/local-morris" morris "--stones 4" 4-4 morris-4-4.tbl "${local_profile[@]}"
 kill -9 "$stopped"
-if wait "$running"; then fail "snakemake succeeded although job 4-4 was killed"; fi
+if wait "$running"; then
+    running= stopped=
+    fail "snakemake succeeded although job 4-4 was killed"
+fi
+running= stopped=
 say "snakemake --cores 2, morris 4: job 4-4 killed half-way, the workflow failed as it should"
 workflow_completes "$work/local-morris" morris "--stones 4" "$bin" "${local_profile[@]}"
 same_bytes "$work/plain-morris4" "$work/local-morris/tables" "snakemake --cores 2, morris 4, run again after the kill"
@@ -183,7 +191,11 @@ start_with_a_stopped_job "$work/slurm-morris" morris "--stones 3" 3-3 morris-3-3
 job=$(squeue -h -o "%A %k" | awk '$2 == "rule_job_3_3" { print $1 }')
 [ -n "$job" ] || fail "no Slurm job for rule job_3_3 in squeue"
 scancel "$job"
-if wait "$running"; then fail "snakemake succeeded although Slurm job $job (job 3-3) was cancelled"; fi
+if wait "$running"; then
+    running= stopped=
+    fail "snakemake succeeded although Slurm job $job (job 3-3) was cancelled"
+fi
+running= stopped=
 state=$(sacct -n -X -P -j "$job" -o State | head -1)
 say "snakemake on Slurm, morris 3: job 3-3 (Slurm job $job) cancelled half-way, $state; the workflow failed as it should"
 workflow_completes "$work/slurm-morris" morris "--stones 3" "$bin" "${slurm_profile[@]}"
