@@ -1,8 +1,8 @@
 //! What `plan` and README.md say a run costs, against runs measured: the table of
 //! docs/BENCHMARKS.md ("Estimates against measured runs"), and a run this test times itself.
 //!
-//! Only `plan_estimates_the_cpu_of_a_run_it_times_itself` starts a child process: it reads the
-//! CPU of the children this process has waited for, which another test's children would add to.
+//! Only `plan_estimates_the_cpu_of_a_run_it_times_itself` starts a child process: it reads that
+//! child's own CPU from `wait4`, which no other test's children add to.
 
 use crate::common;
 

@@ -222,20 +222,21 @@ struct Server {
 
 impl Server {
     fn start(dir: &str, files: Option<u32>) -> Server {
-        Server::launch(dir, files, 30)
+        Server::launch(dir, files, None)
     }
 
     /// A server whose requests' searches stop after `seconds` (`--max-time`): the tests that
     /// wait for that deadline wait less than the default 30 s.
     fn with_max_time(dir: &str, seconds: u32) -> Server {
-        Server::launch(dir, None, seconds)
+        Server::launch(dir, None, Some(seconds))
     }
 
-    fn launch(dir: &str, files: Option<u32>, seconds: u32) -> Server {
+    fn launch(dir: &str, files: Option<u32>, seconds: Option<u32>) -> Server {
         use std::process::{Command, Stdio};
         let limit = files.map_or(String::new(), |n| format!("ulimit -n {n} && "));
+        let max_time = seconds.map_or(String::new(), |s| format!(" --max-time {s}"));
         let mut child = Command::new("sh")
-            .args(["-c", &format!("{limit}exec \"$0\" serve --port 0 --dir \"$1\" --max-time {seconds}")])
+            .args(["-c", &format!("{limit}exec \"$0\" serve --port 0 --dir \"$1\"{max_time}")])
             .args([env!("CARGO_BIN_EXE_tablebase"), dir])
             .stdin(Stdio::null())
             .stdout(Stdio::null())

@@ -7,10 +7,10 @@ use tablebase::catalogue::Variant;
 use tablebase::game::{Game, VariantError};
 use tablebase::games::connect4::SearchError;
 use tablebase::games::{ForGame, with_game};
-
-use super::games::as_probed;
 use tablebase::{BuildError, ProbeError, TableError};
 use tablebase_picture::{ChartError, PlotError};
+
+use super::games::as_probed;
 
 /// `eprintln!` that never panics: with standard error a closed pipe (`2>&1 | head`), the
 /// message is lost, and the process goes on to its exit status instead of dying of a panic.
