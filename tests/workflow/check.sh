@@ -135,6 +135,15 @@ start_with_a_stopped_job() {
     stopped=$(cat "$work/mark-$id")
 }
 
+# Waits for the workflow of `start_with_a_stopped_job`, whose stopped job was then killed or
+# cancelled: it must fail; where it did not, the test fails with the message given.
+expect_failed_workflow() {
+    local status=0
+    wait "$running" || status=$?
+    running= stopped=
+    [ "$status" != 0 ] || fail "$1"
+}
+
 # 1. On this machine.
 local_profile=(--profile "$root/workflow/profiles/local" --cores 2 --quiet all)
 
@@ -146,11 +155,7 @@ verified "$work/local-c4/tables" connect4 --size 5x4
 plain "$work/plain-morris4" morris --stones 4
 start_with_a_stopped_job "$work/local-morris" morris "--stones 4" 4-4 morris-4-4.tbl "${local_profile[@]}"
 kill -9 "$stopped"
-if wait "$running"; then
-    running= stopped=
-    fail "snakemake succeeded although job 4-4 was killed"
-fi
-running= stopped=
+expect_failed_workflow "snakemake succeeded although job 4-4 was killed"
 say "snakemake --cores 2, morris 4: job 4-4 killed half-way, the workflow failed as it should"
 workflow_completes "$work/local-morris" morris "--stones 4" "$bin" "${local_profile[@]}"
 same_bytes "$work/plain-morris4" "$work/local-morris/tables" "snakemake --cores 2, morris 4, run again after the kill"
@@ -191,11 +196,7 @@ start_with_a_stopped_job "$work/slurm-morris" morris "--stones 3" 3-3 morris-3-3
 job=$(squeue -h -o "%A %k" | awk '$2 == "rule_job_3_3" { print $1 }')
 [ -n "$job" ] || fail "no Slurm job for rule job_3_3 in squeue"
 scancel "$job"
-if wait "$running"; then
-    running= stopped=
-    fail "snakemake succeeded although Slurm job $job (job 3-3) was cancelled"
-fi
-running= stopped=
+expect_failed_workflow "snakemake succeeded although Slurm job $job (job 3-3) was cancelled"
 state=$(sacct -n -X -P -j "$job" -o State | head -1)
 say "snakemake on Slurm, morris 3: job 3-3 (Slurm job $job) cancelled half-way, $state; the workflow failed as it should"
 workflow_completes "$work/slurm-morris" morris "--stones 3" "$bin" "${slurm_profile[@]}"
