@@ -17,7 +17,7 @@ fn search_agrees_with_the_5x4_tables() {
     tablebase::generate(&Connect4::tables(g), &dir, &tablebase::GenerateOptions::default()).unwrap();
     let mut searcher = Searcher::new(g, 1 << 20);
     for ply in [0, 1, 2, 3, 4, 5, 6, 9, 12, 15, 18] {
-        let compared = common::search_agrees_with_ply(&dir, g, ply, &mut searcher);
+        let compared = common::search_agrees_with_ply(&dir, g, ply, &mut searcher, u64::MAX);
         assert!(compared > 0, "{g} ply {ply}");
     }
     std::fs::remove_dir_all(&dir).unwrap();

@@ -204,13 +204,13 @@ pub fn raw_of(bytes: &[u8]) -> Vec<u8> {
 
 /// The files of `dir` whose names start with `prefix`, with the SHA-256 of their bytes as they
 /// are, of their bytes raw (format version 3) and in format version 2.
-fn hashes(dir: &std::path::Path, prefix: &str) -> Vec<(String, String, String, String)> {
+fn hashes(dir: &std::path::Path, chosen: &dyn Fn(&str) -> bool) -> Vec<(String, String, String, String)> {
     use sha2::{Digest, Sha256};
     let hex = |bytes: &[u8]| -> String { Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect() };
     let mut found: Vec<(String, String, String, String)> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .filter(|p| chosen(&p.file_name().unwrap().to_string_lossy()))
         .map(|p| {
             let bytes = std::fs::read(&p).unwrap();
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
@@ -280,12 +280,12 @@ pub fn as_version_2(bytes: &[u8]) -> Vec<u8> {
     old
 }
 
-fn pins(text: &str, prefix: &str) -> Vec<(String, String)> {
+fn pins(text: &str, chosen: &dyn Fn(&str) -> bool) -> Vec<(String, String)> {
     let mut pins: Vec<(String, String)> = text
         .lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split_once("  "))
-        .filter(|(_, name)| name.starts_with(prefix))
+        .filter(|(_, name)| chosen(name))
         .map(|(hash, name)| (name.to_string(), hash.to_string()))
         .collect();
     pins.sort();
@@ -299,26 +299,32 @@ fn pins(text: &str, prefix: &str) -> Vec<(String, String)> {
 /// version 2 wrote them are checked against the pins of that version
 /// (tests/data/pinned-sha256-v2.txt): version 3 added checksums and changed no value.
 pub fn assert_pinned(dir: &std::path::Path, prefix: &str) {
-    let found = hashes(dir, prefix);
+    assert_pinned_files(dir, prefix, &|name| name.starts_with(prefix));
+}
+
+/// [`assert_pinned`] for the files `chosen` names (among the directory's and the pins'), which
+/// the messages call `what`.
+pub fn assert_pinned_files(dir: &std::path::Path, what: &str, chosen: &dyn Fn(&str) -> bool) {
+    let found = hashes(dir, chosen);
     // Compressed tables against the pins of their compressed bytes; every file, raw, against
     // the pins of version 3.
     let compressed: Vec<(String, String)> =
         found.iter().filter(|(_, h, r, _)| h != r).map(|(n, h, _, _)| (n.clone(), h.clone())).collect();
     if !compressed.is_empty() {
-        let pinned = pins(include_str!("../data/pinned-sha256-v4.txt"), prefix);
+        let pinned = pins(include_str!("../data/pinned-sha256-v4.txt"), chosen);
         let pinned: Vec<_> =
             pinned.into_iter().filter(|(n, _)| compressed.iter().any(|(c, _)| c == n)).collect();
-        assert_eq!(compressed, pinned, "compressed files of {prefix} differ from the pinned bytes");
+        assert_eq!(compressed, pinned, "compressed files of {what} differ from the pinned bytes");
     }
     let now: Vec<(String, String)> = found.iter().map(|(n, _, r, _)| (n.clone(), r.clone())).collect();
     assert_eq!(
         now,
-        pins(include_str!("../data/pinned-sha256.txt"), prefix),
-        "files of {prefix} differ from the pinned bytes"
+        pins(include_str!("../data/pinned-sha256.txt"), chosen),
+        "files of {what} differ from the pinned bytes"
     );
     let before: Vec<(String, String)> = found.iter().map(|(n, _, _, h)| (n.clone(), h.clone())).collect();
-    let pinned = pins(include_str!("../data/pinned-sha256-v2.txt"), prefix);
-    assert_eq!(before, pinned, "files of {prefix} hold other data than format version 2 did");
+    let pinned = pins(include_str!("../data/pinned-sha256-v2.txt"), chosen);
+    assert_eq!(before, pinned, "files of {what} hold other data than format version 2 did");
 }
 
 /// The reports of `verify` over every table of `catalogue`, which must all be there.
@@ -402,6 +408,40 @@ pub fn shared_tables(name: &str, generate: impl FnOnce(&std::path::Path)) -> std
     let dir = shared_scratch(name);
     copy_tree(&cache, &dir);
     dir
+}
+
+/// The whole 5-stone game of the standard rules as the command line makes it (the moving-phase
+/// classes up to 5-5, then the 10 placement plies), for the tests that read it, each in a copy
+/// of its own: made and verified in full once per build, where it is made, since they are the
+/// heaviest work of those tests. The verify recomputes every value of the 19 tables from its
+/// successors and compares every table's counts with the reference.
+pub fn verified_five_stone_game() -> std::path::PathBuf {
+    shared_tables("morris-five-stones", |dir| {
+        let d = dir.to_str().unwrap();
+        let binary = env!("CARGO_BIN_EXE_tablebase");
+        let made = tablebase_with_input(binary, &["generate", "morris", "--stones", "5", "--dir", d], "");
+        assert!(made.status.success(), "generate: {}", String::from_utf8_lossy(&made.stderr));
+        let verify =
+            tablebase_with_input(binary, &["verify", "morris", "--stones", "5", "--json", "--dir", d], "");
+        assert_eq!(verify.status.code(), Some(0), "verify: {}", String::from_utf8_lossy(&verify.stderr));
+        let reports: Vec<serde_json::Value> = String::from_utf8(verify.stdout)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        let tables: Vec<&str> = reports.iter().map(|r| r["table"].as_str().unwrap()).collect();
+        let placement: Vec<String> = (0..10).map(|ply| format!("placement ply {ply}")).collect();
+        let classes = ["3-3", "3-4", "3-5", "4-3", "4-4", "4-5", "5-3", "5-4", "5-5"];
+        assert_eq!(
+            tables,
+            classes.iter().copied().chain(placement.iter().map(String::as_str)).collect::<Vec<_>>()
+        );
+        for report in &reports {
+            assert_eq!(report["checksum"], "ok", "{report}");
+            assert_eq!(report["consistent"], true, "{report}");
+            assert_eq!(report["reference"], "match", "{report}");
+        }
+    })
 }
 
 /// The cache of [`shared_tables`]: one directory per name, for the test binary and the
@@ -488,29 +528,41 @@ impl Drop for Served {
     }
 }
 
-/// Every reachable position of Connect Four `ply` of board `g` (one of each mirror pair, as
-/// stored) is searched and compared with its table in `dir`: the search solver agrees with the
-/// tables; returns how many there were.
+/// The reachable positions of Connect Four `ply` of board `g` (one of each mirror pair, as
+/// stored) are searched and compared with its table in `dir`: the search solver agrees with the
+/// tables; returns how many were compared. Every one where the ply holds at most `at_most`,
+/// else `at_most` or fewer spread evenly over the ply's index (every n-th member).
 pub fn search_agrees_with_ply(
     dir: &std::path::Path,
     g: tablebase::games::connect4::Geometry,
     ply: u32,
     searcher: &mut tablebase::testing::connect4::Searcher,
+    at_most: u64,
 ) -> u64 {
     use tablebase::games::connect4::Connect4;
     use tablebase::table::Check;
     use tablebase::{LayeredGame, Value};
     let tables = Connect4::tables(g);
     let layer = tables.open_layer(dir, ply, |_| Check::Checksum).unwrap();
+    let members = |mut each: Box<dyn FnMut(u64, u64) + '_>| {
+        let (mut ordinal, mut next) = (0, layer.set.next_member(0).unwrap());
+        while let Some(index) = next {
+            each(ordinal, index);
+            ordinal += 1;
+            next = layer.set.next_member(index + 1).unwrap();
+        }
+        ordinal
+    };
+    let every = members(Box::new(|_, _| {})).div_ceil(at_most).max(1);
     let mut walker = Default::default();
     let mut compared = 0;
-    let mut next = layer.set.next_member(0).unwrap();
-    while let Some(index) = next {
-        let position = tables.game().position(ply, &mut walker, index);
-        let stored: Value = layer.value_at(index).unwrap().expect("a member has a value");
-        assert_eq!(searcher.value(&position).unwrap(), stored, "{g} ply {ply} index {index}");
-        compared += 1;
-        next = layer.set.next_member(index + 1).unwrap();
-    }
+    members(Box::new(|ordinal, index| {
+        if ordinal % every == 0 {
+            let position = tables.game().position(ply, &mut walker, index);
+            let stored: Value = layer.value_at(index).unwrap().expect("a member has a value");
+            assert_eq!(searcher.value(&position).unwrap(), stored, "{g} ply {ply} index {index}");
+            compared += 1;
+        }
+    }));
     compared
 }

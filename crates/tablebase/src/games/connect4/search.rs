@@ -170,43 +170,57 @@ mod tests {
         best
     }
 
-    /// Every legal position reached by `plies` moves on board `g`, as move strings.
+    /// Every legal position reached by `plies` moves on board `g`, once each, with the first
+    /// move string (in the order of columns) that reaches it.
     fn positions(g: &Geometry, plies: u32) -> Vec<(String, Position)> {
-        let w = g.width;
-        (0..w.pow(plies))
-            .filter_map(|code| {
-                let moves: String =
-                    (0..plies).map(|i| char::from(b'1' + ((code / w.pow(i)) % w) as u8)).collect();
-                parse_moves(g, &moves).ok().map(|p| (moves, p))
-            })
-            .collect()
+        let mut layer = vec![(String::new(), Position::EMPTY)];
+        for _ in 0..plies {
+            let mut seen = std::collections::HashSet::new();
+            let mut next = Vec::new();
+            for (moves, _) in &layer {
+                for column in 0..g.width {
+                    let moves = format!("{moves}{}", char::from(b'1' + column as u8));
+                    if let Ok(p) = parse_moves(g, &moves)
+                        && seen.insert((p.current, p.mask))
+                    {
+                        next.push((moves, p));
+                    }
+                }
+            }
+            layer = next;
+        }
+        layer
     }
 
-    /// The larger boards are checked against their tables, in tests/connect4_search.rs.
+    /// Every reachable 4x4 position, as many as the reference counts; the larger boards are
+    /// checked against their tables, in tests/connect4_search.rs.
     #[test]
-    fn agrees_with_minimax_on_every_4x4_position_of_some_plies() {
+    fn agrees_with_minimax_on_every_4x4_position() {
         let g = Geometry::new(4, 4).unwrap();
         let mut memo = HashMap::new();
         // A small table (256 slots), so that entries are replaced and keys share slots.
         let mut searcher = Searcher::new(g, 1024);
-        for ply in [2, 5, 7, 10, 13] {
-            let all = positions(&g, ply);
-            for (moves, p) in &all {
+        let mut compared = 0;
+        for ply in 0..=g.cells() {
+            for (moves, p) in &positions(&g, ply) {
                 assert_eq!(searcher.value(p).unwrap(), minimax(&g, p, &mut memo), "{moves}");
+                compared += 1;
             }
-            assert!(all.len() > 10, "ply {ply}: {}", all.len());
         }
+        let (reachable, _, _) = crate::games::connect4::reference::connect4_board(4, 4).unwrap();
+        assert_eq!(Some(compared), reachable);
     }
 
     /// A value is confirmed exactly when it is the position's value: every wrong value of the
-    /// same or the other outcome is refused, including those one move faster or slower.
+    /// same or the other outcome is refused, including those one move faster or slower; at every
+    /// reachable 4x4 position.
     #[test]
     fn confirms_only_the_exact_value() {
         let g = Geometry::new(4, 4).unwrap();
         let mut memo = HashMap::new();
         let mut searcher = Searcher::new(g, 1024);
         let (mut confirmed, mut refused) = (0, 0);
-        for ply in [3, 6, 9, 12] {
+        for ply in 0..=g.cells() {
             for (moves, p) in positions(&g, ply) {
                 let exact = minimax(&g, &p, &mut memo);
                 assert!(searcher.confirms(&p, exact).unwrap(), "{moves}: {exact:?}");
@@ -221,18 +235,21 @@ mod tests {
                 }
             }
         }
-        assert!(confirmed > 100 && refused > 500, "{confirmed} {refused}");
+        let (reachable, _, _) = crate::games::connect4::reference::connect4_board(4, 4).unwrap();
+        assert_eq!(Some(confirmed), reachable);
+        assert!(refused >= 4 * confirmed, "{confirmed} {refused}");
     }
 
-    /// The prover agrees with minimax on who wins, for either side as the attacker, on 4x4
-    /// (gravity, so that its threats may lie out of reach): the same engine's second search.
+    /// The prover agrees with minimax on who wins, for either side as the attacker, at every
+    /// reachable 4x4 position (gravity, so that its threats may lie out of reach): the same
+    /// engine's second search.
     #[test]
     fn the_prover_agrees_with_minimax_on_who_wins() {
         let g = Geometry::new(4, 4).unwrap();
         let mut memo = HashMap::new();
         let mut prover = crate::search::Prover::<Connect4Lines>::new(g, 1 << 20);
         let mut checked = 0;
-        for ply in [2, 5, 8] {
+        for ply in 0..=g.cells() {
             for (moves, p) in positions(&g, ply) {
                 let exact = minimax(&g, &p, &mut memo);
                 for mover_attacks in [true, false] {
@@ -247,7 +264,8 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 300, "{checked}");
+        let (reachable, _, _) = crate::games::connect4::reference::connect4_board(4, 4).unwrap();
+        assert_eq!(Some(checked / 2), reachable);
     }
 
     #[test]
