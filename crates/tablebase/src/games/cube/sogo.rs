@@ -1359,7 +1359,9 @@ mod tests {
     /// positions, and they stop with the work they are part of.
     #[test]
     fn threads_proving_together_agree_with_one_alone() {
-        let mut rng = crate::rng::SplitMix64::new(34);
+        // Random positions of this seed give twelve proofs of more than 10,000 nodes and none of
+        // millions (some seeds meet proofs of 5 million nodes, 10 s each, which show nothing more).
+        let mut rng = crate::rng::SplitMix64::new(4);
         let mut alone = SogoProver::new(Knowledge::ALL, 0);
         let mut together = SogoProver::new(Knowledge::ALL, 0);
         let mut helpers = vec![together.helper(), together.helper()];
