@@ -121,11 +121,10 @@ fn damage_and_check(
             assert!(line.starts_with("error\t"), "{what}: '{question}' answered {line}, truly {expected}");
         }
     }
-    // Single positions with their moves, the first few: an answer or a one-line error.
-    for question in game.positions.lines().take(3) {
-        let single = game.run("probe", &dir, &["--json", question], "");
-        clean_exit(&single, &[0, 1, 2], &what);
-    }
+    // Positions with their moves, the first few (one run): an answer or an error for each.
+    let mut questions = vec!["--json"];
+    questions.extend(game.positions.lines().take(3));
+    clean_exit(&game.run("probe", &dir, &questions, ""), &[0, 1, 2], &what);
     let verify = game.run("verify", &dir, &["--quick"], "");
     clean_exit(&verify, &[3], &format!("{what}: verify --quick finds it"));
     // The counts of a file that fails its checksums are not compared with the reference: the
