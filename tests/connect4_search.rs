@@ -10,8 +10,8 @@ use tablebase::testing::connect4::Searcher;
 
 #[test]
 fn search_agrees_with_the_5x4_tables() {
-    // 6x4's plies are compared where its tables are made once for the file that checks them
-    // (connect4_solve.rs, `board_6x4`).
+    // 6x4's plies are compared (at most 100,000 positions of each) where its tables are made
+    // once for the test that checks them (connect4_solve.rs, `board_6x4`).
     let dir = common::scratch("c4-search");
     let g = Geometry::new(5, 4).unwrap();
     tablebase::generate(&Connect4::tables(g), &dir, &tablebase::GenerateOptions::default()).unwrap();

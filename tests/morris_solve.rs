@@ -244,30 +244,40 @@ fn up_to_builds_classes_only_and_checks_its_class() {
 fn a_second_generate_on_the_same_directory_is_refused() {
     let dir = scratch("locked");
     let d = dir.to_str().unwrap();
-    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_tablebase"))
-        .args(["generate", "morris", "--up-to", "5-5", "--dir", d])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    // Killed however the test ends: stopped, it would never end by itself.
+    struct Killed(std::process::Child);
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut first = Killed(
+        std::process::Command::new(env!("CARGO_BIN_EXE_tablebase"))
+            .args(["generate", "morris", "--up-to", "5-5", "--dir", d])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     // Wait until the first run holds the lock (it writes its process id into the lock file),
     // then stop it there: it holds the lock, however busy the machine, until it is killed.
     let lock = dir.join(".generate.lock");
-    let pid = first.id().to_string();
+    let pid = first.0.id().to_string();
     let started = std::time::Instant::now();
     while fs::read_to_string(&lock).map_or(true, |s| s.trim() != pid) {
         assert!(started.elapsed().as_secs() < 30, "the first run never took the lock");
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
     // SAFETY: a signal to the child this test started and has not waited for.
-    assert_eq!(unsafe { libc::kill(first.id() as libc::pid_t, libc::SIGSTOP) }, 0);
+    assert_eq!(unsafe { libc::kill(first.0.id() as libc::pid_t, libc::SIGSTOP) }, 0);
     let second = tablebase(&["generate", "morris", "--up-to", "5-5", "--dir", d]);
     assert_eq!(second.status.code(), Some(1));
     let stderr = String::from_utf8(second.stderr).unwrap();
     assert!(stderr.contains("already running") && stderr.contains(&format!("process {pid}")), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    first.kill().unwrap(); // SIGKILL: the lock file stays, the lock does not
-    first.wait().unwrap();
+    first.0.kill().unwrap(); // SIGKILL: the lock file stays, the lock does not
+    first.0.wait().unwrap();
     assert!(lock.exists());
     // The next run is not kept out by the lock file left behind (a smaller one: the point is
     // the lock, not the tables).

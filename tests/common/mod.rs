@@ -202,8 +202,8 @@ pub fn raw_of(bytes: &[u8]) -> Vec<u8> {
     raw
 }
 
-/// The files of `dir` whose names start with `prefix`, with the SHA-256 of their bytes as they
-/// are, of their bytes raw (format version 3) and in format version 2.
+/// The files of `dir` that `chosen` names, with the SHA-256 of their bytes as they are, of their
+/// bytes raw (format version 3) and in format version 2.
 fn hashes(dir: &std::path::Path, chosen: &dyn Fn(&str) -> bool) -> Vec<(String, String, String, String)> {
     use sha2::{Digest, Sha256};
     let hex = |bytes: &[u8]| -> String { Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect() };
@@ -398,11 +398,11 @@ pub fn shared_scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
-/// Tables that the tests of one file share: `generate` writes them into the directory it is
-/// given, once for every test process of the same binaries (cargo test runs a file's tests as
-/// threads of one process, nextest each in a process of its own), into a cache under the
-/// target directory's scratch space; each process reads a copy of its own, a
-/// [`shared_scratch`] directory, so that what one test writes beside the tables no other sees.
+/// Tables that tests share: `generate` writes them into the directory it is given, once for
+/// every test process of the same binaries (cargo test runs the tests as threads of one
+/// process, nextest each in a process of its own), into a cache under the target directory's
+/// scratch space; each call gets a copy of its own, a [`shared_scratch`] directory, so that what
+/// one test writes beside the tables no other sees.
 pub fn shared_tables(name: &str, generate: impl FnOnce(&std::path::Path)) -> std::path::PathBuf {
     let cache = cached_tables(name, generate);
     let dir = shared_scratch(name);
@@ -543,6 +543,7 @@ pub fn search_agrees_with_ply(
     use tablebase::table::Check;
     use tablebase::{LayeredGame, Value};
     let tables = Connect4::tables(g);
+    assert!(at_most > 0);
     let layer = tables.open_layer(dir, ply, |_| Check::Checksum).unwrap();
     let members = |mut each: Box<dyn FnMut(u64, u64) + '_>| {
         let (mut ordinal, mut next) = (0, layer.set.next_member(0).unwrap());

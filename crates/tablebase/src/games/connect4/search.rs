@@ -237,7 +237,8 @@ mod tests {
         }
         let (reachable, _, _) = crate::games::connect4::reference::connect4_board(4, 4).unwrap();
         assert_eq!(Some(confirmed), reachable);
-        assert!(refused >= 4 * confirmed, "{confirmed} {refused}");
+        // At least five wrong values of the six for every position (one of them may be exact).
+        assert!(refused >= 5 * confirmed, "{confirmed} {refused}");
     }
 
     /// The prover agrees with minimax on who wins, for either side as the attacker, at every
