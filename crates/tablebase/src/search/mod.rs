@@ -120,6 +120,20 @@ impl fmt::Display for SearchError {
 
 impl std::error::Error for SearchError {}
 
+/// How many nodes a search visits between two readings of its clock and its work's stop, once
+/// its searcher has visited [`FRESH_NODES`]. A reading costs about 25 ns, nothing against the
+/// nodes between two.
+pub(crate) const CLOCK_EVERY: u64 = 256;
+
+/// The first nodes of a searcher (or prover), at each of which the clock and the stop are read.
+///
+/// A fresh transposition table is untouched memory in huge pages: its first nodes each fault
+/// in a page of 2 MB, which the kernel clears, so that 256 of them clear about the whole of a
+/// 64 MB table. A search of the lowest priority on a busy machine (`serve`'s) is let to run
+/// between the cleared parts of a page only, and took tens of seconds to reach its first
+/// reading, seeing its stop (a client gone) that late, and clearing memory no one wanted.
+pub(crate) const FRESH_NODES: u64 = 4096;
+
 /// When a search gives up: a point in time and the limit it came from, or never; and for a
 /// test that must not depend on the machine's speed, a count of nodes.
 #[derive(Clone, Copy, Debug)]
@@ -146,8 +160,8 @@ impl Deadline {
         Deadline { time, ..Deadline::default() }
     }
 
-    /// Never by the clock; at the searcher's count of nodes `last_node` (to within the 4,096
-    /// nodes between two checks, the same in every run).
+    /// Never by the clock; at the searcher's count of nodes `last_node` (to within the
+    /// [`CLOCK_EVERY`] nodes between two checks, the same in every run).
     #[cfg(test)]
     pub(crate) fn at_node(last_node: u64) -> Deadline {
         Deadline { time: None, last_node }
@@ -155,10 +169,10 @@ impl Deadline {
 
     /// The error to stop with after `nodes` nodes, once the time is up, this search's own or
     /// that of the work the thread does (`Work`), or once that work is stopped; the clock is
-    /// read at every 4,096th node only.
+    /// read at each of the first [`FRESH_NODES`] nodes, then at every [`CLOCK_EVERY`]th only.
     #[inline]
     pub(crate) fn check(&self, nodes: u64) -> Result<(), SearchError> {
-        if nodes & 0xfff != 0 {
+        if nodes > FRESH_NODES && !nodes.is_multiple_of(CLOCK_EVERY) {
             return Ok(());
         }
         self.check_now(nodes)

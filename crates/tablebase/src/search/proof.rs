@@ -339,7 +339,7 @@ impl<G: LineGame> Prover<G> {
         mut line: Option<&mut Vec<u64>>,
     ) -> Result<bool, SearchError> {
         // Counted before the tick, as in `search`: the clock is read when the count of both
-        // searches passes a multiple of 4,096, and a count ticked before its increment is
+        // searches passes a multiple of `CLOCK_EVERY`, and a count ticked before its increment is
         // skipped when the next node is the other search's (a proof once ran on for minutes
         // past its limit).
         self.threat_nodes += 1;

@@ -277,4 +277,23 @@ mod tests {
         let error = searcher.value(&Position::EMPTY).unwrap_err();
         assert!(matches!(error, SearchError::TimeLimit { .. }), "{error}");
     }
+
+    /// A fresh searcher reads its limits at each of its first nodes (each may clear a huge page
+    /// of its table), then at every 256th: a limit is seen at the node it falls on, or at the
+    /// next reading.
+    #[test]
+    fn a_fresh_searcher_reads_its_limits_at_every_node() {
+        use crate::search::{CLOCK_EVERY, FRESH_NODES};
+        let g = Geometry::new(7, 6).unwrap();
+        let mut searcher = Searcher::new(g, 64 << 20);
+        searcher.set_node_limit(1);
+        let stopped = searcher.value(&Position::EMPTY).unwrap_err();
+        assert_eq!(stopped, SearchError::TimeLimit { seconds: 0.0, nodes: 1 });
+        // Past the fresh nodes: the limit falls between two readings.
+        let last = searcher.nodes() + FRESH_NODES + 10;
+        searcher.set_node_limit(FRESH_NODES + 10);
+        let stopped = searcher.value(&Position::EMPTY).unwrap_err();
+        let next_reading = last.next_multiple_of(CLOCK_EVERY);
+        assert_eq!(stopped, SearchError::TimeLimit { seconds: 0.0, nodes: next_reading });
+    }
 }
