@@ -92,6 +92,7 @@ fn parse() -> Result<Cli, clap::Error> {
 }
 
 fn main() {
+    tablebase::resources::one_allocator_arena_under_an_address_limit();
     let cli = match parse() {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => e.exit(),
