@@ -564,9 +564,10 @@ fn under_ulimit(kib: u64, args: &[&str]) -> Output {
 fn memory_limits_are_clean_errors() {
     let dir = common::scratch("ulimit");
     let d = dir.to_str().unwrap();
-    // Under the estimate (48 MB for the 4-stone game, where about 30 MB of the 60 MB is
-    // mapped already): refused before any work, naming both.
-    let out = under_ulimit(60_000, &["generate", "morris", "--stones", "4", "--dir", d]);
+    // Two threads on any machine: each thread's stack counts against the limit. Under the
+    // estimate (48 MB for the 4-stone game, where about 30 MB of the 60 MB is mapped already):
+    // refused before any work, naming both.
+    let out = under_ulimit(60_000, &["generate", "morris", "--stones", "4", "--threads", "2", "--dir", d]);
     let text = refused(&out, 1);
     assert!(text.contains("does not fit") && text.contains("48.0 MB of memory"), "{text}");
     // Over the estimate but under what the run takes (the estimate leaves out the address space
@@ -574,7 +575,7 @@ fn memory_limits_are_clean_errors() {
     // by an allocation refused part-way, cleanly, its last line saying why. The same on every
     // run: under a limit the run keeps one allocator arena, so what is mapped when it checks
     // does not depend on how far its threads have got.
-    let out = under_ulimit(100_000, &["generate", "morris", "--stones", "4", "--dir", d]);
+    let out = under_ulimit(100_000, &["generate", "morris", "--stones", "4", "--threads", "2", "--dir", d]);
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(said.contains("morris 3-3: 169626 positions solved"), "{said}");
@@ -583,7 +584,7 @@ fn memory_limits_are_clean_errors() {
     // Resumed under a limit the run fits, with 20 MB to spare once the threads' arenas are not
     // counted (with an arena a thread, the same run failed or not from one try to the next):
     // it completes, and what it wrote before and after is sound.
-    let out = under_ulimit(160_000, &["generate", "morris", "--stones", "4", "--dir", d]);
+    let out = under_ulimit(160_000, &["generate", "morris", "--stones", "4", "--threads", "2", "--dir", d]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let out = tablebase(&["verify", "morris", "--stones", "4", "--dir", d], "");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

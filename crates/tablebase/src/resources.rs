@@ -42,12 +42,18 @@ fn kib_field(text: &str, name: &str) -> Option<u64> {
 /// or ran out of memory later (the same command, on the same machine, both ways). One arena
 /// gives that space to the tables; the solvers' loops do not allocate, so they do not wait on
 /// its lock (`generate morris --stones 5`: 12.7 s against 14.2 s with an arena a thread).
-/// Nothing changes without a limit, or with another C library.
+/// Nothing changes without a limit, or with a C library other than glibc.
 pub fn one_allocator_arena_under_an_address_limit() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    if address_space_left().is_some() {
-        // SAFETY: mallopt changes a setting of the allocator; called before any other thread.
-        unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
+    {
+        let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        // SAFETY: getrlimit fills the struct it is given; mallopt changes a setting of the
+        // allocator, called before any other thread.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_AS, &mut limit) == 0 && limit.rlim_cur != libc::RLIM_INFINITY {
+                libc::mallopt(libc::M_ARENA_MAX, 1);
+            }
+        }
     }
 }
 

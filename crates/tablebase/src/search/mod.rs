@@ -120,18 +120,27 @@ impl fmt::Display for SearchError {
 
 impl std::error::Error for SearchError {}
 
-/// How many nodes a search visits between two readings of its clock and its work's stop, once
-/// its searcher has visited [`FRESH_NODES`]. A reading costs about 25 ns, nothing against the
-/// nodes between two.
-pub(crate) const CLOCK_EVERY: u64 = 256;
+/// How many nodes a search visits between two readings of its clock (its own limit and its
+/// work's) and of its node limit.
+///
+/// Not fewer: a short limit (a probe's quarter of a second of exact search before its proof)
+/// would then cut a search whose first nodes waited on the kernel clearing its table's pages.
+/// Read at each of a searcher's first nodes, a Qubic probe at the lowest priority on a busy
+/// machine found a move "unknown" after 34 s that it proved a draw in 1.7 s when the exact
+/// search had its first 4,096 nodes, which settle it.
+pub(crate) const CLOCK_EVERY: u64 = 4096;
 
-/// The first nodes of a searcher (or prover), at each of which the clock and the stop are read.
+/// How many nodes a search visits between two looks at its work's stop (a client gone), once
+/// past its searcher's [`FRESH_NODES`]: a look is an atomic load, nothing against 256 nodes.
+pub(crate) const STOP_EVERY: u64 = 256;
+
+/// The first nodes of a searcher (or prover), at each of which it looks at its work's stop.
 ///
 /// A fresh transposition table is untouched memory in huge pages: its first nodes each fault
 /// in a page of 2 MB, which the kernel clears, so that 256 of them clear about the whole of a
 /// 64 MB table. A search of the lowest priority on a busy machine (`serve`'s) is let to run
 /// between the cleared parts of a page only, and took tens of seconds to reach its first
-/// reading, seeing its stop (a client gone) that late, and clearing memory no one wanted.
+/// look, seeing its stop (a client gone) that late, and clearing memory no one wanted.
 pub(crate) const FRESH_NODES: u64 = 4096;
 
 /// When a search gives up: a point in time and the limit it came from, or never; and for a
@@ -169,13 +178,17 @@ impl Deadline {
 
     /// The error to stop with after `nodes` nodes, once the time is up, this search's own or
     /// that of the work the thread does (`Work`), or once that work is stopped; the clock is
-    /// read at each of the first [`FRESH_NODES`] nodes, then at every [`CLOCK_EVERY`]th only.
+    /// read at every [`CLOCK_EVERY`]th node, the stop looked at on each of the first
+    /// [`FRESH_NODES`] nodes and every [`STOP_EVERY`]th after.
     #[inline]
     pub(crate) fn check(&self, nodes: u64) -> Result<(), SearchError> {
-        if nodes > FRESH_NODES && !nodes.is_multiple_of(CLOCK_EVERY) {
+        if nodes > FRESH_NODES && !nodes.is_multiple_of(STOP_EVERY) {
             return Ok(());
         }
-        self.check_now(nodes)
+        if nodes.is_multiple_of(CLOCK_EVERY) {
+            return self.check_now(nodes);
+        }
+        work_stopped()
     }
 
     #[cold]
@@ -191,6 +204,15 @@ impl Deadline {
         }
         WORK.with_borrow(|work| work.as_ref().map_or(Ok(()), |work| work.check(now, nodes)))
     }
+}
+
+/// [`SearchError::Stopped`] where the work this thread does, or one it is part of, is stopped.
+#[cold]
+fn work_stopped() -> Result<(), SearchError> {
+    WORK.with_borrow(|work| match work {
+        Some(work) if work.is_stopped() => Err(SearchError::Stopped),
+        _ => Ok(()),
+    })
 }
 
 /// What all the searches of one piece of work (a request to `serve`) may take together, on
@@ -279,6 +301,18 @@ impl Work {
             work = w.outer.as_deref();
         }
         left
+    }
+
+    /// Whether this work or one it is part of is stopped.
+    fn is_stopped(&self) -> bool {
+        let mut work = Some(self);
+        while let Some(w) = work {
+            if w.stopped.load(Ordering::Relaxed) {
+                return true;
+            }
+            work = w.outer.as_deref();
+        }
+        false
     }
 
     fn check(&self, now: Instant, nodes: u64) -> Result<(), SearchError> {

@@ -154,8 +154,9 @@ impl<G: LineGame> Prover<G> {
     /// The same prover, its tables backed by huge pages where the kernel can, so that a random
     /// slot does not also miss the TLB. For long proofs only: on this project's machine the
     /// kernel took 1.5 to 4 s to clear 1.5 GB of huge pages on their first touches (1 s for
-    /// small pages), which a new table's first few thousand nodes make, before a search can
-    /// see that its time is up (a probe's share of its limit, a server's request).
+    /// small pages), which a new table's first few thousand nodes make, while the clock is read
+    /// at every 4,096th node only (a search looks at its stop at each of them): a cost a short
+    /// search (a probe's share of its limit, a server's request) should not pay.
     pub fn on_huge_pages(self) -> Prover<G> {
         crate::prefetch::advise_huge_pages(&self.numbers.entries);
         crate::prefetch::advise_huge_pages(&self.threats.slots);

@@ -278,22 +278,22 @@ mod tests {
         assert!(matches!(error, SearchError::TimeLimit { .. }), "{error}");
     }
 
-    /// A fresh searcher reads its limits at each of its first nodes (each may clear a huge page
-    /// of its table), then at every 256th: a limit is seen at the node it falls on, or at the
-    /// next reading.
+    /// A searcher looks at its work's stop at each of its first 4,096 nodes (each may clear a
+    /// huge page of its table), then at every 256th; at its clock and node limit at every
+    /// 4,096th only.
     #[test]
-    fn a_fresh_searcher_reads_its_limits_at_every_node() {
-        use crate::search::{CLOCK_EVERY, FRESH_NODES};
+    fn a_searcher_looks_at_its_stop_sooner_than_at_its_clock() {
+        use crate::search::{CLOCK_EVERY, STOP_EVERY, Work};
         let g = Geometry::new(7, 6).unwrap();
+        let stopped = Work::new(None);
+        stopped.stop();
         let mut searcher = Searcher::new(g, 64 << 20);
+        let answer = Work::run(Some(&stopped), || searcher.value(&Position::EMPTY));
+        assert_eq!((answer, searcher.nodes()), (Err(SearchError::Stopped), 1));
         searcher.set_node_limit(1);
-        let stopped = searcher.value(&Position::EMPTY).unwrap_err();
-        assert_eq!(stopped, SearchError::TimeLimit { seconds: 0.0, nodes: 1 });
-        // Past the fresh nodes: the limit falls between two readings.
-        let last = searcher.nodes() + FRESH_NODES + 10;
-        searcher.set_node_limit(FRESH_NODES + 10);
-        let stopped = searcher.value(&Position::EMPTY).unwrap_err();
-        let next_reading = last.next_multiple_of(CLOCK_EVERY);
-        assert_eq!(stopped, SearchError::TimeLimit { seconds: 0.0, nodes: next_reading });
+        let limited = searcher.value(&Position::EMPTY);
+        assert_eq!(limited, Err(SearchError::TimeLimit { seconds: 0.0, nodes: CLOCK_EVERY }));
+        let answer = Work::run(Some(&stopped), || searcher.value(&Position::EMPTY));
+        assert_eq!((answer, searcher.nodes()), (Err(SearchError::Stopped), CLOCK_EVERY + STOP_EVERY));
     }
 }

@@ -801,8 +801,9 @@ impl SogoProver {
     /// The same prover, its table backed by huge pages where the kernel can (about an eighth
     /// faster per node: docs/BENCHMARKS.md). For long proofs only: each first touch of a page then
     /// clears 2 MB, and a new table's first few thousand nodes clear all of it (about half a
-    /// second a GB) before the search can notice that it is no longer wanted, which a server's
-    /// short searches must (`serve` stops a search whose client has gone).
+    /// second a GB), a cost a server's short searches should not pay (the search looks at its
+    /// stop at each of those nodes, so that a client gone still stops it within one page's
+    /// clearing, but reads its clock at every 4,096th node only).
     pub fn on_huge_pages(self) -> SogoProver {
         crate::prefetch::advise_huge_pages(&self.table.buckets);
         self
