@@ -588,6 +588,23 @@ fn memory_limits_are_clean_errors() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let out = tablebase(&["verify", "morris", "--stones", "4", "--dir", d], "");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Worker threads whose stacks do not fit (64 of 2 MB): one line and exit 1, asked for or
+    // rayon's default (which panicked at the first parallel loop), before any file is made.
+    let empty = common::scratch("ulimit-threads");
+    let e = empty.to_str().unwrap();
+    let out = under_ulimit(60_000, &["generate", "morris", "--stones", "4", "--threads", "64", "--dir", e]);
+    let text = refused(&out, 1);
+    assert!(text.starts_with("tablebase: could not start 64 worker threads: "), "{text}");
+    let out = Command::new("sh")
+        .args(["-c", "ulimit -v 60000 && RAYON_NUM_THREADS=64 exec \"$0\" \"$@\""])
+        .arg(BINARY)
+        .args(["generate", "morris", "--stones", "4", "--dir", e])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text = refused(&out, 1);
+    assert!(text.starts_with("tablebase: could not start the worker threads: "), "{text}");
+    assert_eq!(std::fs::read_dir(&empty).map_or(0, Iterator::count), 0, "files made");
     // A search whose tables do not fit the limit: refused or stopped, in one line.
     let out = under_ulimit(400_000, &["probe", "qubic", "--dir", d, "--max-time", "5", "a11b22"]);
     let text = refused(&out, 1);

@@ -104,6 +104,15 @@ pub enum Error {
         /// Bytes the process can be given now.
         available: u64,
     },
+    /// The worker threads could not be started (a limit on the process: `ulimit -v`, `ulimit
+    /// -u`): exit 1.
+    Threads {
+        /// The number asked for (`--threads`); `None`: rayon's default (one a processor, or
+        /// `RAYON_NUM_THREADS`).
+        threads: Option<usize>,
+        /// What rayon said.
+        source: rayon::ThreadPoolBuildError,
+    },
     /// `serve` cannot listen or stopped serving: exit 1.
     Serve {
         /// The address.
@@ -169,6 +178,14 @@ impl fmt::Display for Error {
                 tablebase::resources::bytes(*available)
             ),
             Error::Serve { address, .. } => write!(f, "serving on {address}"),
+            Error::Threads { threads, source } => {
+                let which =
+                    threads.map_or("the worker threads".to_string(), |n| format!("{n} worker threads"));
+                write!(
+                    f,
+                    "could not start {which}: {source} (a limit on this process, such as ulimit -v or ulimit -u, may be too low)"
+                )
+            }
             Error::Input(_) => write!(f, "standard input"),
             Error::Output(_) => write!(f, "standard output"),
             Error::File { path, .. } => write!(f, "{}", path.display()),

@@ -117,21 +117,15 @@ fn thread_count(text: &str) -> Result<usize, String> {
     }
 }
 
-impl Threads {
-    /// Sizes the worker pool, once per process (a command may run several catalogues).
-    fn apply(&self) -> Result<(), Error> {
-        static APPLIED: std::sync::OnceLock<()> = std::sync::OnceLock::new();
-        let Some(n) = self.threads else { return Ok(()) };
-        if APPLIED.get().is_some() {
-            return Ok(());
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build_global()
-            .map_err(|e| Error::Usage(format!("--threads {n}: {e}")))?;
-        let _ = APPLIED.set(());
-        Ok(())
+/// Starts the worker pool, `threads` of them or one a processor, before the command does any
+/// work: a pool that cannot start (threads' stacks refused under `ulimit -v`, or `ulimit -u`)
+/// is then one line and exit 1, where rayon would panic at the first parallel loop.
+fn start_workers(threads: Option<usize>) -> Result<(), Error> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        pool = pool.num_threads(n);
     }
+    pool.build_global().map_err(|source| Error::Threads { threads, source })
 }
 
 /// `generate`'s flags, for every game.
@@ -325,6 +319,14 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     if let Some(dir) = dir {
         looked_into(dir)?;
     }
+    let threads = match &cli.command {
+        Command::Generate { game } => game.args.threads.threads,
+        Command::Plan { game } => game.args.threads.threads,
+        Command::Verify { game: Some(game), .. } => game.args.threads.threads,
+        Command::Verify { game: None, all } => all.threads.threads,
+        _ => None,
+    };
+    start_workers(threads)?;
     match cli.command {
         Command::Generate { game } => on_game(&game, Generating(&game.args)),
         Command::Plan { game } => on_game(&game, Planning(&game.args)),
@@ -428,7 +430,7 @@ impl OnVariant for Generating<'_> {
         let catalogue =
             game.catalogue(&args.dir, Purpose::Generate).map_err(|e| variant_error(e, &args.dir))?;
         let storage = if args.raw { Storage::Raw } else { Storage::Compressed };
-        generate(&catalogue, &args.dir, storage, args.only.as_deref(), &args.threads)
+        generate(&catalogue, &args.dir, storage, args.only.as_deref())
     }
 }
 
@@ -437,7 +439,6 @@ struct Planning<'a>(&'a PlanArgs);
 impl OnVariant for Planning<'_> {
     fn run<G: Game>(self, game: G) -> Result<(), Error> {
         let args = self.0;
-        args.threads.apply()?;
         let catalogue =
             game.catalogue(&args.dir, Purpose::Generate).map_err(|e| variant_error(e, &args.dir))?;
         // Written, not printed: `plan ... | head -1` closes the pipe, which is not a panic.
@@ -644,9 +645,7 @@ fn generate(
     dir: &Path,
     storage: Storage,
     only: Option<&str>,
-    threads: &Threads,
 ) -> Result<(), Error> {
-    threads.apply()?;
     let progress = progress::stderr();
     let options = GenerateOptions { storage, only, progress: &progress };
     match tablebase::generate(catalogue, dir, &options) {
@@ -657,7 +656,6 @@ fn generate(
 }
 
 fn verify<C: Catalogue>(catalogue: &C, dir: &Path, args: &VerifyArgs) -> Result<(), Error> {
-    args.threads.apply()?;
     let progress = progress::stderr();
     let mut out = output::stdout();
     let (mut failed, mut missing) = (false, Vec::new());
