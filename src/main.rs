@@ -93,6 +93,7 @@ fn parse() -> Result<Cli, clap::Error> {
 
 fn main() {
     tablebase::resources::one_allocator_arena_under_an_address_limit();
+    let_writes_past_the_file_size_limit_fail();
     let cli = match parse() {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => e.exit(),
@@ -143,5 +144,15 @@ fn missing_subcommand() -> String {
     match path.split_once(' ') {
         None => format!("missing a command: {names} (see '{path} --help')"),
         Some((_, given)) => format!("missing a command after '{given}': {names} (see '{path} --help')"),
+    }
+}
+
+/// Under a limit on the size of a file (`ulimit -f`), a write past it fails with "File too
+/// large" and the run ends in one line naming the file, like a full disk, instead of the
+/// process being killed by SIGXFSZ without a word (exit 153) with its temporary file left.
+fn let_writes_past_the_file_size_limit_fail() {
+    // SAFETY: ignoring a signal changes no memory; nothing else handles SIGXFSZ.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
 }

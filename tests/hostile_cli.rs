@@ -617,6 +617,34 @@ fn memory_limits_are_clean_errors() {
     assert!(text.contains("--table-mb 1024: needs 1.07 GB of memory"), "{text}");
 }
 
+/// A limit on the size of a file (`ulimit -f`, 100 KB here) is a write that fails, said in one
+/// line naming the file, as a full disk is: never the process killed by SIGXFSZ without a
+/// word (exit 153), and no temporary file left; the run then resumes without the limit.
+#[test]
+fn a_file_size_limit_is_a_clear_error_and_a_rerun_completes() {
+    let dir = common::scratch("ulimit-f");
+    let d = dir.to_str().unwrap();
+    let generate = ["generate", "morris", "--stones", "4", "--threads", "2", "--dir", d];
+    let out = Command::new("sh")
+        .args(["-c", "ulimit -f 100 && exec \"$0\" \"$@\""])
+        .arg(BINARY)
+        .args(generate)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let last = stopped(&out, 1);
+    assert!(last.ends_with(".tbl.tmp: File too large (os error 27)"), "{last}");
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.iter().any(|n| n.ends_with(".tmp")), "{names:?}");
+    let out = tablebase(&generate, "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = tablebase(&["verify", "morris", "--stones", "4", "--quick", "--dir", d], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
 /// A proof by parts's journal (`bench cube-prove --journal`) that is damaged, a link, a FIFO, a
 /// directory, or asked for without `--parts`: refused in one line naming the file and what is
 /// wrong, the link's target untouched.

@@ -107,9 +107,11 @@ pub(crate) fn reserve_blocks(file: &File, length: u64, path: &Path) -> Result<()
     // SAFETY: a plain system call on a file descriptor the caller owns.
     match unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, signed) } {
         0 => Ok(()),
-        libc::ENOSPC | libc::EFBIG => Err(no_space()),
+        libc::ENOSPC => Err(no_space()),
         // A file system without fallocate: the length alone, as before.
         libc::EOPNOTSUPP | libc::EINVAL => file.set_len(length).map_err(failed),
+        // EFBIG among them, past the largest file allowed (`ulimit -f`, or the file system's):
+        // the system's words, "File too large", not a full disk.
         code => Err(failed(io::Error::from_raw_os_error(code))),
     }
 }
