@@ -94,6 +94,24 @@ fn parse() -> Result<Cli, clap::Error> {
 fn main() {
     tablebase::resources::one_allocator_arena_under_an_address_limit();
     let_writes_past_the_file_size_limit_fail();
+    // The command runs on a thread with an 8 MB stack, what a default shell gives the main
+    // thread, whatever `ulimit -s` says: the searches recurse a frame a ply, and under `ulimit
+    // -s 64` the main thread's stack overflowed (an abort, exit 134). A panic goes on as it
+    // would have on the main thread.
+    const STACK_BYTES: usize = 8 << 20;
+    let command = std::thread::Builder::new().name("tablebase".into()).stack_size(STACK_BYTES);
+    match command.spawn(command_line) {
+        Ok(running) => running.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        Err(e) => {
+            let error = Error::Threads { which: "the command's thread".to_string(), why: e.to_string() };
+            complain!("tablebase: {error}");
+            std::process::exit(error.exit_code());
+        }
+    }
+}
+
+/// The command line read, run, and its outcome said: one line and the exit status for an error.
+fn command_line() {
     let cli = match parse() {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => e.exit(),

@@ -617,6 +617,40 @@ fn memory_limits_are_clean_errors() {
     assert!(text.contains("--table-mb 1024: needs 1.07 GB of memory"), "{text}");
 }
 
+/// A small stack limit (`ulimit -s 32`, in KB) changes nothing: the command runs on a thread of
+/// its own with a stack of 8 MB, where the searches' recursion overflowed the main thread's
+/// (an abort, exit 134).
+#[test]
+fn a_small_stack_limit_changes_no_answer() {
+    let dir = common::scratch("ulimit-s");
+    let d = dir.to_str().unwrap();
+    // Late positions whose searches go down to the last empty cell (tests/pictures_and_play.rs).
+    let positions = [
+        (
+            "qubic",
+            "b14a14c34c32c11c12d13b33a42b32a23d23c43d12c33a41d22c21a31c14a32b43b41b42b31c44a21b44d42d24b24c31a13a33c42d43b12d33d34c13d32a11a44d44d11a12b23d21c24b13",
+        ),
+        (
+            "sogo",
+            "b1d1a2c4a3b4b3a2d2a3c1b3c1d1a2a2d1c4d1c1a3a1a4b1c4d2c1d2a4a4b1d3d3b2d4d2a1d4a4d4d3a1a3d4b4d3c4b3b2b4",
+        ),
+    ];
+    for (game, position) in positions {
+        let probe = ["probe", game, "--dir", d, "--brief", position];
+        let out = Command::new("sh")
+            .args(["-c", "ulimit -s 32 && exec \"$0\" \"$@\""])
+            .arg(BINARY)
+            .args(probe)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let alone = tablebase(&probe, "");
+        assert!(alone.status.success(), "{game}: {}", stderr(&alone));
+        assert_eq!((out.status.code(), stderr(&out)), (Some(0), String::new()), "{game}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&alone.stdout), "{game}");
+    }
+}
+
 /// A limit on the size of a file (`ulimit -f`, 100 KB here) is a write that fails, said in one
 /// line naming the file, as a full disk is: never the process killed by SIGXFSZ without a
 /// word (exit 153), and no temporary file left; the run then resumes without the limit.

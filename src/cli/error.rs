@@ -107,11 +107,11 @@ pub enum Error {
     /// The worker threads could not be started (a limit on the process: `ulimit -v`, `ulimit
     /// -u`): exit 1.
     Threads {
-        /// The number asked for (`--threads`); `None`: rayon's default (one a processor, or
-        /// `RAYON_NUM_THREADS`).
-        threads: Option<usize>,
-        /// What rayon said.
-        source: rayon::ThreadPoolBuildError,
+        /// Which: `64 worker threads`, `the worker threads` (rayon's default number), `the
+        /// command's thread`.
+        which: String,
+        /// What the system said.
+        why: String,
     },
     /// `serve` cannot listen or stopped serving: exit 1.
     Serve {
@@ -178,14 +178,10 @@ impl fmt::Display for Error {
                 tablebase::resources::bytes(*available)
             ),
             Error::Serve { address, .. } => write!(f, "serving on {address}"),
-            Error::Threads { threads, source } => {
-                let which =
-                    threads.map_or("the worker threads".to_string(), |n| format!("{n} worker threads"));
-                write!(
-                    f,
-                    "could not start {which}: {source} (a limit on this process, such as ulimit -v or ulimit -u, may be too low)"
-                )
-            }
+            Error::Threads { which, why } => write!(
+                f,
+                "could not start {which}: {why} (a limit on this process, such as ulimit -v or ulimit -u, may be too low)"
+            ),
             Error::Input(_) => write!(f, "standard input"),
             Error::Output(_) => write!(f, "standard output"),
             Error::File { path, .. } => write!(f, "{}", path.display()),

@@ -125,7 +125,10 @@ fn start_workers(threads: Option<usize>) -> Result<(), Error> {
     if let Some(n) = threads {
         pool = pool.num_threads(n);
     }
-    pool.build_global().map_err(|source| Error::Threads { threads, source })
+    pool.build_global().map_err(|e| Error::Threads {
+        which: threads.map_or("the worker threads".to_string(), |n| format!("{n} worker threads")),
+        why: e.to_string(),
+    })
 }
 
 /// `generate`'s flags, for every game.
