@@ -94,12 +94,11 @@ fn parse() -> Result<Cli, clap::Error> {
 fn main() {
     tablebase::resources::one_allocator_arena_under_an_address_limit();
     let_writes_past_the_file_size_limit_fail();
-    // The command runs on a thread with an 8 MB stack, what a default shell gives the main
-    // thread, whatever `ulimit -s` says: the searches recurse a frame a ply, and under `ulimit
-    // -s 64` the main thread's stack overflowed (an abort, exit 134). A panic goes on as it
-    // would have on the main thread.
-    const STACK_BYTES: usize = 8 << 20;
-    let command = std::thread::Builder::new().name("tablebase".into()).stack_size(STACK_BYTES);
+    // The command runs on a thread with at least an 8 MB stack, what a default shell gives the
+    // main thread, however low `ulimit -s` is (a higher one is kept): the searches recurse a
+    // frame a ply, and under `ulimit -s 32` the main thread's stack overflowed (an abort, exit
+    // 134). A panic goes on as it would have on the main thread.
+    let command = std::thread::Builder::new().name("tablebase".into()).stack_size(command_stack_bytes());
     match command.spawn(command_line) {
         Ok(running) => running.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
         Err(e) => {
@@ -173,4 +172,16 @@ fn let_writes_past_the_file_size_limit_fail() {
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
+}
+
+/// The command thread's stack: 8 MB, or the stack limit where it is higher (at most 1 GB;
+/// `unlimited` is 8 MB, more than any search here needs).
+fn command_stack_bytes() -> usize {
+    const LEAST: u64 = 8 << 20;
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit fills the struct it is given.
+    let finite = unsafe { libc::getrlimit(libc::RLIMIT_STACK, &mut limit) } == 0
+        && limit.rlim_cur != libc::RLIM_INFINITY;
+    let bytes = if finite { limit.rlim_cur.clamp(LEAST, 1 << 30) } else { LEAST };
+    bytes as usize
 }

@@ -547,11 +547,13 @@ fn a_closed_standard_output_is_an_error_not_success() {
 
 /// Runs the binary under an address-space limit of `kib` KiB (`ulimit -v`).
 fn under_ulimit(kib: u64, args: &[&str]) -> Output {
+    // Two workers on any machine: each thread's stack counts against the limit.
     Command::new("sh")
         .arg("-c")
         .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
         .arg(BINARY)
         .args(args)
+        .env("RAYON_NUM_THREADS", "2")
         .stdin(Stdio::null())
         .output()
         .unwrap()
@@ -588,8 +590,9 @@ fn memory_limits_are_clean_errors() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let out = tablebase(&["verify", "morris", "--stones", "4", "--dir", d], "");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    // Worker threads whose stacks do not fit (64 of 2 MB): one line and exit 1, asked for or
-    // rayon's default (which panicked at the first parallel loop), before any file is made.
+    // Worker threads whose stacks do not fit (64 of 2 MB): one line and exit 1 before any file
+    // is made, asked for or rayon's default (here `RAYON_NUM_THREADS`), where rayon's pool
+    // panicked at the first parallel loop.
     let empty = common::scratch("ulimit-threads");
     let e = empty.to_str().unwrap();
     let out = under_ulimit(60_000, &["generate", "morris", "--stones", "4", "--threads", "64", "--dir", e]);
@@ -603,7 +606,10 @@ fn memory_limits_are_clean_errors() {
         .output()
         .unwrap();
     let text = refused(&out, 1);
-    assert!(text.starts_with("tablebase: could not start the worker threads: "), "{text}");
+    assert!(
+        text.starts_with("tablebase: could not start the worker threads (--threads N asks for fewer): "),
+        "{text}"
+    );
     assert_eq!(std::fs::read_dir(&empty).map_or(0, Iterator::count), 0, "files made");
     // A search whose tables do not fit the limit: refused or stopped, in one line.
     let out = under_ulimit(400_000, &["probe", "qubic", "--dir", d, "--max-time", "5", "a11b22"]);

@@ -117,16 +117,20 @@ fn thread_count(text: &str) -> Result<usize, String> {
     }
 }
 
-/// Starts the worker pool, `threads` of them or one a processor, before the command does any
-/// work: a pool that cannot start (threads' stacks refused under `ulimit -v`, or `ulimit -u`)
-/// is then one line and exit 1, where rayon would panic at the first parallel loop.
+/// Starts the worker pool of a command that takes `--threads` (`generate`, `plan`, `verify`),
+/// `threads` of them or rayon's default (one a processor, or `RAYON_NUM_THREADS`), before it
+/// does any work: a pool that cannot start (threads' stacks refused under `ulimit -v`, a
+/// process limit) is one line and exit 1, where rayon would panic at the first parallel loop.
+/// Other commands start rayon's pool when they first need it, as many never do.
 fn start_workers(threads: Option<usize>) -> Result<(), Error> {
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = threads {
         pool = pool.num_threads(n);
     }
     pool.build_global().map_err(|e| Error::Threads {
-        which: threads.map_or("the worker threads".to_string(), |n| format!("{n} worker threads")),
+        which: threads.map_or("the worker threads (--threads N asks for fewer)".to_string(), |n| {
+            format!("{n} worker threads")
+        }),
         why: e.to_string(),
     })
 }
@@ -323,13 +327,15 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         looked_into(dir)?;
     }
     let threads = match &cli.command {
-        Command::Generate { game } => game.args.threads.threads,
-        Command::Plan { game } => game.args.threads.threads,
-        Command::Verify { game: Some(game), .. } => game.args.threads.threads,
-        Command::Verify { game: None, all } => all.threads.threads,
+        Command::Generate { game } => Some(&game.args.threads),
+        Command::Plan { game } => Some(&game.args.threads),
+        Command::Verify { game: Some(game), .. } => Some(&game.args.threads),
+        Command::Verify { game: None, all } => Some(&all.threads),
         _ => None,
     };
-    start_workers(threads)?;
+    if let Some(threads) = threads {
+        start_workers(threads.threads)?;
+    }
     match cli.command {
         Command::Generate { game } => on_game(&game, Generating(&game.args)),
         Command::Plan { game } => on_game(&game, Planning(&game.args)),

@@ -103,7 +103,9 @@ pub(crate) fn reserve_blocks(file: &File, length: u64, path: &Path) -> Result<()
     use std::os::fd::AsRawFd;
     let no_space = || no_space(path, length);
     let failed = |source| TableError::Io { path: path.to_path_buf(), source };
-    let Ok(signed) = libc::off_t::try_from(length) else { return Err(no_space()) };
+    let Ok(signed) = libc::off_t::try_from(length) else {
+        return Err(failed(io::Error::from_raw_os_error(libc::EFBIG)));
+    };
     // SAFETY: a plain system call on a file descriptor the caller owns.
     match unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, signed) } {
         0 => Ok(()),
