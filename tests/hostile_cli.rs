@@ -547,10 +547,16 @@ fn a_closed_standard_output_is_an_error_not_success() {
 
 /// Runs the binary under an address-space limit of `kib` KiB (`ulimit -v`).
 fn under_ulimit(kib: u64, args: &[&str]) -> Output {
-    // Two workers on any machine: each thread's stack counts against the limit.
+    under_shell(&format!("ulimit -v {kib}"), args)
+}
+
+/// The binary run with `args` after the shell commands `before` (limits, variables), on two
+/// workers on any machine unless `before` says otherwise: each thread's stack counts against
+/// an address-space limit.
+fn under_shell(before: &str, args: &[&str]) -> Output {
     Command::new("sh")
         .arg("-c")
-        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(format!("{before} && exec \"$0\" \"$@\""))
         .arg(BINARY)
         .args(args)
         .env("RAYON_NUM_THREADS", "2")
@@ -598,13 +604,10 @@ fn memory_limits_are_clean_errors() {
     let out = under_ulimit(60_000, &["generate", "morris", "--stones", "4", "--threads", "64", "--dir", e]);
     let text = refused(&out, 1);
     assert!(text.starts_with("tablebase: could not start 64 worker threads: "), "{text}");
-    let out = Command::new("sh")
-        .args(["-c", "ulimit -v 60000 && RAYON_NUM_THREADS=64 exec \"$0\" \"$@\""])
-        .arg(BINARY)
-        .args(["generate", "morris", "--stones", "4", "--dir", e])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let out = under_shell(
+        "ulimit -v 60000 && export RAYON_NUM_THREADS=64",
+        &["generate", "morris", "--stones", "4", "--dir", e],
+    );
     let text = refused(&out, 1);
     assert!(
         text.starts_with("tablebase: could not start the worker threads (--threads N asks for fewer): "),
@@ -643,13 +646,7 @@ fn a_small_stack_limit_changes_no_answer() {
     ];
     for (game, position) in positions {
         let probe = ["probe", game, "--dir", d, "--brief", position];
-        let out = Command::new("sh")
-            .args(["-c", "ulimit -s 32 && exec \"$0\" \"$@\""])
-            .arg(BINARY)
-            .args(probe)
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
+        let out = under_shell("ulimit -s 32", &probe);
         let alone = tablebase(&probe, "");
         assert!(alone.status.success(), "{game}: {}", stderr(&alone));
         assert_eq!((out.status.code(), stderr(&out)), (Some(0), String::new()), "{game}");
@@ -665,13 +662,7 @@ fn a_file_size_limit_is_a_clear_error_and_a_rerun_completes() {
     let dir = common::scratch("ulimit-f");
     let d = dir.to_str().unwrap();
     let generate = ["generate", "morris", "--stones", "4", "--threads", "2", "--dir", d];
-    let out = Command::new("sh")
-        .args(["-c", "ulimit -f 100 && exec \"$0\" \"$@\""])
-        .arg(BINARY)
-        .args(generate)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let out = under_shell("ulimit -f 100", &generate);
     let last = stopped(&out, 1);
     assert!(last.ends_with(".tbl.tmp: File too large (os error 27)"), "{last}");
     let names: Vec<String> = std::fs::read_dir(&dir)
