@@ -102,9 +102,7 @@ fn main() {
     match command.spawn(command_line) {
         Ok(running) => running.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
         Err(e) => {
-            let error = Error::Threads { which: "the command's thread".to_string(), why: e.to_string() };
-            complain!("tablebase: {error}");
-            std::process::exit(error.exit_code());
+            exit_with(&Error::Threads { which: "the command's thread".to_string(), why: e.to_string() })
         }
     }
 }
@@ -138,11 +136,14 @@ fn command_line() {
         // all done, so not success either.
         Err(Error::Output(e)) if e.kind() == IoErrorKind::BrokenPipe => std::process::exit(error::CUT_SHORT),
         Err(Error::Reported(code)) => std::process::exit(code),
-        Err(error) => {
-            complain!("tablebase: {}", one_line(&error));
-            std::process::exit(error.exit_code());
-        }
+        Err(error) => exit_with(&error),
     }
+}
+
+/// Says `error` in one line and exits with its status.
+fn exit_with(error: &Error) -> ! {
+    complain!("tablebase: {}", one_line(error));
+    std::process::exit(error.exit_code());
 }
 
 /// What to name after `tablebase [COMMAND ...]` when nothing more is given: the subcommands of

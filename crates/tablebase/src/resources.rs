@@ -45,28 +45,26 @@ fn kib_field(text: &str, name: &str) -> Option<u64> {
 /// Nothing changes without a limit, or with a C library other than glibc.
 pub fn one_allocator_arena_under_an_address_limit() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-        // SAFETY: getrlimit fills the struct it is given; mallopt changes a setting of the
-        // allocator, called before any other thread.
-        unsafe {
-            if libc::getrlimit(libc::RLIMIT_AS, &mut limit) == 0 && limit.rlim_cur != libc::RLIM_INFINITY {
-                libc::mallopt(libc::M_ARENA_MAX, 1);
-            }
-        }
+    if address_space_limit().is_some() {
+        // SAFETY: mallopt changes a setting of the allocator; called before any other thread.
+        unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
     }
+}
+
+/// RLIMIT_AS in bytes, where it is set (`ulimit -v`).
+fn address_space_limit() -> Option<u64> {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit fills the struct it is given.
+    let read = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+    (read && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
 }
 
 /// What RLIMIT_AS leaves of the address space, where it is set.
 fn address_space_left() -> Option<u64> {
-    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-    // SAFETY: getrlimit fills the struct it is given.
-    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0 || limit.rlim_cur == libc::RLIM_INFINITY {
-        return None;
-    }
+    let limit = address_space_limit()?;
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let used = kib_field(&status, "VmSize:").unwrap_or(0);
-    Some(limit.rlim_cur.saturating_sub(used))
+    Some(limit.saturating_sub(used))
 }
 
 /// What the memory limits of this process's control group and those above it leave (cgroup
