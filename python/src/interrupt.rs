@@ -80,23 +80,48 @@ impl Report for StopReport {
 /// [`Stop::progress`] it gives them.
 /// A panic of the work goes on unwinding here, for `guarded` to catch.
 pub fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce(&Arc<Stop>) -> T + Send) -> PyResult<T> {
+    interruptible_in_pieces(py, |stop, _: &dyn Fn(())| work(stop), |()| Ok(()))
+}
+
+/// As [`interruptible`], for work that hands over its results in pieces as it goes: each piece
+/// it passes to its second argument is given to `take` on the calling thread, the GIL held,
+/// while the work goes on with the next (a batch's Python objects made while its next positions
+/// are answered). Where `take` fails, the work is asked to stop, the pieces still coming are
+/// dropped, and that error is raised once the work has returned.
+pub fn interruptible_in_pieces<P: Send, T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&Arc<Stop>, &dyn Fn(P)) -> T + Send,
+    mut take: impl FnMut(P) -> PyResult<()>,
+) -> PyResult<T> {
     let stop = Stop::new();
-    let (done, finished) = channel();
+    let (send, received) = channel::<Message<P, T>>();
     let mut raised: Option<PyErr> = None;
     let outcome = pool().in_place_scope(|scope| {
         let for_work = stop.clone();
         scope.spawn(move |_| {
-            let outcome = catch_unwind(AssertUnwindSafe(|| work(&for_work)));
-            // The receiver waits for this; it is gone only if the waiting thread unwound.
-            let _ = done.send(outcome);
+            let piece = |piece: P| {
+                // The receiver waits for the outcome; it is gone only if the waiting thread
+                // unwound, and then nobody wants the piece.
+                let _ = send.send(Message::Piece(piece));
+            };
+            let outcome = catch_unwind(AssertUnwindSafe(|| work(&for_work, &piece)));
+            let _ = send.send(Message::Done(outcome));
         });
         // Moved in and out of each wait: a receiver may be sent to another thread, not shared.
-        let mut finished = finished;
+        let mut received = received;
         loop {
-            let (received, back) = py.detach(move || (finished.recv_timeout(SIGNAL_POLL), finished));
-            finished = back;
-            match received {
-                Ok(outcome) => break outcome,
+            let (message, back) = py.detach(move || (received.recv_timeout(SIGNAL_POLL), received));
+            received = back;
+            match message {
+                Ok(Message::Done(outcome)) => break outcome,
+                Ok(Message::Piece(piece)) => {
+                    if raised.is_none()
+                        && let Err(error) = take(piece)
+                    {
+                        stop.request();
+                        raised = Some(error);
+                    }
+                }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
                     unreachable!("the work sends its outcome before it ends")
@@ -115,6 +140,12 @@ pub fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce(&Arc<Stop>) -> T
         Some(error) => Err(error),
         None => Ok(value),
     }
+}
+
+/// What the work of [`interruptible_in_pieces`] sends the calling thread.
+enum Message<P, T> {
+    Piece(P),
+    Done(std::thread::Result<T>),
 }
 
 /// The pool of this process, built on first use (with as many threads as rayon's default).

@@ -68,6 +68,8 @@ def test_probe_equals_probe_json(cli, tables, game):
     assert len(positions) >= 30
     lines = json_lines(cli("probe", game, "--dir", tables, "--json", "-", *flags(SMALL[game]), stdin="\n".join(positions) + "\n").stdout)
     assert tb.probe_many(positions) == lines
+    # A batch of several pieces (their dicts made while the next piece is answered), in order.
+    assert tb.probe_many(positions * 12) == lines * 12
     assert [tb.probe(p) for p in positions[:20]] == lines[:20]
     # With the best line, position by position as arguments.
     few = positions[:8]
@@ -169,6 +171,9 @@ def test_bad_input_is_a_value_error(cli, tables, tmp_path):
     assert said.returncode == 2 and said.stderr.strip() == f"tablebase: '55': {raised.value}"
     with pytest.raises(ValueError, match="position 1 \\('1111111'\\)"):
         tb.probe_many(["1", "1111111"])
+    # Past the first piece of a batch, the first bad position still raises, by its place.
+    with pytest.raises(ValueError, match="^position 2500 \\('1111111'\\)"):
+        tb.probe_many(["1"] * 2500 + ["1111111", "55"] + ["1"] * 2000)
     # Quoted there as the command line quotes input: 60 characters at most, control characters
     # escaped, not a megabyte of message.
     with pytest.raises(ValueError) as raised:
@@ -236,6 +241,8 @@ try:
         tablebase.open("qubic", dir=directory, max_time=600).probe("b11")
     elif call == "probe_many":
         tablebase.open("sogo", dir=directory, max_time=600).probe_many(["a1", "b1", "a1b1"], moves=False)
+    elif call == "probe_many_moves":
+        tablebase.open("sogo", dir=directory, max_time=600).probe_many(["a1", "b1", "a1b1"])
     elif call == "generate":
         tablebase.generate("morris", dir=directory, stones=5)
     elif call == "verify":
@@ -256,7 +263,7 @@ def interrupted(tmp_path, call, directory):
     return float(words[2])
 
 
-@pytest.mark.parametrize("call", ["probe", "probe_many"])
+@pytest.mark.parametrize("call", ["probe", "probe_many", "probe_many_moves"])
 def test_ctrl_c_stops_a_search(tmp_path, call):
     # Searches of ten minutes (Qubic's weak first move, Sogo's first moves) end at once.
     assert interrupted(tmp_path, call, tmp_path) < 4
