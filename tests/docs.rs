@@ -1,7 +1,8 @@
 //! The documents say what the program does: every command of docs/CLI.md's synopsis exists with
 //! exactly the flags its `--help` lists, every command of the program is in the synopsis,
 //! every flag README shows is one the program takes, docs/BENCHMARKS.md opens with the
-//! current figures, each with a command the program takes, and the Sogo prover's knowledge is
+//! current figures, each with a command the program takes, docs/ARCHITECTURE.md lists the
+//! workspace's crates as Cargo reads them, and the Sogo prover's knowledge is
 //! named alike by the program, its help and docs/CLI.md.
 
 use std::collections::BTreeSet;
@@ -350,4 +351,69 @@ fn the_library_crate_compiles_in_only_files_it_packages() {
         }
     }
     assert!(included.len() >= 9, "{included:?}");
+}
+
+/// docs/ARCHITECTURE.md's table of crates is the workspace as Cargo reads it: every crate with
+/// its folder, each depending only on crates listed below it, every dependency it names a
+/// dependency it has, every crate of the workspace it depends on named, and the library's list
+/// complete (what a program that builds on it pulls in).
+#[test]
+fn architecture_lists_the_crates_of_the_workspace() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(env!("CARGO"))
+        .args(["metadata", "--no-deps", "--format-version", "1", "--offline"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Each crate: its folder from the root ("" for the root's), and its normal dependencies.
+    let workspace: Vec<(String, String, BTreeSet<String>)> = metadata["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|package| {
+            let manifest = std::path::Path::new(package["manifest_path"].as_str().unwrap());
+            let folder = manifest.parent().unwrap().strip_prefix(root).unwrap().to_str().unwrap().to_string();
+            let dependencies = package["dependencies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|d| d["kind"].is_null())
+                .map(|d| d["name"].as_str().unwrap().to_string())
+                .collect();
+            (package["name"].as_str().unwrap().to_string(), folder, dependencies)
+        })
+        .collect();
+    let text = document("docs/ARCHITECTURE.md");
+    let table = &text[text.find("## Crates").expect("a section on the crates")..];
+    let rows: Vec<Vec<String>> = table
+        .lines()
+        .skip_while(|line| !line.starts_with('|'))
+        .skip(2) // the header and its rule
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| line.trim_matches('|').split(" | ").map(|cell| cell.trim().to_string()).collect())
+        .collect();
+    let unquoted = |cell: &str| cell.trim().trim_matches('`').to_string();
+    let listed: Vec<String> = rows.iter().map(|row| unquoted(&row[0])).collect();
+    let names: BTreeSet<String> = workspace.iter().map(|(name, _, _)| name.clone()).collect();
+    assert_eq!(listed.iter().cloned().collect::<BTreeSet<_>>(), names, "the crates listed");
+    for (at, row) in rows.iter().enumerate() {
+        let (name, folder, dependencies) = workspace.iter().find(|(name, _, _)| *name == listed[at]).unwrap();
+        let shown = unquoted(row[1].split(',').next().unwrap());
+        let shown_folder = if shown == "Cargo.toml" { "" } else { shown.trim_end_matches('/') };
+        assert_eq!(shown_folder, folder, "{name}'s folder");
+        let named: BTreeSet<String> =
+            row[3].split(", ").map(|dependency| unquoted(dependency.split(" (").next().unwrap())).collect();
+        assert!(named.is_subset(dependencies), "{name} names {named:?}, depends on {dependencies:?}");
+        let internal: BTreeSet<String> = dependencies.intersection(&names).cloned().collect();
+        assert!(internal.is_subset(&named), "{name} depends on {internal:?}, names {named:?}");
+        for dependency in &internal {
+            let below = listed.iter().position(|n| n == dependency).unwrap();
+            assert!(below > at, "{name} depends on {dependency}, listed above it");
+        }
+        if name == "tablebase" {
+            assert_eq!(&named, dependencies, "the library's dependencies");
+        }
+    }
 }
