@@ -367,6 +367,8 @@ fn architecture_lists_the_crates_of_the_workspace() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Cargo's own spelling of the root (links resolved), which its manifest paths start with.
+    let root = std::path::Path::new(metadata["workspace_root"].as_str().unwrap());
     // Each crate: its folder from the root ("" for the root's), and its normal dependencies.
     let workspace: Vec<(String, String, BTreeSet<String>)> = metadata["packages"]
         .as_array()

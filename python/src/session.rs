@@ -24,8 +24,8 @@ const PROBE_SECONDS: f64 = 30.0;
 /// a table (the command line's batch cuts its input into pieces the same way).
 const PIECE: usize = 4096;
 
-/// Positions a piece of `probe_many` with every move's value: the workers answer one while the
-/// calling thread makes the dicts of the one before.
+/// Positions a piece of `probe_many` with every move's value, at least: the workers answer one
+/// while the calling thread makes the dicts of the one before.
 const ANSWER_PIECE: usize = 1024;
 
 /// A piece of a batch's answers, with the place of its first position in the batch.
@@ -264,37 +264,34 @@ impl Tablebase {
         }
         // Answered a piece at a time, each piece's dicts made here while the workers answer
         // the next: the dicts take about as long as the answers (2.0 and 1.8 s of 100,000
-        // Morris 3:3 positions), and only this thread may make them.
+        // Morris 3:3 positions), and only this thread may make them. A piece has work for
+        // every worker (256 positions each), so that one slow position holds up few others.
+        let piece_len = ANSWER_PIECE.max(256 * rayon::current_num_threads());
         let mut dicts = Vec::with_capacity(positions.len());
-        without_collection(py, || {
-            guarded(|| {
-                interruptible_in_pieces(
-                    py,
-                    |stop, hand_over: &dyn Fn(AnsweredPiece)| {
-                        for (at, piece) in positions.chunks(ANSWER_PIECE).enumerate() {
-                            if stop.requested() {
-                                break;
-                            }
-                            let answer = |p: &String| stop.searching(|| session.answer(p, line));
-                            hand_over((
-                                at * ANSWER_PIECE,
-                                piece.par_iter().with_min_len(64).map(answer).collect(),
-                            ));
+        guarded(|| {
+            interruptible_in_pieces(
+                py,
+                |stop, hand_over: &dyn Fn(AnsweredPiece)| {
+                    for (at, piece) in positions.chunks(piece_len).enumerate() {
+                        if stop.requested() {
+                            break;
                         }
-                    },
-                    |(first, answers)| {
-                        for (k, answer) in answers.iter().enumerate() {
-                            dicts.push(match answer {
-                                Ok(answer) => answer_dict(py, answer)?,
-                                Err(e) => failed(first + k, e)?,
-                            });
-                        }
-                        Ok(())
-                    },
-                )
-            })?;
-            PyList::new(py, dicts)
-        })
+                        let answer = |p: &String| stop.searching(|| session.answer(p, line));
+                        hand_over((at * piece_len, piece.par_iter().with_min_len(64).map(answer).collect()));
+                    }
+                },
+                |(first, answers)| {
+                    for (k, answer) in answers.iter().enumerate() {
+                        dicts.push(match answer {
+                            Ok(answer) => answer_dict(py, answer)?,
+                            Err(e) => failed(first + k, e)?,
+                        });
+                    }
+                    Ok(())
+                },
+            )
+        })?;
+        PyList::new(py, dicts)
     }
 
     /// The position after `move` (as `probe` names moves) from `position`, in the notation
