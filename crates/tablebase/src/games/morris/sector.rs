@@ -10,7 +10,7 @@ use super::index::{ClassIndex, Cursor};
 use super::position::{Color, NO_POINT, Position};
 use super::rules::{for_each_move, for_each_unslide_in_sector, is_full_board_draw};
 use super::symmetry::has_symmetry;
-use super::variant::{FLYING_COST, MIN_STONES, MorrisVariant};
+use super::variant::{BOTH_FLYING_COST, FLYING_COST, MIN_STONES, MorrisVariant};
 use crate::catalogue::{Build, BuildError, JOB_START_SECONDS, Needs, Rate};
 use crate::progress::Progress;
 use crate::solve::{Consistency, CountedMove, CyclicSet, SolveError, Successor, check_cyclic, solve_cyclic};
@@ -319,8 +319,12 @@ pub(crate) fn pair_needs<V: MorrisVariant>(pair: Sector) -> Needs {
     let positions: u64 = sizes.iter().sum();
     let exits: u64 = exit_sectors(pair).iter().map(|s| s.index().size()).sum();
     let rate: Option<Rate> = if pair.is_class() { Some(V::CLASS_RATE) } else { V::SECTOR_RATE };
-    let flying = pair.is_class() && pair.mover.min(pair.other) == MIN_STONES;
-    let cost = if flying { FLYING_COST } else { 1.0 };
+    let flying = [pair.mover, pair.other].iter().filter(|&&stones| stones == MIN_STONES).count();
+    let cost = match (pair.is_class(), flying) {
+        (true, 2) => BOTH_FLYING_COST,
+        (true, 1) => FLYING_COST,
+        _ => 1.0,
+    };
     Needs {
         disk: sizes.iter().map(|&n| crate::table::table_file_len(n)).sum(),
         memory: 3 * positions + exits,

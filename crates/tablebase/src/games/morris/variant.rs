@@ -73,7 +73,8 @@ pub trait MorrisVariant: Copy + Default + fmt::Debug + Eq + Send + Sync + 'stati
     /// The CPU the cyclic solver spends per position of a pair of moving-phase classes where
     /// neither side flies, fitted to the variant's whole moving phase as measured on the
     /// machine of docs/BENCHMARKS.md ("Estimates against measured runs"): what `plan` and
-    /// `generate` say. A pair where a side has three stones takes `FLYING_COST` (4.5) times it.
+    /// `generate` say. A pair where a side has three stones takes `FLYING_COST` (4.5) times it,
+    /// one where both have `BOTH_FLYING_COST`.
     const CLASS_RATE: Rate;
     /// The same per position of a pair of sectors with stones in hand (placements and slides),
     /// where the variant has such sectors and they were measured.
@@ -91,6 +92,12 @@ pub trait MorrisVariant: Copy + Default + fmt::Debug + Eq + Send + Sync + 'stati
 /// without flying took, 4.5 times in a fit over all 28 pairs (docs/BENCHMARKS.md, "The whole
 /// moving phase on two cores").
 pub const FLYING_COST: f64 = 4.5;
+
+/// The same where both sides have three stones (class 3-3, where both fly): the one such pair
+/// took 0.3 s alone on the machine of the rates, 140 times what a pair of its 169,626
+/// positions without flying takes at the rate, where [`FLYING_COST`] said 4.5 (docs/BENCHMARKS.md,
+/// "Python's batch against the command line's, and this machine's pace").
+pub const BOTH_FLYING_COST: f64 = 140.0;
 
 
 /// Whether the stone on `p` is part of a mill of `stones` (which must contain `p`).
