@@ -159,10 +159,10 @@ pub fn interruptible_in_pieces<P: Send, T: Send>(
     }
 }
 
-/// Python's cyclic garbage collector, paused and resumed by [`interruptible_in_pieces`]; never
-/// paused where the program had turned it off, and running again when dropped (a panic on the
-/// way out too).
-struct Collector<'py> {
+/// Python's cyclic garbage collector, paused while a batch's objects are made (by
+/// [`interruptible_in_pieces`], and `probe_many`'s values alone); never paused where the
+/// program had turned it off, and running again when dropped (a panic on the way out too).
+pub struct Collector<'py> {
     gc: Bound<'py, PyModule>,
     /// Whether the collector ran when the call began: if not, it is left alone.
     was_enabled: bool,
@@ -170,7 +170,7 @@ struct Collector<'py> {
 }
 
 impl<'py> Collector<'py> {
-    fn of(py: Python<'py>) -> PyResult<Self> {
+    pub fn of(py: Python<'py>) -> PyResult<Self> {
         let gc = py.import(intern!(py, "gc"))?;
         let was_enabled = gc.call_method0(intern!(py, "isenabled"))?.extract()?;
         Ok(Collector { gc, was_enabled, paused: false })
@@ -178,7 +178,7 @@ impl<'py> Collector<'py> {
 
     // `gc.disable` and `gc.enable` only set a flag: an error from them is no reason to fail
     // the batch, which would be no worse off than without the pause.
-    fn pause(&mut self) {
+    pub fn pause(&mut self) {
         if self.was_enabled && !self.paused {
             self.paused = self.gc.call_method0(intern!(self.gc.py(), "disable")).is_ok();
         }

@@ -2,7 +2,7 @@
 //! `probe --json`.
 
 use crate::errors::{guarded, probe_error, variant_error};
-use crate::interrupt::{interruptible, interruptible_in_pieces};
+use crate::interrupt::{Collector, interruptible, interruptible_in_pieces};
 use crate::settings;
 use engine::catalogue::Variant;
 use engine::game::{Game, Purpose};
@@ -340,16 +340,9 @@ impl Tablebase {
 /// batch makes would otherwise set off collections that walk all of them again (about a fifth
 /// of `probe_many`'s time in measurements), and none of them can be part of a cycle.
 fn without_collection<'py, T>(py: Python<'py>, build: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
-    let gc = py.import(intern!(py, "gc"))?;
-    let was_enabled: bool = gc.call_method0(intern!(py, "isenabled"))?.extract()?;
-    if was_enabled {
-        gc.call_method0(intern!(py, "disable"))?;
-    }
-    let built = build();
-    if was_enabled {
-        gc.call_method0(intern!(py, "enable"))?;
-    }
-    built
+    let mut collector = Collector::of(py)?;
+    collector.pause();
+    build()
 }
 
 /// A value's `value` and `plies` items, and `distance: "unknown"` where a win or loss is proved
