@@ -103,7 +103,7 @@
 //! # The API, and what stays inside
 //! What a program needs is exported here and in the public modules: the registry ([`games`],
 //! [`game`]), [`generate`] with its [`GenerateOptions`], [`verify`], [`info`] and
-//! [`plan`](catalogue::plan) with their reports (each `serde::Serialize`), the tablebases and
+//! [`plan`](catalogue::plan) with their reports (each deriving `serde::Serialize`), the tablebases and
 //! [`Probe`] with [`probe()`](fn@probe) and [`ProbeReport`], [`Value`], the errors ([`BuildError`],
 //! [`TableError`], [`ProbeError`]), [`within`], a time bound on many searches, and [`Work`],
 //! searches that another thread may stop (with [`Report::stop_requested`] for long runs, how a

@@ -3,15 +3,18 @@
 
 use super::{Catalogue, Variant};
 use crate::table::{Counts, Status, checkpoint_progress};
-use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde::Serialize;
+use serde::ser::Serializer;
 use std::path::Path;
 
-/// One table as `info` lists it.
-#[derive(Clone, Debug)]
+/// One table as `info` lists it. Serialized as one object of `info --json` (docs/CLI.md,
+/// "JSON"): the counts only for a complete table.
+#[derive(Clone, Debug, Serialize)]
 pub struct InfoRow {
     /// The game, `morris`.
     pub game: &'static str,
     /// The variant whose table it is: its settings tell rows of different variants apart.
+    #[serde(rename = "settings", serialize_with = "Variant::serialize_settings")]
     pub variant: Variant,
     /// The table, `8-7` or `ply 12`.
     pub table: String,
@@ -20,12 +23,45 @@ pub struct InfoRow {
     /// Its distinct positions: from the header when complete, else from the reference, if any.
     pub positions: Option<u64>,
     /// What is on disk.
+    #[serde(flatten, serialize_with = "status_fields")]
     pub status: Status,
     /// The part of the catalogue it belongs to ([`Catalogue::section`]).
+    #[serde(skip)]
     pub section: String,
     /// For a partial table written in checkpointed chunks (an opening book's searched ply): the
     /// chunks recorded and the chunks in all.
+    #[serde(skip)]
     pub chunks: Option<(usize, usize)>,
+}
+
+/// The `status` of an [`InfoRow`], and the counts of a complete table.
+#[derive(Serialize)]
+struct StatusFields {
+    status: &'static str,
+    #[serde(flatten)]
+    counts: Option<CountFields>,
+}
+
+/// A complete table's counts in `info --json`.
+#[derive(Serialize)]
+struct CountFields {
+    win: u64,
+    loss: u64,
+    draw: u64,
+    max_win: Option<u32>,
+    max_loss: Option<u32>,
+}
+
+fn status_fields<S: Serializer>(status: &Status, serializer: S) -> Result<S::Ok, S::Error> {
+    let counts = match status {
+        Status::Complete(header) => {
+            let counts = &header.counts;
+            let (max_win, max_loss) = super::verify::longest(counts);
+            Some(CountFields { win: counts.win, loss: counts.loss, draw: counts.draw, max_win, max_loss })
+        }
+        _ => None,
+    };
+    StatusFields { status: status.word(), counts }.serialize(serializer)
 }
 
 impl InfoRow {
@@ -105,26 +141,4 @@ pub fn info<C: Catalogue>(catalogue: &C, dir: &Path) -> Vec<InfoRow> {
             }
         })
         .collect()
-}
-
-/// The `info --json` object (docs/CLI.md, "JSON"): the counts only for a complete table.
-impl Serialize for InfoRow {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("game", self.game)?;
-        map.serialize_entry("settings", &self.variant.settings())?;
-        map.serialize_entry("table", &self.table)?;
-        map.serialize_entry("index_size", &self.index_size)?;
-        map.serialize_entry("positions", &self.positions)?;
-        map.serialize_entry("status", self.status.word())?;
-        if let Some(counts) = self.counts() {
-            let (max_win, max_loss) = super::verify::longest(counts);
-            map.serialize_entry("win", &counts.win)?;
-            map.serialize_entry("loss", &counts.loss)?;
-            map.serialize_entry("draw", &counts.draw)?;
-            map.serialize_entry("max_win", &max_win)?;
-            map.serialize_entry("max_loss", &max_loss)?;
-        }
-        map.end()
-    }
 }

@@ -5,7 +5,7 @@
 
 use super::{Catalogue, Needs};
 use crate::table::FileSpec;
-use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -15,8 +15,12 @@ use std::path::{Path, PathBuf};
 /// work.
 pub const SMALL_JOB_CPU_SECONDS: f64 = 60.0;
 
-/// One job of the graph, as `plan --json` gives it.
-#[derive(Clone, Debug, PartialEq)]
+/// One job of the graph. Serialized as `plan --json` lists it: `{"id": ..., "reads": [...],
+/// "writes": [...], "after": [...], "memory_bytes": n, "disk_bytes": n, "threads": n,
+/// "cpu_seconds": n}` (`cpu_seconds` null where no rate is known, else rounded up to a whole
+/// second: what a scheduler asks for).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(into = "PlanLine")]
 pub struct PlannedJob {
     /// The job's id for `generate --only`: its name in the log with spaces as dashes (`8-7`,
     /// `ply-12`, `ply-12-reachable-set`), stable across runs and versions.
@@ -72,23 +76,31 @@ pub fn plan<C: Catalogue>(catalogue: &C, dir: &Path, threads: usize) -> Vec<Plan
     planned
 }
 
-/// A job as `plan --json` lists it: `{"id": ..., "reads": [...], "writes": [...], "after":
-/// [...], "memory_bytes": n, "disk_bytes": n, "threads": n, "cpu_seconds": n}` (`cpu_seconds`
-/// null where no rate is known, else rounded up to a whole second: what a scheduler asks for).
-impl Serialize for PlannedJob {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let paths = |paths: &[PathBuf]| -> Vec<String> {
-            paths.iter().map(|p| p.to_string_lossy().into_owned()).collect()
-        };
-        let mut map = serializer.serialize_map(Some(8))?;
-        map.serialize_entry("id", &self.id)?;
-        map.serialize_entry("reads", &paths(&self.reads))?;
-        map.serialize_entry("writes", &paths(&self.writes))?;
-        map.serialize_entry("after", &self.after)?;
-        map.serialize_entry("memory_bytes", &self.needs.memory)?;
-        map.serialize_entry("disk_bytes", &self.needs.disk)?;
-        map.serialize_entry("threads", &self.threads)?;
-        map.serialize_entry("cpu_seconds", &self.needs.cpu_seconds.map(|cpu| cpu.ceil() as u64))?;
-        map.end()
+/// The JSON object of a [`PlannedJob`], field by field in the order printed.
+#[derive(Serialize)]
+struct PlanLine {
+    id: String,
+    reads: Vec<String>,
+    writes: Vec<String>,
+    after: Vec<String>,
+    memory_bytes: u64,
+    disk_bytes: u64,
+    threads: usize,
+    cpu_seconds: Option<u64>,
+}
+
+impl From<PlannedJob> for PlanLine {
+    fn from(job: PlannedJob) -> PlanLine {
+        let paths = |paths: Vec<PathBuf>| paths.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        PlanLine {
+            id: job.id,
+            reads: paths(job.reads),
+            writes: paths(job.writes),
+            after: job.after,
+            memory_bytes: job.needs.memory,
+            disk_bytes: job.needs.disk,
+            threads: job.threads,
+            cpu_seconds: job.needs.cpu_seconds.map(|cpu| cpu.ceil() as u64),
+        }
     }
 }

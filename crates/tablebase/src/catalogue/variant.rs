@@ -46,6 +46,12 @@ impl Variant {
         Settings(self)
     }
 
+    /// The settings serialized as [`Variant::settings`] does: for a field of a report that
+    /// derives `Serialize`, `#[serde(serialize_with = "Variant::serialize_settings")]`.
+    pub fn serialize_settings<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.settings().serialize(serializer)
+    }
+
     /// Whether `name` is given (a switch that is on, or a setting with a value).
     pub fn has(&self, name: &str) -> bool {
         self.settings.iter().any(|(n, _)| *n == name)

@@ -7,11 +7,15 @@ use crate::solve::CheckedParts;
 use crate::table::{
     Check, Counts, FileKind, FileSpec, Header, SetFile, Status, TableError, TableFile, check_file,
 };
-use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-/// What `verify` found for one table that is on disk (docs/CLI.md, "JSON").
-#[derive(Clone, Debug)]
+/// What `verify` found for one table that is on disk. Serialized as one object of `verify
+/// --json` (docs/CLI.md, "JSON"): a table whose files fail their checksums is `damaged`, its
+/// counts null, for the counts in a header beside damaged bytes are not to be reported as the
+/// table's.
+#[derive(Clone, Debug, Serialize)]
+#[serde(into = "VerifyLine")]
 pub struct TableReport {
     /// The game, `morris`.
     pub game: &'static str,
@@ -118,8 +122,10 @@ impl TableReport {
     }
 }
 
-/// What `verify` says about one table.
-#[derive(Debug)]
+/// What `verify` says about one table. Serialized as one object of `verify --json`: for a
+/// table that is not there or cannot be read, its counts are `null` and `status` says why.
+#[derive(Clone, Debug, Serialize)]
+#[serde(into = "VerifyLine")]
 pub enum TableOutcome {
     /// The table is there and was checked.
     Checked(TableReport),
@@ -357,75 +363,104 @@ fn published_checksums(
     Ok(pairs)
 }
 
-/// The `verify --json` object of a table checked (docs/CLI.md, "JSON"). A table whose files fail
-/// their checksums is `damaged`, its counts null: the counts in a header beside damaged bytes
-/// are not to be reported as the table's.
-impl Serialize for TableReport {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if !self.checksum_ok {
-            return without_counts(serializer, self.game, &self.variant, &self.table, "damaged", Some("bad"));
+/// The JSON object of a [`TableOutcome`] or a [`TableReport`], field by field in the order
+/// printed.
+#[derive(Serialize)]
+struct VerifyLine {
+    game: &'static str,
+    #[serde(serialize_with = "Variant::serialize_settings")]
+    settings: Variant,
+    table: String,
+    status: &'static str,
+    positions: Option<u64>,
+    win: Option<u64>,
+    loss: Option<u64>,
+    draw: Option<u64>,
+    max_win: Option<u32>,
+    max_loss: Option<u32>,
+    checksum: Option<&'static str>,
+    consistent: Option<bool>,
+    reference: &'static str,
+    published: &'static str,
+}
+
+impl VerifyLine {
+    /// A table whose counts cannot be read.
+    fn without_counts(
+        game: &'static str,
+        settings: Variant,
+        table: String,
+        status: &'static str,
+        checksum: Option<&'static str>,
+    ) -> VerifyLine {
+        VerifyLine {
+            game,
+            settings,
+            table,
+            status,
+            positions: None,
+            win: None,
+            loss: None,
+            draw: None,
+            max_win: None,
+            max_loss: None,
+            checksum,
+            consistent: None,
+            reference: "none",
+            published: "none",
         }
-        let c = &self.counts;
-        let (max_win, max_loss) = longest(c);
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("game", self.game)?;
-        map.serialize_entry("settings", &self.variant.settings())?;
-        map.serialize_entry("table", &self.table)?;
-        map.serialize_entry("status", "complete")?;
-        map.serialize_entry("positions", &c.positions())?;
-        map.serialize_entry("win", &c.win)?;
-        map.serialize_entry("loss", &c.loss)?;
-        map.serialize_entry("draw", &c.draw)?;
-        map.serialize_entry("max_win", &max_win)?;
-        map.serialize_entry("max_loss", &max_loss)?;
-        map.serialize_entry("checksum", self.checksum_word())?;
-        map.serialize_entry("consistent", &self.consistent)?;
-        map.serialize_entry("reference", self.reference_word())?;
-        map.serialize_entry("published", match_word(self.published))?;
-        map.end()
     }
 }
 
-/// The `verify --json` object: for a table that is not there or cannot be read, its counts are
-/// `null` and `status` says why.
-impl Serialize for TableOutcome {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (game, variant, table, status, checksum) = match self {
-            TableOutcome::Checked(report) => return report.serialize(serializer),
-            TableOutcome::Missing { game, variant, table, partial, .. } => {
-                (game, variant, table, if *partial { "partial" } else { "missing" }, None)
-            }
+impl From<TableReport> for VerifyLine {
+    fn from(report: TableReport) -> VerifyLine {
+        if !report.checksum_ok {
+            return VerifyLine::without_counts(
+                report.game,
+                report.variant,
+                report.table,
+                "damaged",
+                Some("bad"),
+            );
+        }
+        let c = &report.counts;
+        let (max_win, max_loss) = longest(c);
+        VerifyLine {
+            game: report.game,
+            status: "complete",
+            positions: Some(c.positions()),
+            win: Some(c.win),
+            loss: Some(c.loss),
+            draw: Some(c.draw),
+            max_win,
+            max_loss,
+            checksum: Some(report.checksum_word()),
+            consistent: report.consistent,
+            reference: report.reference_word(),
+            published: match_word(report.published),
+            settings: report.variant,
+            table: report.table,
+        }
+    }
+}
+
+impl From<TableOutcome> for VerifyLine {
+    fn from(outcome: TableOutcome) -> VerifyLine {
+        match outcome {
+            TableOutcome::Checked(report) => report.into(),
+            TableOutcome::Missing { game, variant, table, partial, .. } => VerifyLine::without_counts(
+                game,
+                variant,
+                table,
+                if partial { "partial" } else { "missing" },
+                None,
+            ),
             TableOutcome::NeedsUpgrade { game, variant, table, .. } => {
-                (game, variant, table, "outdated", None)
+                VerifyLine::without_counts(game, variant, table, "outdated", None)
             }
             TableOutcome::Unusable { game, variant, table, .. } => {
-                (game, variant, table, "damaged", Some("bad"))
+                VerifyLine::without_counts(game, variant, table, "damaged", Some("bad"))
             }
-        };
-        without_counts(serializer, game, variant, table, status, checksum)
+        }
     }
-}
-
-/// The `verify --json` object of a table whose counts cannot be read.
-fn without_counts<S: Serializer>(
-    serializer: S,
-    game: &str,
-    variant: &Variant,
-    table: &str,
-    status: &str,
-    checksum: Option<&str>,
-) -> Result<S::Ok, S::Error> {
-    let mut map = serializer.serialize_map(None)?;
-    map.serialize_entry("game", game)?;
-    map.serialize_entry("settings", &variant.settings())?;
-    map.serialize_entry("table", table)?;
-    map.serialize_entry("status", status)?;
-    for field in ["positions", "win", "loss", "draw", "max_win", "max_loss"] {
-        map.serialize_entry(field, &None::<u64>)?;
-    }
-    map.serialize_entry("checksum", &checksum)?;
-    map.serialize_entry("consistent", &None::<bool>)?;
-    map.serialize_entry("reference", "none")?;
-    map.serialize_entry("published", "none")?;
-    map.end()
 }

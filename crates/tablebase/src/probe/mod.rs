@@ -9,7 +9,8 @@ pub use error::ProbeError;
 pub(crate) use lazy::LazyTables;
 
 use crate::value::Value;
-use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde::Serialize;
+use serde::ser::Serializer;
 use std::fmt;
 
 /// A game whose positions can be probed in its tables.
@@ -100,71 +101,68 @@ pub struct Probed<M> {
 /// and `plies` (with `"distance": "unknown"` where a win or loss is proved without its
 /// distance), `moves` (each `move`, `value`, `plies`, best first, the unsettled last with
 /// `"value": "unknown"`), and `line` where the best line was asked for.
-#[derive(Debug)]
+#[derive(Debug, Serialize)]
+#[serde(bound(serialize = "M: fmt::Display"))]
 pub struct ProbeReport<'a, M> {
     /// The position in the game's notation.
     pub position: &'a str,
     /// Its value and moves.
+    #[serde(flatten, serialize_with = "probed_fields")]
     pub probed: &'a Probed<M>,
     /// The best line, where asked for.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "line")]
     pub line: Option<&'a [M]>,
 }
 
-impl<M: fmt::Display> Serialize for ProbeReport<'_, M> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("position", self.position)?;
-        value_entries::<S>(&mut map, self.probed.value)?;
-        map.serialize_entry("moves", &Moves(self.probed))?;
-        if let Some(line) = self.line {
-            map.serialize_entry("line", &Line(line))?;
-        }
-        map.end()
-    }
+/// The fields of a [`Probed`] in [`ProbeReport`]'s JSON.
+#[derive(Serialize)]
+#[serde(bound(serialize = "M: fmt::Display"))]
+struct ProbedFields<'a, M> {
+    value: &'static str,
+    plies: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    distance: Option<&'static str>,
+    moves: Moves<'a, M>,
+}
+
+fn probed_fields<M: fmt::Display, S: Serializer>(
+    probed: &&Probed<M>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let (value, plies, distance) = value_fields(probed.value);
+    ProbedFields { value, plies, distance, moves: Moves(probed) }.serialize(serializer)
+}
+
+/// The `line` of [`ProbeReport`]: the moves as strings.
+fn line<M: fmt::Display, S: Serializer>(line: &Option<&[M]>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(line.unwrap_or_default().iter().map(|mv| Shown(mv)))
 }
 
 /// A move of [`ProbeReport`]: `{"move": ..., "value": ..., "plies": ...}`.
-struct MoveReport<'a, M> {
+#[derive(Serialize)]
+#[serde(bound(serialize = "M: fmt::Display"))]
+struct MoveLine<'a, M> {
+    #[serde(rename = "move", serialize_with = "shown")]
     mv: &'a M,
-    value: Option<Value>,
+    value: &'static str,
+    plies: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    distance: Option<&'static str>,
 }
 
-impl<M: fmt::Display> Serialize for MoveReport<'_, M> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("move", &Shown(self.mv))?;
-        value_entries::<S>(&mut map, self.value)?;
-        map.end()
-    }
-}
-
-/// The `value` and `plies` entries (and `"distance": "unknown"` after them where a win or loss
-/// is proved without its distance: a distance is never invented); `"unknown"` and null where
-/// the value was not settled within the time limit.
-fn value_entries<S: Serializer>(map: &mut S::SerializeMap, value: Option<Value>) -> Result<(), S::Error> {
+/// The `value` and `plies` fields (and `"distance": "unknown"` where a win or loss is proved
+/// without its distance: a distance is never invented); `"unknown"` and null where the value
+/// was not settled within the time limit.
+fn value_fields(value: Option<Value>) -> (&'static str, Option<u32>, Option<&'static str>) {
     match value {
-        None => {
-            map.serialize_entry("value", "unknown")?;
-            map.serialize_entry("plies", &None::<u32>)
-        }
-        Some(value) => {
-            map.serialize_entry("value", value.word())?;
-            map.serialize_entry("plies", &value.distance())?;
-            if value.distance_unknown() {
-                map.serialize_entry("distance", "unknown")?;
-            }
-            Ok(())
-        }
+        None => ("unknown", None, None),
+        Some(value) => (value.word(), value.distance(), value.distance_unknown().then_some("unknown")),
     }
 }
 
 /// Something shown with `Display`, serialized as a string without building one first.
-struct Shown<'a, T>(&'a T);
-
-impl<T: fmt::Display> Serialize for Shown<'_, T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self.0)
-    }
+fn shown<T: fmt::Display, S: Serializer>(shown: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(shown)
 }
 
 /// The `moves` of [`ProbeReport`]: the settled best first, then the unsettled.
@@ -172,18 +170,22 @@ struct Moves<'a, M>(&'a Probed<M>);
 
 impl<M: fmt::Display> Serialize for Moves<'_, M> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let settled = self.0.moves.iter().map(|(mv, value)| MoveReport { mv, value: Some(*value) });
-        let unknown = self.0.unknown.iter().map(|mv| MoveReport { mv, value: None });
+        let line = |mv, value| {
+            let (value, plies, distance) = value_fields(value);
+            MoveLine { mv, value, plies, distance }
+        };
+        let settled = self.0.moves.iter().map(|(mv, value)| line(mv, Some(*value)));
+        let unknown = self.0.unknown.iter().map(|mv| line(mv, None));
         serializer.collect_seq(settled.chain(unknown))
     }
 }
 
-/// The `line` of [`ProbeReport`]: the moves as strings.
-struct Line<'a, M>(&'a [M]);
+/// A move shown with `Display` as a string, for a sequence of them.
+struct Shown<'a, T>(&'a T);
 
-impl<M: fmt::Display> Serialize for Line<'_, M> {
+impl<T: fmt::Display> Serialize for Shown<'_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(Shown))
+        shown(self.0, serializer)
     }
 }
 
@@ -342,5 +344,23 @@ mod tests {
         let probed = probe(&Proved, &3).unwrap();
         assert_eq!(probed.value, Some(Value::WinUnknown));
         assert_eq!(probed.moves[0], (1, Value::Win(3)), "a known win is listed first");
+    }
+
+    #[test]
+    fn report_json_has_distance_unknown_unknown_moves_and_the_line() {
+        let probed =
+            Probed { value: Some(Value::WinUnknown), moves: vec![(1u8, Value::Win(3))], unknown: vec![2u8] };
+        let json =
+            |line| serde_json::to_string(&ProbeReport { position: "3", probed: &probed, line }).unwrap();
+        assert_eq!(
+            json(Some(&[1, 2][..])),
+            r#"{"position":"3","value":"win","plies":null,"distance":"unknown","moves":[{"move":"1","value":"win","plies":3},{"move":"2","value":"unknown","plies":null}],"line":["1","2"]}"#
+        );
+        let unsettled = Probed::<u8> { value: None, moves: Vec::new(), unknown: Vec::new() };
+        assert_eq!(
+            serde_json::to_string(&ProbeReport { position: "", probed: &unsettled, line: None }).unwrap(),
+            r#"{"position":"","value":"unknown","plies":null,"moves":[]}"#
+        );
+        assert!(!json(None).contains("line"));
     }
 }
