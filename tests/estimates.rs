@@ -244,11 +244,11 @@ fn machine_cpu_seconds() -> Option<f64> {
 /// error (`cargo test -- --nocapture` shows it) rather than pass or fail on a figure that
 /// measures the neighbours.
 #[test]
-#[ignore = "the machine, not the rates: plan says 7.5 CPU-seconds (7.2 before 3-3 had a rate of its own; the rates' machine, where this run took \
-            7.8); alone on the 2-core AMD EPYC of 2026-11-29 it took 15.2 to 18.3, and every other workload \
-            too took 2.2 to 2.4 times its CPU of other days; a timing of the solvers' work to scale by was \
-            tried and varies by half from run to run (docs/BENCHMARKS.md, \"Estimates on this machine\"); \
-            run with --ignored on the rates' machine"]
+#[ignore = "the machine, not the rates: plan says 8.9 CPU-seconds (the rates' machine took 7.8); it passed three times \
+            in three on the AMD EPYC of 2026-12-02 (9.4 to 10.2), but the Intel Xeon of the same morning took 2.2 \
+            times plan's CPU on every workload, and a timing of the solvers' work to scale by varies by half \
+            from run to run (docs/BENCHMARKS.md, \"Estimates on this machine\"); run with --ignored on a machine \
+            of the rates' pace"]
 fn plan_estimates_the_cpu_of_a_run_it_times_itself() {
     let dir = common::scratch("estimates-run");
     let tables = morris_tables::<Standard>(9, Some(Class { mover: 5, other: 5 }), true);

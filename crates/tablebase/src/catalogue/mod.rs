@@ -159,19 +159,28 @@ pub struct Rate {
     /// The exponent of the job's positions (in millions) that the rate grows with; 0 for a
     /// rate that does not grow.
     pub growth: f64,
+    /// The least a position costs, whatever the job's size: the work of a position (its moves,
+    /// their indexes) that the power fitted to large jobs, mostly their cache misses, would
+    /// take for nothing at small ones. 0 where none was measured.
+    pub floor_nanos: f64,
 }
 
 impl Rate {
     /// `nanos_at_million` nanoseconds a position at a million positions, times the positions in
     /// millions to the power `growth`.
     pub const fn new(nanos_at_million: f64, growth: f64) -> Rate {
-        Rate { nanos_at_million, growth }
+        Rate { nanos_at_million, growth, floor_nanos: 0.0 }
+    }
+
+    /// The same rate, never less than `floor_nanos` a position.
+    pub const fn with_floor(self, floor_nanos: f64) -> Rate {
+        Rate { floor_nanos, ..self }
     }
 
     /// The CPU seconds of a job of `positions`.
     pub fn seconds(self, positions: u64) -> f64 {
         let n = positions as f64;
-        n * self.nanos_at_million * (n / 1e6).powf(self.growth) / 1e9
+        n * (self.nanos_at_million * (n / 1e6).powf(self.growth)).max(self.floor_nanos) / 1e9
     }
 }
 

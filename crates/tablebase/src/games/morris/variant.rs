@@ -94,10 +94,10 @@ pub trait MorrisVariant: Copy + Default + fmt::Debug + Eq + Send + Sync + 'stati
 pub const FLYING_COST: f64 = 4.5;
 
 /// The same where both sides have three stones (class 3-3, where both fly): the one such pair
-/// took 0.3 s alone on the machine of the rates, 140 times what a pair of its 169,626
-/// positions without flying takes at the rate, where [`FLYING_COST`] said 4.5 (docs/BENCHMARKS.md,
-/// "Python's batch against the command line's, and this machine's pace").
-pub const BOTH_FLYING_COST: f64 = 140.0;
+/// took 0.3 s alone on the machine of the rates, 20 times what a pair of its 169,626 positions
+/// without flying takes at the rate's floor, where [`FLYING_COST`] said 4.5 (docs/BENCHMARKS.md,
+/// "Reports that derive `Serialize`, and a day on the rates' machine").
+pub const BOTH_FLYING_COST: f64 = 20.0;
 
 
 /// Whether the stone on `p` is part of a mill of `stones` (which must contain `p`).
@@ -164,8 +164,12 @@ impl MorrisVariant for Standard {
     const SETTINGS: &'static [Setting] = &settings::STANDARD;
     // The 28 pairs of 2026-11-26 (531ef76) fit 30 ns at a million positions growing as the
     // 0.43rd power (each pair within 1.5 times but 4-7); scaled to the latest whole moving
-    // phase, compressed (c10b762): 3,823 CPU-seconds for 8.90e9 positions.
-    const CLASS_RATE: Rate = Rate::new(26.2, 0.43);
+    // phase, compressed (c10b762): 3,823 CPU-seconds for 8.90e9 positions. At least 90 ns a
+    // position: pairs 4-4, 4-5 and 5-5 alone (2026-12-02) took 124, 145 and 129 ns a position
+    // from 3.2 to 31 million positions, where the power says 43, 96 and 115 and 5-5 took 3.2 s
+    // (103 ns) on the rates' machine; the floor keeps the first six pairs within 1.15 times of
+    // their 7.8 s there.
+    const CLASS_RATE: Rate = Rate::new(26.2, 0.43).with_floor(90.0);
     // The 9-stone opening, plies 9 to 17 (54af15f): forward 95 ns a member at 9.5e6 members to
     // 193 at 1.0e9, solve 490 to 650 ns at every size; scaled to the whole opening's 2,200 s,
     // compressed (c10b762).
