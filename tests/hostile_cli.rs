@@ -1128,3 +1128,40 @@ fn a_variant_asked_beside_another_on_disk_names_the_one_there() {
     let title = String::from_utf8(out.stdout).unwrap().lines().next().unwrap().to_string();
     assert_eq!(title, "Nine Men's Morris, moving phase up to 4-3");
 }
+
+/// A table cut short by another program while `probe` has it mapped: the next read past its
+/// new end raises SIGBUS, said in one line that names the file, exit 1, instead of "Bus error"
+/// (exit 135) and nothing said.
+#[test]
+fn a_table_cut_short_under_a_running_probe_is_one_line_naming_it() {
+    let dir = common::scratch("cut-short-under-probe");
+    let d = dir.to_str().unwrap();
+    assert!(tablebase(&["generate", "morris", "--stones", "3", "--dir", d], "").status.success());
+    let mut probe = Command::new(BINARY)
+        .args(["probe", "morris", "--stones", "3", "--brief", "--dir", d, "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut questions = probe.stdin.take().unwrap();
+    let mut answers = BufReader::new(probe.stdout.take().unwrap());
+    use std::io::Write as _;
+    // A position of class 3-3: its table is mapped and read.
+    writeln!(questions, "W:a1,d1,g1 B:a7,d7,g7 w").unwrap();
+    let mut first = String::new();
+    answers.read_line(&mut first).unwrap();
+    assert_eq!(first.trim_end(), "win\t3");
+    // As /proc/self/maps names it: the path with its links resolved.
+    let table = dir.join("morris-3-3.tbl").canonicalize().unwrap();
+    std::fs::OpenOptions::new().write(true).open(&table).unwrap().set_len(0).unwrap();
+    writeln!(questions, "W:a1,d1,g1 B:a7,d7,f6 w").unwrap();
+    drop(questions);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut answers, &mut rest).unwrap();
+    let out = probe.wait_with_output().unwrap();
+    let text = refused(&out, 1);
+    assert!(text.starts_with(&format!("tablebase: {}: could not be read", table.display())), "{text}");
+    assert!(text.contains("verify"), "{text}");
+    assert_eq!(rest, "", "no answer from a table cut short");
+}
