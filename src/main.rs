@@ -184,27 +184,50 @@ fn let_writes_past_the_file_size_limit_fail() {
 /// this process writes keep temporary names until they are whole (written with their space
 /// reserved, so that a full disk is an error before any write through a map), so ending here
 /// damages none.
+#[cfg(target_os = "linux")]
 fn say_a_table_cut_short_under_a_read() {
-    extern "C" fn on_sigbus(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+    /// Whether a thread is saying it already: threads reading the same file fault together.
+    static SAYING: AtomicBool = AtomicBool::new(false);
+    extern "C" fn on_sigbus(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
         // SAFETY: the kernel passes a valid siginfo_t for a handler installed with SA_SIGINFO;
-        // write, open, read, close and _exit are async-signal-safe, and nothing here allocates.
+        // signal, raise, pause, write, open, read, close and _exit are async-signal-safe, and
+        // nothing here allocates or locks.
         unsafe {
-            let address = (*info).si_addr() as usize;
+            let code = (*info).si_code;
+            if code != libc::BUS_ADRERR && code != libc::BUS_OBJERR {
+                // Not a read through a map (`kill -BUS`, a hardware memory error): the default
+                // action, once this handler returns.
+                libc::signal(signal, libc::SIG_DFL);
+                libc::raise(signal);
+                return;
+            }
+            if SAYING.swap(true, SeqCst) {
+                // The first thread says it and ends the process, this thread with it.
+                loop {
+                    libc::pause();
+                }
+            }
             let mut path = [0u8; 4096];
-            let found = mapped_file_at(address, &mut path);
-            let say = |bytes: &[u8]| libc::write(libc::STDERR_FILENO, bytes.as_ptr().cast(), bytes.len());
-            say(b"tablebase: ");
-            match found {
-                Some(len) => say(&path[..len]),
-                None => say(b"a table file"),
+            let found = mapped_file_at((*info).si_addr() as usize, &mut path);
+            // One write, so that the line reaches a pipe whole.
+            let (mut line, mut len) = ([0u8; 4352], 0);
+            let mut put = |bytes: &[u8]| {
+                let n = bytes.len().min(line.len() - len);
+                line[len..len + n].copy_from_slice(&bytes[..n]);
+                len += n;
             };
-            say(b": could not be read or written through its memory map (cut short by another program, \
+            put(b"tablebase: ");
+            put(found.map_or(&b"a table file"[..], |n| &path[..n]));
+            put(b": could not be read or written through its memory map (cut short by another program, \
 or an I/O error); stopped: check the tables with verify, then run again\n");
+            libc::write(libc::STDERR_FILENO, line.as_ptr().cast(), len);
             libc::_exit(1);
         }
     }
-    // SAFETY: a zeroed sigaction with the handler and SA_SIGINFO set is valid; the handler only
-    // calls async-signal-safe functions; nothing else handles SIGBUS.
+    // SAFETY: a zeroed sigaction with the handler and SA_SIGINFO set is valid, and the handler
+    // only calls async-signal-safe functions. It takes the place of the standard library's
+    // handler, which on Linux looks for stack overflows on SIGSEGV alone (a guard page's fault).
     unsafe {
         let mut action: libc::sigaction = std::mem::zeroed();
         action.sa_sigaction = on_sigbus as extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void)
@@ -215,6 +238,11 @@ or an I/O error); stopped: check the tables with verify, then run again\n");
     }
 }
 
+/// Elsewhere a stack overflow raises SIGBUS too, and the standard library's handler says so.
+#[cfg(not(target_os = "linux"))]
+fn say_a_table_cut_short_under_a_read() {}
+
+#[cfg(target_os = "linux")]
 /// The path of the file mapped at `address`, copied into `path` (its length returned), read
 /// from /proc/self/maps with system calls alone: a signal handler may neither allocate nor
 /// lock. `None` where no file is mapped there or the file cannot be read.
@@ -253,6 +281,7 @@ fn mapped_file_at(address: usize, path: &mut [u8]) -> Option<usize> {
     found
 }
 
+#[cfg(target_os = "linux")]
 /// For a line of /proc/self/maps (`start-end perms offset dev inode path`) whose range holds
 /// `address` and that names a file: the file's path copied into `path`, and its length.
 fn maps_line_path(line: &[u8], address: usize, path: &mut [u8]) -> Option<usize> {

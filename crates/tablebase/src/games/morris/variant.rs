@@ -196,8 +196,10 @@ impl MorrisVariant for Morabaraba {
     };
     const SETTINGS: &'static [Setting] = &settings::MORABARABA;
     // The whole moving phase, compressed (8f028e8, 2026-11-27): 9,248 CPU-seconds for 55 pairs
-    // of 16.5e9 positions, with the standard game's growth and cost of flying.
-    const CLASS_RATE: Rate = Rate::new(36.0, 0.43);
+    // of 16.5e9 positions, with the standard game's growth and cost of flying. At least 170 ns a
+    // position: pairs 4-4, 4-5 and 5-5 alone (2026-12-02, a machine 1.25 times slower than the
+    // rates') took 217, 223 and 262 ns, where the power says 59, 132 and 157.
+    const CLASS_RATE: Rate = Rate::new(36.0, 0.43).with_floor(170.0);
     // The 12-stone opening of the same run: its forward passes 3,242 s and its solves 8,936 s
     // for 18.7e9 reachable positions, with the standard opening's growth.
     const PLACEMENT_FORWARD_RATE: Option<Rate> = Some(Rate::new(54.0, 0.152));
