@@ -223,8 +223,11 @@ impl MorrisVariant for Lasker {
     // Its classes are the standard game's.
     const CLASS_RATE: Rate = Standard::CLASS_RATE;
     // K = 8 (073dafe, 2026-11-26/27): 9,743 CPU-seconds for its 1.30e10 positions of sectors
-    // with stones in hand, the classes reused, with the classes' growth.
-    const SECTOR_RATE: Option<Rate> = Some(Rate::new(59.0, 0.43));
+    // with stones in hand, the classes reused, with the classes' growth. At least 250 ns a
+    // position: K = 5's sectors of 1.5 to 21 million positions took 250 to 790 ns alone
+    // (2026-12-02, a machine 1.25 times slower than the rates'), where the power says 70 to 216;
+    // the floor moves K = 8 by 0.1 hours (3.8, its run from empty about 3.9).
+    const SECTOR_RATE: Option<Rate> = Some(Rate::new(59.0, 0.43).with_floor(250.0));
 }
 
 /// The standard lines: ring neighbours, and the midpoints of a side joined across the rings.
