@@ -1,0 +1,172 @@
+//! What the process does with the signals that would otherwise end it without a word: a write
+//! past the file size limit (SIGXFSZ) and a read through a memory map whose file was cut short
+//! (SIGBUS).
+
+/// Under a limit on the size of a file (`ulimit -f`), a write past it fails with "File too
+/// large" and the run ends in one line naming the file, like a full disk, instead of the
+/// process being killed by SIGXFSZ without a word (exit 153) with its temporary file left.
+pub fn let_writes_past_the_file_size_limit_fail() {
+    // SAFETY: ignoring a signal changes no memory; nothing else handles SIGXFSZ.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
+/// A table file cut short by another program while this process has it mapped (docs/
+/// RELIABILITY.md, "Residual risks") makes the next read past its new end raise SIGBUS, which
+/// would end the process as "Bus error" (exit 135) with nothing said. Said instead in one line
+/// that names the file (the mapping at the address read, from /proc/self/maps), exit 1, as
+/// other runtime errors are: nothing can be answered from bytes that are gone, and the files
+/// this process writes keep temporary names until they are whole (written with their space
+/// reserved, so that a full disk is an error before any write through a map), so ending here
+/// damages none.
+#[cfg(target_os = "linux")]
+pub fn say_a_table_cut_short_under_a_read() {
+    use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+    /// Whether a thread is saying it already: threads reading the same file fault together.
+    static SAYING: AtomicBool = AtomicBool::new(false);
+    extern "C" fn on_sigbus(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+        // SAFETY: the kernel passes a valid siginfo_t for a handler installed with SA_SIGINFO;
+        // signal, raise, pause, write, open, read, close and _exit are async-signal-safe, and
+        // nothing here allocates or locks.
+        unsafe {
+            let code = (*info).si_code;
+            if code != libc::BUS_ADRERR && code != libc::BUS_OBJERR {
+                // Not a read through a map (`kill -BUS`, a hardware memory error): the default
+                // action, once this handler returns.
+                libc::signal(signal, libc::SIG_DFL);
+                libc::raise(signal);
+                return;
+            }
+            if SAYING.swap(true, SeqCst) {
+                // The first thread says it and ends the process, this thread with it.
+                loop {
+                    libc::pause();
+                }
+            }
+            let mut path = [0u8; 4096];
+            let found = mapped_file_at((*info).si_addr() as usize, &mut path);
+            // One write, so that the line reaches a pipe whole.
+            let (mut line, mut len) = ([0u8; 4352], 0);
+            let mut put = |bytes: &[u8]| {
+                let n = bytes.len().min(line.len() - len);
+                line[len..len + n].copy_from_slice(&bytes[..n]);
+                len += n;
+            };
+            put(b"tablebase: ");
+            put(found.map_or(&b"a table file"[..], |n| &path[..n]));
+            put(b": could not be read or written through its memory map (cut short by another program, \
+or an I/O error); stopped: check the tables with verify, then run again\n");
+            libc::write(libc::STDERR_FILENO, line.as_ptr().cast(), len);
+            libc::_exit(1);
+        }
+    }
+    // SAFETY: a zeroed sigaction with the handler and SA_SIGINFO set is valid, and the handler
+    // only calls async-signal-safe functions. It takes the place of the standard library's
+    // handler, which on Linux looks for stack overflows on SIGSEGV alone (a guard page's fault).
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_sigbus as extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void)
+            as libc::sighandler_t;
+        action.sa_flags = libc::SA_SIGINFO;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
+    }
+}
+
+/// Elsewhere a stack overflow raises SIGBUS too, and the standard library's handler says so.
+#[cfg(not(target_os = "linux"))]
+pub fn say_a_table_cut_short_under_a_read() {}
+
+#[cfg(target_os = "linux")]
+/// The path of the file mapped at `address`, copied into `path` (its length returned), read
+/// from /proc/self/maps with system calls alone: a signal handler may neither allocate nor
+/// lock. `None` where no file is mapped there or the file cannot be read.
+fn mapped_file_at(address: usize, path: &mut [u8]) -> Option<usize> {
+    // SAFETY: open, read and close with a NUL-terminated name and a buffer of the length given.
+    let maps = unsafe { libc::open(c"/proc/self/maps".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
+    if maps < 0 {
+        return None;
+    }
+    let (mut chunk, mut line) = ([0u8; 4096], [0u8; 4608]);
+    let (mut line_len, mut found) = (0, None);
+    'reading: loop {
+        // SAFETY: as above.
+        let read = unsafe { libc::read(maps, chunk.as_mut_ptr().cast(), chunk.len()) };
+        if read <= 0 {
+            break;
+        }
+        for &byte in &chunk[..read as usize] {
+            if byte != b'\n' {
+                // A longer line (a path of over 4 KB) is cut; its address range comes first.
+                if line_len < line.len() {
+                    line[line_len] = byte;
+                    line_len += 1;
+                }
+                continue;
+            }
+            found = maps_line_path(&line[..line_len], address, path);
+            line_len = 0;
+            if found.is_some() {
+                break 'reading;
+            }
+        }
+    }
+    // SAFETY: as above.
+    unsafe { libc::close(maps) };
+    found
+}
+
+#[cfg(target_os = "linux")]
+/// For a line of /proc/self/maps (`start-end perms offset dev inode path`) whose range holds
+/// `address` and that names a file: the file's path copied into `path`, and its length.
+fn maps_line_path(line: &[u8], address: usize, path: &mut [u8]) -> Option<usize> {
+    let hex = |field: &[u8]| {
+        field.iter().try_fold(0usize, |n, &b| Some(n.checked_mul(16)? + (b as char).to_digit(16)? as usize))
+    };
+    let mut fields = line.splitn(6, |&b| b == b' ');
+    let range = fields.next()?;
+    let dash = range.iter().position(|&b| b == b'-')?;
+    let (start, end) = (hex(&range[..dash])?, hex(&range[dash + 1..])?);
+    if !(start..end).contains(&address) {
+        return None;
+    }
+    let name = fields.nth(4)?.trim_ascii_start();
+    if !name.starts_with(b"/") {
+        return None;
+    }
+    let len = name.len().min(path.len());
+    path[..len].copy_from_slice(&name[..len]);
+    Some(len)
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::maps_line_path;
+
+    fn path_of(line: &str, address: usize) -> Option<String> {
+        let mut path = [0u8; 64];
+        maps_line_path(line.as_bytes(), address, &mut path)
+            .map(|n| String::from_utf8_lossy(&path[..n]).into_owned())
+    }
+
+    #[test]
+    fn a_line_of_proc_self_maps_names_the_file_mapped_at_an_address() {
+        let line = "7f1c2a000000-7f1c2a010000 r--s 00000000 fd:01 1234                       /var/tmp/t b/morris-3-3.tbl";
+        assert_eq!(path_of(line, 0x7f1c2a000000).as_deref(), Some("/var/tmp/t b/morris-3-3.tbl"));
+        assert_eq!(path_of(line, 0x7f1c2a00ffff).as_deref(), Some("/var/tmp/t b/morris-3-3.tbl"));
+        assert_eq!(path_of(line, 0x7f1c2a010000), None, "the end is past the range");
+        assert_eq!(path_of(line, 0x7f1c29ffffff), None);
+        // Anonymous memory and the kernel's names are no file.
+        assert_eq!(path_of("7f1c2a000000-7f1c2a010000 rw-p 00000000 00:00 0 ", 0x7f1c2a000100), None);
+        assert_eq!(
+            path_of("7ffd1000-7ffd3000 rw-p 00000000 00:00 0                          [stack]", 0x7ffd1100),
+            None
+        );
+        // A path longer than the buffer is cut to it; a line that is not one of maps, nothing.
+        let long = format!("1000-2000 r--p 00000000 fd:01 7 /{}", "x".repeat(100));
+        assert_eq!(path_of(&long, 0x1800).map(|p| p.len()), Some(64));
+        assert_eq!(path_of("garbage", 0), None);
+        assert_eq!(path_of("zz-2000 r--p 0 fd:01 7 /a", 0x1000), None);
+    }
+}
