@@ -2,6 +2,29 @@
 //! past the file size limit (SIGXFSZ) and a read through a memory map whose file was cut short
 //! (SIGBUS).
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
+
+/// Whether the process goes on after a table file is cut short under a read (`serve`).
+static GO_ON: AtomicBool = AtomicBool::new(false);
+
+/// Reads that found a table file cut short, so far.
+static CUT_SHORT: AtomicU64 = AtomicU64::new(0);
+
+/// Has the process go on after a table file is cut short under a read, instead of ending: the
+/// file's map is replaced with zeros, which every read of it then gets, and
+/// [`tables_cut_short`] counts it. For a server, whose other tables are sound: each request
+/// compares the count before and after its work, and opens its tables again once it changed.
+pub fn go_on_after_a_table_cut_short() {
+    GO_ON.store(true, SeqCst);
+}
+
+/// How many reads have found a table file cut short so far (only where the process goes on
+/// after one: [`go_on_after_a_table_cut_short`]). Work during which it changed may have read
+/// zeros in place of the file's bytes, and must not be answered from them.
+pub fn tables_cut_short() -> u64 {
+    CUT_SHORT.load(SeqCst)
+}
+
 /// Under a limit on the size of a file (`ulimit -f`), a write past it fails with "File too
 /// large" and the run ends in one line naming the file, like a full disk, instead of the
 /// process being killed by SIGXFSZ without a word (exit 153) with its temporary file left.
@@ -22,13 +45,12 @@ pub fn let_writes_past_the_file_size_limit_fail() {
 /// damages none.
 #[cfg(target_os = "linux")]
 pub fn say_a_table_cut_short_under_a_read() {
-    use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
     /// Whether a thread is saying it already: threads reading the same file fault together.
     static SAYING: AtomicBool = AtomicBool::new(false);
     extern "C" fn on_sigbus(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
         // SAFETY: the kernel passes a valid siginfo_t for a handler installed with SA_SIGINFO;
-        // signal, raise, pause, write, open, read, close and _exit are async-signal-safe, and
-        // nothing here allocates or locks.
+        // signal, raise, pause, mmap, write, open, read, close and _exit are async-signal-safe
+        // (mmap in practice, on Linux), and nothing here allocates or locks.
         unsafe {
             let code = (*info).si_code;
             if code != libc::BUS_ADRERR && code != libc::BUS_OBJERR {
@@ -37,12 +59,6 @@ pub fn say_a_table_cut_short_under_a_read() {
                 libc::signal(signal, libc::SIG_DFL);
                 libc::raise(signal);
                 return;
-            }
-            if SAYING.swap(true, SeqCst) {
-                // The first thread says it and ends the process, this thread with it.
-                loop {
-                    libc::pause();
-                }
             }
             let mut path = [0u8; 4096];
             let found = mapped_file_at((*info).si_addr() as usize, &mut path);
@@ -54,9 +70,33 @@ pub fn say_a_table_cut_short_under_a_read() {
                 len += n;
             };
             put(b"tablebase: ");
-            put(found.map_or(&b"a table file"[..], |n| &path[..n]));
+            put(found.as_ref().map_or(&b"a table file"[..], |(_, n)| &path[..*n]));
             put(b": could not be read or written through its memory map (cut short by another program, \
-or an I/O error); stopped: check the tables with verify, then run again\n");
+or an I/O error); ");
+            if let Some((range, _)) = found.filter(|_| GO_ON.load(SeqCst)) {
+                // Counted first: whoever reads the zeros below then sees the count changed.
+                CUT_SHORT.fetch_add(1, SeqCst);
+                let zeros = libc::mmap(
+                    range.start as *mut libc::c_void,
+                    range.end - range.start,
+                    libc::PROT_READ,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                    -1,
+                    0,
+                );
+                if zeros != libc::MAP_FAILED {
+                    put(b"what read it is answered with an error, and its tables are opened again\n");
+                    libc::write(libc::STDERR_FILENO, line.as_ptr().cast(), len);
+                    return;
+                }
+            }
+            if SAYING.swap(true, SeqCst) {
+                // The first thread says it and ends the process, this thread with it.
+                loop {
+                    libc::pause();
+                }
+            }
+            put(b"stopped: check the tables with verify, then run again\n");
             libc::write(libc::STDERR_FILENO, line.as_ptr().cast(), len);
             libc::_exit(1);
         }
@@ -79,10 +119,10 @@ or an I/O error); stopped: check the tables with verify, then run again\n");
 pub fn say_a_table_cut_short_under_a_read() {}
 
 #[cfg(target_os = "linux")]
-/// The path of the file mapped at `address`, copied into `path` (its length returned), read
-/// from /proc/self/maps with system calls alone: a signal handler may neither allocate nor
-/// lock. `None` where no file is mapped there or the file cannot be read.
-fn mapped_file_at(address: usize, path: &mut [u8]) -> Option<usize> {
+/// The map of a file that holds `address` and the file's path, copied into `path` (its length
+/// returned), read from /proc/self/maps with system calls alone: a signal handler may neither
+/// allocate nor lock. `None` where no file is mapped there or the maps cannot be read.
+fn mapped_file_at(address: usize, path: &mut [u8]) -> Option<(std::ops::Range<usize>, usize)> {
     // SAFETY: open, read and close with a NUL-terminated name and a buffer of the length given.
     let maps = unsafe { libc::open(c"/proc/self/maps".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
     if maps < 0 {
@@ -119,8 +159,9 @@ fn mapped_file_at(address: usize, path: &mut [u8]) -> Option<usize> {
 
 #[cfg(target_os = "linux")]
 /// For a line of /proc/self/maps (`start-end perms offset dev inode path`) whose range holds
-/// `address` and that names a file: the file's path copied into `path`, and its length.
-fn maps_line_path(line: &[u8], address: usize, path: &mut [u8]) -> Option<usize> {
+/// `address` and that names a file: the range, and the file's path copied into `path` with its
+/// length.
+fn maps_line_path(line: &[u8], address: usize, path: &mut [u8]) -> Option<(std::ops::Range<usize>, usize)> {
     let hex = |field: &[u8]| {
         field.iter().try_fold(0usize, |n, &b| Some(n.checked_mul(16)? + (b as char).to_digit(16)? as usize))
     };
@@ -137,7 +178,7 @@ fn maps_line_path(line: &[u8], address: usize, path: &mut [u8]) -> Option<usize>
     }
     let len = name.len().min(path.len());
     path[..len].copy_from_slice(&name[..len]);
-    Some(len)
+    Some((start..end, len))
 }
 
 #[cfg(all(test, target_os = "linux"))]
@@ -146,8 +187,10 @@ mod tests {
 
     fn path_of(line: &str, address: usize) -> Option<String> {
         let mut path = [0u8; 64];
-        maps_line_path(line.as_bytes(), address, &mut path)
-            .map(|n| String::from_utf8_lossy(&path[..n]).into_owned())
+        maps_line_path(line.as_bytes(), address, &mut path).map(|(range, n)| {
+            assert!(range.contains(&address), "{range:?} holds {address:#x}");
+            String::from_utf8_lossy(&path[..n]).into_owned()
+        })
     }
 
     #[test]

@@ -662,3 +662,50 @@ fn the_moving_phase_alone_starts_where_its_tables_answer() {
     assert!(error.ends_with("; the directory holds Nine Men's Morris, moving phase up to 4-3)"), "{error}");
     assert!(!error.contains(path_str(&dir)), "{error}");
 }
+
+/// Another program cuts a table short while the server has it mapped: the request that reads
+/// past the new end is answered 500 (never from the zeros that took the bytes' place), the next
+/// finds the file as it is now, and once the file is whole again its answers are right; the
+/// server goes on throughout.
+#[test]
+fn a_table_cut_short_while_serving_fails_its_request_and_the_server_goes_on() {
+    let dir = common::scratch("serve-cut-short");
+    let d = path_str(&dir);
+    let out = common::tablebase_with_input(
+        env!("CARGO_BIN_EXE_tablebase"),
+        &["generate", "morris", "--stones", "3", "--dir", d],
+        "",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let table = AsRef::<std::path::Path>::as_ref(&dir).join("morris-3-3.tbl");
+    let whole = std::fs::read(&table).unwrap();
+    let server = Server::start(d, None);
+    let port = server.port;
+    let probe = |position: &str| get(port, &format!("/api/probe?game=morris&stones=3&position={position}"));
+    let first = "W:a1,d1,g1%20B:a7,d7,g7%20w";
+    let (code, answer) = probe(first);
+    assert_eq!(code, 200, "{answer}");
+    assert!(
+        answer.starts_with("{\"position\": \"W:a1,d1,g1 B:a7,d7,g7 w\", \"value\": \"win\", \"plies\": 3"),
+        "{answer}"
+    );
+    std::fs::OpenOptions::new().write(true).open(&table).unwrap().set_len(0).unwrap();
+    let second = "W:a1,d1,g1%20B:a7,d7,f6%20w";
+    let (code, answer) = probe(second);
+    assert_eq!(code, 500, "{answer}");
+    assert!(error_of(&answer).contains("cut short"), "{answer}");
+    let (code, answer) = probe(second);
+    assert_eq!(code, 500, "{answer}");
+    assert!(error_of(&answer).contains("morris-3-3.tbl"), "{answer}");
+    // Whole again, the way generate writes a file (a new one renamed over it).
+    std::fs::write(AsRef::<std::path::Path>::as_ref(&dir).join("whole"), &whole).unwrap();
+    std::fs::rename(AsRef::<std::path::Path>::as_ref(&dir).join("whole"), &table).unwrap();
+    let expected = common::tablebase_with_input(
+        env!("CARGO_BIN_EXE_tablebase"),
+        &["probe", "morris", "--stones", "3", "--json", "--dir", d, "W:a1,d1,g1 B:a7,d7,f6 w"],
+        "",
+    );
+    let (code, answer) = probe(second);
+    assert_eq!(code, 200, "{answer}");
+    assert_eq!(answer.trim_end(), String::from_utf8_lossy(&expected.stdout).trim_end());
+}

@@ -10,7 +10,7 @@ use super::output::{self, Format, answer};
 use std::any::Any;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -42,6 +42,10 @@ struct Tables {
     /// The thread that gives the searches' memory back ([`release_memory`]), started with the
     /// server at normal priority: each message is the tables and where to say it is done.
     releaser: std::sync::mpsc::Sender<(Arc<Tables>, std::sync::mpsc::Sender<()>)>,
+    /// [`crate::signals::tables_cut_short`] when `open` was last emptied for it: a table file
+    /// cut short since has zeros in its map, so every table opened before is opened again.
+    /// Read and written under `open`'s lock.
+    cut_short_seen: AtomicU64,
 }
 
 /// A tablebase of any game, as `serve` keeps it.
@@ -109,7 +113,11 @@ pub fn serve(dir: &Path, bind: &str, port: u16, search_seconds: f64) -> Result<(
         searching: AtomicUsize::new(0),
         search_seconds,
         releaser,
+        cut_short_seen: AtomicU64::new(0),
     });
+    // Another program cutting a table file short under a request ends that request with an
+    // error, not the server: its other tables are sound.
+    crate::signals::go_on_after_a_table_cut_short();
     http::serve(listener, http::Limits::default(), move |request| {
         let reply = answer_request(&tables, request);
         let body = match reply.status {
@@ -202,10 +210,20 @@ impl Drop for Turn {
     }
 }
 
-/// A request answered; a request that hits a bug is answered 500, and the server goes on.
+/// A request answered; a request that hits a bug is answered 500, and the server goes on. So is
+/// one during which a table file was cut short (by another program) under a read: it may have
+/// read the zeros that took the missing bytes' place ([`crate::signals`]).
 fn guarded(tables: &Tables, target: &str) -> Reply {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route(tables, target)))
-        .unwrap_or_else(|_| Reply::error(500, "internal error"))
+    let cut_short = crate::signals::tables_cut_short();
+    let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route(tables, target)))
+        .unwrap_or_else(|_| Reply::error(500, "internal error"));
+    if crate::signals::tables_cut_short() != cut_short {
+        return Reply::error(
+            500,
+            "a table file was cut short (by another program) while this request read it; the tables are opened again for the next",
+        );
+    }
+    reply
 }
 
 /// Lets every other thread of the machine go first: a search must never slow the cheap
@@ -306,6 +324,10 @@ impl ForGame for Serving<'_> {
         }
         let tablebase = {
             let mut open = self.tables.open.lock().unwrap_or_else(|e| e.into_inner());
+            let cut_short = crate::signals::tables_cut_short();
+            if self.tables.cut_short_seen.swap(cut_short, Ordering::SeqCst) != cut_short {
+                open.clear();
+            }
             let entry = open.entry(game.variant()).or_insert_with(|| {
                 // No limit of its own: the request's work bounds all its searches together.
                 Arc::new(game.tablebase(&self.tables.dir, None)) as Arc<dyn Opened>
