@@ -42,7 +42,8 @@ pub fn let_writes_past_the_file_size_limit_fail() {
 /// other runtime errors are: nothing can be answered from bytes that are gone, and the files
 /// this process writes keep temporary names until they are whole (written with their space
 /// reserved, so that a full disk is an error before any write through a map), so ending here
-/// damages none.
+/// damages none. Where the process goes on ([`go_on_after_a_table_cut_short`]), a read-only
+/// map of a table or set file (`.tbl`, `.set`) is replaced with zeros instead and counted.
 #[cfg(target_os = "linux")]
 pub fn say_a_table_cut_short_under_a_read() {
     /// Whether a thread is saying it already: threads reading the same file fault together.
@@ -50,7 +51,8 @@ pub fn say_a_table_cut_short_under_a_read() {
     extern "C" fn on_sigbus(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
         // SAFETY: the kernel passes a valid siginfo_t for a handler installed with SA_SIGINFO;
         // signal, raise, pause, mmap, write, open, read, close and _exit are async-signal-safe
-        // (mmap in practice, on Linux), and nothing here allocates or locks.
+        // (mmap in practice, on Linux), and nothing here allocates or locks. errno is restored
+        // where the handler returns to the interrupted code.
         unsafe {
             let code = (*info).si_code;
             if code != libc::BUS_ADRERR && code != libc::BUS_OBJERR {
@@ -60,8 +62,10 @@ pub fn say_a_table_cut_short_under_a_read() {
                 libc::raise(signal);
                 return;
             }
+            let errno = *libc::__errno_location();
             let mut path = [0u8; 4096];
-            let found = mapped_file_at((*info).si_addr() as usize, &mut path);
+            let mapping = mapping_at((*info).si_addr() as usize, &mut path);
+            let name = mapping.as_ref().map_or(&[][..], |m| &path[..m.path_len]);
             // One write, so that the line reaches a pipe whole.
             let (mut line, mut len) = ([0u8; 4352], 0);
             let mut put = |bytes: &[u8]| {
@@ -70,24 +74,35 @@ pub fn say_a_table_cut_short_under_a_read() {
                 len += n;
             };
             put(b"tablebase: ");
-            put(found.as_ref().map_or(&b"a table file"[..], |(_, n)| &path[..*n]));
+            put(if name.is_empty() { &b"a table file"[..] } else { name });
             put(b": could not be read or written through its memory map (cut short by another program, \
 or an I/O error); ");
-            if let Some((range, _)) = found.filter(|_| GO_ON.load(SeqCst)) {
-                // Counted first: whoever reads the zeros below then sees the count changed.
-                CUT_SHORT.fetch_add(1, SeqCst);
-                let zeros = libc::mmap(
-                    range.start as *mut libc::c_void,
-                    range.end - range.start,
-                    libc::PROT_READ,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
-                    -1,
-                    0,
-                );
-                if zeros != libc::MAP_FAILED {
-                    put(b"what read it is answered with an error, and its tables are opened again\n");
-                    libc::write(libc::STDERR_FILENO, line.as_ptr().cast(), len);
+            if GO_ON.load(SeqCst)
+                && let Some(mapping) = mapping.filter(|m| m.read_only)
+            {
+                if name.is_empty() {
+                    // Another thread that faulted on the same file has put its zeros here
+                    // since: the read gets them, and the count has changed already.
+                    *libc::__errno_location() = errno;
                     return;
+                }
+                if is_table(name) {
+                    // Counted first: whoever reads the zeros below then sees the count changed.
+                    CUT_SHORT.fetch_add(1, SeqCst);
+                    let zeros = libc::mmap(
+                        mapping.range.start as *mut libc::c_void,
+                        mapping.range.end - mapping.range.start,
+                        libc::PROT_READ,
+                        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                        -1,
+                        0,
+                    );
+                    if zeros != libc::MAP_FAILED {
+                        put(b"what read it is answered with an error, and its tables are opened again\n");
+                        libc::write(libc::STDERR_FILENO, line.as_ptr().cast(), len);
+                        *libc::__errno_location() = errno;
+                        return;
+                    }
                 }
             }
             if SAYING.swap(true, SeqCst) {
@@ -118,11 +133,31 @@ or an I/O error); ");
 #[cfg(not(target_os = "linux"))]
 pub fn say_a_table_cut_short_under_a_read() {}
 
+/// A map of the process, as a line of /proc/self/maps gives it.
 #[cfg(target_os = "linux")]
-/// The map of a file that holds `address` and the file's path, copied into `path` (its length
-/// returned), read from /proc/self/maps with system calls alone: a signal handler may neither
-/// allocate nor lock. `None` where no file is mapped there or the maps cannot be read.
-fn mapped_file_at(address: usize, path: &mut [u8]) -> Option<(std::ops::Range<usize>, usize)> {
+#[derive(Debug, PartialEq)]
+struct Mapping {
+    range: std::ops::Range<usize>,
+    /// Readable and neither writable nor executable (`r--`).
+    read_only: bool,
+    /// The length of the file's path, copied out; 0 where no file is mapped (anonymous memory,
+    /// `[stack]`).
+    path_len: usize,
+}
+
+/// Whether `path` names a table or a set file (a file unlinked since it was mapped ends in
+/// ` (deleted)`): the only maps the process may replace with zeros and go on.
+#[cfg(target_os = "linux")]
+fn is_table(path: &[u8]) -> bool {
+    let path = path.strip_suffix(b" (deleted)").unwrap_or(path);
+    path.ends_with(b".tbl") || path.ends_with(b".set")
+}
+
+#[cfg(target_os = "linux")]
+/// The map that holds `address`, its file's path copied into `path`, read from /proc/self/maps
+/// with system calls alone: a signal handler may neither allocate nor lock. `None` where no
+/// map holds it or the maps cannot be read.
+fn mapping_at(address: usize, path: &mut [u8]) -> Option<Mapping> {
     // SAFETY: open, read and close with a NUL-terminated name and a buffer of the length given.
     let maps = unsafe { libc::open(c"/proc/self/maps".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
     if maps < 0 {
@@ -145,7 +180,7 @@ fn mapped_file_at(address: usize, path: &mut [u8]) -> Option<(std::ops::Range<us
                 }
                 continue;
             }
-            found = maps_line_path(&line[..line_len], address, path);
+            found = maps_line(&line[..line_len], address, path);
             line_len = 0;
             if found.is_some() {
                 break 'reading;
@@ -158,10 +193,9 @@ fn mapped_file_at(address: usize, path: &mut [u8]) -> Option<(std::ops::Range<us
 }
 
 #[cfg(target_os = "linux")]
-/// For a line of /proc/self/maps (`start-end perms offset dev inode path`) whose range holds
-/// `address` and that names a file: the range, and the file's path copied into `path` with its
-/// length.
-fn maps_line_path(line: &[u8], address: usize, path: &mut [u8]) -> Option<(std::ops::Range<usize>, usize)> {
+/// A line of /proc/self/maps (`start-end perms offset dev inode path`) whose range holds
+/// `address`: its map, the path of its file (where it names one) copied into `path`.
+fn maps_line(line: &[u8], address: usize, path: &mut [u8]) -> Option<Mapping> {
     let hex = |field: &[u8]| {
         field.iter().try_fold(0usize, |n, &b| Some(n.checked_mul(16)? + (b as char).to_digit(16)? as usize))
     };
@@ -172,44 +206,62 @@ fn maps_line_path(line: &[u8], address: usize, path: &mut [u8]) -> Option<(std::
     if !(start..end).contains(&address) {
         return None;
     }
-    let name = fields.nth(4)?.trim_ascii_start();
-    if !name.starts_with(b"/") {
-        return None;
-    }
-    let len = name.len().min(path.len());
-    path[..len].copy_from_slice(&name[..len]);
-    Some((start..end, len))
+    let read_only = fields.next()?.starts_with(b"r--");
+    let name = fields.nth(3).unwrap_or_default().trim_ascii_start();
+    let path_len = if name.starts_with(b"/") { name.len().min(path.len()) } else { 0 };
+    path[..path_len].copy_from_slice(&name[..path_len]);
+    Some(Mapping { range: start..end, read_only, path_len })
 }
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
-    use super::maps_line_path;
+    use super::{is_table, maps_line};
 
-    fn path_of(line: &str, address: usize) -> Option<String> {
+    /// The path of the line's file where its range holds `address`, and whether it is read-only.
+    fn path_of(line: &str, address: usize) -> Option<(String, bool)> {
         let mut path = [0u8; 64];
-        maps_line_path(line.as_bytes(), address, &mut path).map(|(range, n)| {
-            assert!(range.contains(&address), "{range:?} holds {address:#x}");
-            String::from_utf8_lossy(&path[..n]).into_owned()
+        maps_line(line.as_bytes(), address, &mut path).map(|mapping| {
+            assert!(mapping.range.contains(&address), "{:?} holds {address:#x}", mapping.range);
+            (String::from_utf8_lossy(&path[..mapping.path_len]).into_owned(), mapping.read_only)
         })
     }
 
     #[test]
     fn a_line_of_proc_self_maps_names_the_file_mapped_at_an_address() {
         let line = "7f1c2a000000-7f1c2a010000 r--s 00000000 fd:01 1234                       /var/tmp/t b/morris-3-3.tbl";
-        assert_eq!(path_of(line, 0x7f1c2a000000).as_deref(), Some("/var/tmp/t b/morris-3-3.tbl"));
-        assert_eq!(path_of(line, 0x7f1c2a00ffff).as_deref(), Some("/var/tmp/t b/morris-3-3.tbl"));
+        let table = Some(("/var/tmp/t b/morris-3-3.tbl".to_string(), true));
+        assert_eq!(path_of(line, 0x7f1c2a000000), table);
+        assert_eq!(path_of(line, 0x7f1c2a00ffff), table);
         assert_eq!(path_of(line, 0x7f1c2a010000), None, "the end is past the range");
         assert_eq!(path_of(line, 0x7f1c29ffffff), None);
-        // Anonymous memory and the kernel's names are no file.
-        assert_eq!(path_of("7f1c2a000000-7f1c2a010000 rw-p 00000000 00:00 0 ", 0x7f1c2a000100), None);
+        // Anonymous memory (the zeros that replaced a table's map) and the kernel's names are
+        // no file; code and writable maps are not read-only.
+        assert_eq!(
+            path_of("7f1c2a000000-7f1c2a010000 r--p 00000000 00:00 0 ", 0x7f1c2a000100),
+            Some((String::new(), true))
+        );
         assert_eq!(
             path_of("7ffd1000-7ffd3000 rw-p 00000000 00:00 0                          [stack]", 0x7ffd1100),
-            None
+            Some((String::new(), false))
+        );
+        assert_eq!(
+            path_of("1000-2000 r-xp 00000000 fd:01 7 /usr/lib/libc.so.6", 0x1800),
+            Some(("/usr/lib/libc.so.6".to_string(), false))
         );
         // A path longer than the buffer is cut to it; a line that is not one of maps, nothing.
         let long = format!("1000-2000 r--p 00000000 fd:01 7 /{}", "x".repeat(100));
-        assert_eq!(path_of(&long, 0x1800).map(|p| p.len()), Some(64));
+        assert_eq!(path_of(&long, 0x1800).map(|(p, _)| p.len()), Some(64));
         assert_eq!(path_of("garbage", 0), None);
         assert_eq!(path_of("zz-2000 r--p 0 fd:01 7 /a", 0x1000), None);
+    }
+
+    #[test]
+    fn only_table_and_set_files_are_tables() {
+        assert!(is_table(b"/t/morris-3-3.tbl"));
+        assert!(is_table(b"/t/connect4-4x4-ply05.set"));
+        assert!(is_table(b"/t/morris-3-3.tbl (deleted)"));
+        assert!(!is_table(b"/usr/lib/libc.so.6"));
+        assert!(!is_table(b"/usr/lib/locale/locale-archive"));
+        assert!(!is_table(b"/t/morris-3-3.tbl.tmp"));
     }
 }
