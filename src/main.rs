@@ -2,7 +2,6 @@
 //! to exit codes. The library does the work.
 
 mod cli;
-mod signals;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches};
@@ -94,8 +93,8 @@ fn parse() -> Result<Cli, clap::Error> {
 
 fn main() {
     tablebase::resources::one_allocator_arena_under_an_address_limit();
-    signals::let_writes_past_the_file_size_limit_fail();
-    signals::say_a_table_cut_short_under_a_read();
+    tablebase::signals::let_writes_past_the_file_size_limit_fail();
+    tablebase::signals::say_a_table_cut_short_under_a_read();
     // The command runs on a thread with at least an 8 MB stack, what a default shell gives the
     // main thread, however low `ulimit -s` is (a higher one is kept): the searches recurse a
     // frame a ply, and under `ulimit -s 32` the main thread's stack overflowed (an abort, exit

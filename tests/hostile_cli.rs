@@ -1165,3 +1165,73 @@ fn a_table_cut_short_under_a_running_probe_is_one_line_naming_it() {
     assert!(text.contains("verify"), "{text}");
     assert_eq!(rest, "", "no answer from a table cut short");
 }
+
+#[test]
+fn a_table_cut_within_a_page_or_written_in_place_under_a_running_probe_gives_no_answer() {
+    // Neither raises SIGBUS: a cut within a page leaves the page mapped, its tail zeros, and a
+    // write in place changes the bytes under blocks whose checksums were checked already.
+    let dir = common::scratch("changed-under-probe");
+    let d = dir.to_str().unwrap();
+    assert!(tablebase(&["generate", "morris", "--stones", "3", "--dir", d], "").status.success());
+    let table = dir.join("morris-3-3.tbl");
+    let whole = std::fs::read(&table).unwrap();
+    type Change = fn(&Path, &[u8]);
+    let changes: [(&str, Change); 3] = [
+        ("cut within its last page", |table, whole| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(table)
+                .unwrap()
+                .set_len(whole.len() as u64 - 100)
+                .unwrap();
+        }),
+        ("written in place, one byte", |table, whole| {
+            use std::os::unix::fs::FileExt;
+            let file = std::fs::OpenOptions::new().write(true).open(table).unwrap();
+            file.write_all_at(&[whole[200] ^ 1], 200).unwrap();
+        }),
+        ("written whole again, the same bytes", |table, whole| {
+            use std::os::unix::fs::FileExt;
+            std::fs::OpenOptions::new().write(true).open(table).unwrap().write_all_at(whole, 0).unwrap();
+        }),
+    ];
+    for (what, change) in changes {
+        std::fs::write(&table, &whole).unwrap();
+        let mut probe = Command::new(BINARY)
+            .args(["probe", "morris", "--stones", "3", "--brief", "--dir", d, "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut questions = probe.stdin.take().unwrap();
+        let mut answers = BufReader::new(probe.stdout.take().unwrap());
+        use std::io::Write as _;
+        writeln!(questions, "W:a1,d1,g1 B:a7,d7,g7 w").unwrap();
+        let mut first = String::new();
+        answers.read_line(&mut first).unwrap();
+        assert_eq!(first.trim_end(), "win\t3", "{what}");
+        // Past the file system's clock tick, so that the change moves the file's time.
+        std::thread::sleep(Duration::from_millis(50));
+        change(&table, &whole);
+        writeln!(questions, "W:a1,d1,g1 B:a7,d7,f6 w").unwrap();
+        drop(questions);
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut answers, &mut rest).unwrap();
+        let out = probe.wait_with_output().unwrap();
+        let text = refused(&out, 1);
+        let said = format!(
+            "tablebase: {}: changed while it was read (cut short or written by another program)",
+            table.display()
+        );
+        assert!(text.starts_with(&said), "{what}: {text}");
+        assert_eq!(rest, "", "{what}: no answer once the table changed");
+    }
+    // Positions given as arguments are each checked after their reads; a table as it was
+    // written answers, the same bytes written again included, once it is opened again.
+    let out = tablebase(
+        &["probe", "morris", "--stones", "3", "--brief", "--dir", d, "W:a1,d1,g1 B:a7,d7,g7 w"],
+        "",
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "win\t3\n", "{}", stderr(&out));
+}

@@ -32,6 +32,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("combinations", 0),
     ("reference", 0),
     ("text", 0),
+    ("signals", 0),
     // The file format.
     ("table", 1),
     // The solvers: retrograde, and by search (the line games' engine).
@@ -114,7 +115,8 @@ fn architecture_lists_the_layers_of_the_code() {
 /// The library's public modules, the API with the crate root's re-exports. The others are
 /// private, or (`internal_mod!`) public only with the unstable feature `internals`, for the
 /// command line, the benchmarks and the tests.
-const PUBLIC_MODULES: &[&str] = &["catalogue", "game", "games", "layered", "picture", "play", "probe"];
+const PUBLIC_MODULES: &[&str] =
+    &["catalogue", "game", "games", "layered", "picture", "play", "probe", "signals"];
 
 #[test]
 fn only_the_modules_of_the_api_are_public() {

@@ -15,6 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, PoisonError, RwLock};
 
 /// Seconds the searches of one position may take when `max_time` does not say: the command
 /// line's default for `probe`.
@@ -27,6 +28,9 @@ const PIECE: usize = 4096;
 /// Positions a piece of `probe_many` with every move's value, at least: the workers answer one
 /// while the calling thread makes the dicts of the one before.
 const ANSWER_PIECE: usize = 1024;
+
+/// A position's notation and value, as `probe_many(moves=False)` answers it.
+type ValueOf = Result<(String, Value), ProbeError>;
 
 /// A piece of a batch's answers, with the place of its first position in the batch.
 type AnsweredPiece = (usize, Vec<Result<Answer, ProbeError>>);
@@ -45,7 +49,9 @@ trait Session: Send + Sync {
     /// The notation of the position after `mv`, `None` where `mv` is not a legal move.
     fn after(&self, text: &str, mv: &str) -> Result<Option<String>, ProbeError>;
     /// The value alone of each position, by the library's batch path.
-    fn values(&self, texts: &[String]) -> Vec<Result<(String, Value), ProbeError>>;
+    fn values(&self, texts: &[String]) -> Vec<ValueOf>;
+    /// An error naming a table file changed (by another program) since it was mapped.
+    fn unchanged(&self) -> Result<(), ProbeError>;
 }
 
 /// A game's tablebase, and the time each position's searches may take together.
@@ -78,7 +84,7 @@ impl<T: Probe + Send + Sync> Session for Opened<T> {
         Ok(game.after_move(&position, mv)?.map(|next| game.notation(&next)))
     }
 
-    fn values(&self, texts: &[String]) -> Vec<Result<(String, Value), ProbeError>> {
+    fn values(&self, texts: &[String]) -> Vec<ValueOf> {
         let game = &self.tablebase;
         let parsed: Vec<Result<T::Position, ProbeError>> = texts.iter().map(|t| game.parse(t)).collect();
         let positions: Vec<T::Position> = parsed.iter().filter_map(|p| p.as_ref().ok()).cloned().collect();
@@ -93,12 +99,18 @@ impl<T: Probe + Send + Sync> Session for Opened<T> {
             })
             .collect()
     }
+
+    fn unchanged(&self) -> Result<(), ProbeError> {
+        self.tablebase.unchanged()
+    }
 }
 
 /// A game's tables opened for probing (`tablebase.open`). Safe to share between threads.
 #[pyclass(frozen, module = "tablebase", name = "Tablebase")]
 pub struct Tablebase {
-    session: Box<dyn Session>,
+    /// Replaced by a session opened anew once a table file changed under it.
+    session: RwLock<Arc<dyn Session>>,
+    max_time: Option<f64>,
     /// The game's key.
     #[pyo3(get)]
     game: &'static str,
@@ -137,13 +149,38 @@ pub fn open(
             "max_time {seconds}: expected seconds, at least 0.001 and at most a year"
         )));
     }
+    let session = open_session(about.key, &variant, &dir, max_time)?;
+    let (title, start) = (session.title.clone(), session.start.clone());
+    // A table file cut short under a read (by another program) would end the interpreter with
+    // SIGBUS: its map is replaced with zeros instead, and the probe that read it raises
+    // TableError (it checks its tables after its reads). Other faults go where they went.
+    engine::signals::go_on_after_a_table_cut_short_and_pass_on_the_rest();
+    Ok(Tablebase {
+        session: RwLock::new(session.session),
+        max_time,
+        game: about.key,
+        title,
+        start,
+        dir,
+        variant,
+    })
+}
+
+/// A game's tables opened, with its title and start.
+struct OpenedSession {
+    session: Arc<dyn Session>,
+    title: String,
+    start: String,
+}
+
+fn open_session(key: &str, variant: &Variant, dir: &Path, max_time: Option<f64>) -> PyResult<OpenedSession> {
     struct Opening<'a> {
         variant: &'a Variant,
         dir: &'a Path,
         max_time: Option<f64>,
     }
     impl ForGame for Opening<'_> {
-        type Output = PyResult<(Box<dyn Session>, String, String)>;
+        type Output = PyResult<OpenedSession>;
         fn run<G: Game>(self) -> Self::Output {
             let game =
                 G::from_variant(self.variant, Purpose::Probe).map_err(|e| variant_error(e, self.dir))?;
@@ -153,14 +190,33 @@ pub fn open(
             if self.max_time.is_some() {
                 tablebase.seek_distances();
             }
-            let session: Box<dyn Session> = Box::new(Opened { tablebase, limit });
-            Ok((session, game.title(), game.start()))
+            let session: Arc<dyn Session> = Arc::new(Opened { tablebase, limit });
+            Ok(OpenedSession { session, title: game.title(), start: game.start() })
         }
     }
-    let opening = Opening { variant: &variant, dir: &dir, max_time };
-    let (session, title, start) =
-        guarded(|| with_game(about.key, opening).expect("the registry names the game"))?;
-    Ok(Tablebase { session, game: about.key, title, start, dir, variant })
+    let opening = Opening { variant, dir, max_time };
+    guarded(|| with_game(key, opening).expect("the registry names the game"))
+}
+
+impl Tablebase {
+    /// The session answers come from now.
+    fn session(&self) -> Arc<dyn Session> {
+        Arc::clone(&self.session.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// `answer`, whatever it is, unless a table file `session` read has changed (by another program) since it
+    /// was mapped: its blocks were checked when first read, and later reads get the new bytes
+    /// (or zeros, past a cut) unchecked. Then TableError, naming the file, and the tables are
+    /// opened again for the next call, to be read as they are now.
+    fn unless_changed<T>(&self, session: &Arc<dyn Session>, answer: T) -> PyResult<T> {
+        let Err(e) = session.unchanged() else { return Ok(answer) };
+        let fresh = open_session(self.game, &self.variant, &self.dir, self.max_time)?;
+        let mut current = self.session.write().unwrap_or_else(PoisonError::into_inner);
+        if Arc::ptr_eq(&current, session) {
+            *current = fresh.session;
+        }
+        Err(probe_error(&e))
+    }
 }
 
 #[pymethods]
@@ -172,7 +228,8 @@ impl Tablebase {
     /// TableError for a table missing or damaged, SearchError for a search out of time.
     #[pyo3(signature = (position, line = false))]
     fn probe<'py>(&self, py: Python<'py>, position: &str, line: bool) -> PyResult<Bound<'py, PyDict>> {
-        let session = &*self.session;
+        let held = self.session();
+        let session = &*held;
         let answer = guarded(|| {
             // Tried first with searches forbidden, here: a table's answer takes microseconds,
             // and only a search needs a thread that Ctrl-C can stop.
@@ -183,6 +240,8 @@ impl Tablebase {
                 true => interruptible(py, |stop| stop.searching(|| session.answer(position, line))),
             }
         })?;
+        // An error read from a table file changed since is the change's, too.
+        let answer = self.unless_changed(&held, answer)?;
         answer_dict(py, &answer.map_err(|e| probe_error(&e))?)
     }
 
@@ -201,7 +260,8 @@ impl Tablebase {
         line: bool,
         errors: &str,
     ) -> PyResult<Bound<'py, PyList>> {
-        let session = &*self.session;
+        let held = self.session();
+        let session = &*held;
         if line && !moves {
             return Err(PyValueError::new_err(
                 "line=True needs moves=True: moves=False gives the values alone, by the batch path",
@@ -236,14 +296,15 @@ impl Tablebase {
             Ok(dict)
         };
         if !moves {
-            let values: Vec<Vec<Result<(String, Value), ProbeError>>> = guarded(|| {
+            let values: PyResult<Vec<Vec<ValueOf>>> = guarded(|| {
                 interruptible(py, |stop| {
                     positions
                         .par_chunks(PIECE)
                         .map(|piece| stop.searching(|| session.values(piece)))
                         .collect()
                 })
-            })?;
+            });
+            let values = self.unless_changed(&held, values)??;
             return without_collection(py, || {
                 let mut dicts = Vec::with_capacity(positions.len());
                 for (k, value) in values.into_iter().flatten().enumerate() {
@@ -268,7 +329,7 @@ impl Tablebase {
         // every worker (256 positions each), so that one slow position holds up few others.
         let piece_len = ANSWER_PIECE.max(256 * rayon::current_num_threads());
         let mut dicts = Vec::with_capacity(positions.len());
-        guarded(|| {
+        let answered = guarded(|| {
             interruptible_in_pieces(
                 py,
                 |stop, hand_over: &dyn Fn(AnsweredPiece)| {
@@ -290,7 +351,10 @@ impl Tablebase {
                     Ok(())
                 },
             )
-        })?;
+        });
+        // Before any error of a position: one read from a table file changed since is the
+        // change's, too.
+        self.unless_changed(&held, answered)??;
         PyList::new(py, dicts)
     }
 
@@ -305,7 +369,7 @@ impl Tablebase {
                 crate::settings::type_name(r#move)
             )),
         })?;
-        match guarded(|| Ok(self.session.after(position, &r#move)))? {
+        match guarded(|| Ok(self.session().after(position, &r#move)))? {
             Ok(Some(next)) => Ok(next),
             // Quoted as the command line quotes input: a megabyte of move is not a megabyte of
             // message, nor a terminal's escape sequence.

@@ -6,6 +6,7 @@ import os
 import pathlib
 import random
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -315,3 +316,76 @@ def test_a_forked_child_probes_and_generates(tmp_path):
     done = subprocess.run([sys.executable, str(script), str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "34"]
+
+
+CUT_UNDER_A_READ = """
+import os, shutil, sys, tablebase
+directory, whole = sys.argv[1], sys.argv[2]
+table = os.path.join(directory, "morris-3-3.tbl")
+tb = tablebase.open("morris", dir=directory, stones=3)
+positions = ["W:a1,d1,g1 B:a7,d7,g7 w", "W:a1,d1,g1 B:a7,d7,f6 w"]
+before = [tb.probe(p) for p in positions], tb.probe_many(positions * 500)
+
+def raised(call):
+    try:
+        call()
+    except tablebase.TableError as e:
+        return str(e)
+    return "nothing raised"
+
+# Cut to nothing (the next read raises SIGBUS), then within its last page (no signal), then
+# written in place: each is an error that names the file, never an answer from what is there.
+os.truncate(table, 0)
+print(raised(lambda: tb.probe(positions[1])))
+print(raised(lambda: tb.probe_many(positions, moves=False)))
+shutil.copy(whole, table)
+print(tb.probe_many(positions * 500) == before[1])
+os.truncate(table, os.path.getsize(whole) - 100)
+print(raised(lambda: tb.probe_many(positions * 500)))
+shutil.copy(whole, table)
+print([tb.probe(p) for p in positions] == before[0])
+"""
+
+FAULT_OF_ITS_OWN = """
+import mmap, os, sys, tablebase
+tablebase.open("tictactoe", dir=sys.argv[1]).probe("")
+path = os.path.join(sys.argv[1], "mine.bin")
+with open(path, "wb") as f:
+    f.write(bytes(8192))
+with open(path, "rb") as f:
+    mine = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+os.truncate(path, 0)
+print("read", flush=True)
+mine[5000]
+print("not reached")
+"""
+
+
+def test_a_table_cut_short_under_a_read_raises_and_other_faults_stay_the_programs(tables, tmp_path):
+    # Run apart: before, the interpreter ended with SIGBUS ("Bus error") at the first read.
+    directory = tmp_path / "tables"
+    directory.mkdir()
+    for name in os.listdir(tables):
+        if name.startswith("morris-"):
+            shutil.copy(tables / name, directory / name)
+    shutil.copy(tables / "morris-3-3.tbl", tmp_path / "whole.tbl")
+    script = tmp_path / "cut.py"
+    script.write_text(CUT_UNDER_A_READ)
+    done = subprocess.run([sys.executable, str(script), str(directory), str(tmp_path / "whole.tbl")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    changed = f"{directory / 'morris-3-3.tbl'}: changed while it was read (cut short or written by another program)"
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(changed), lines
+    assert lines[1].startswith("position 0") and "morris-3-3.tbl" in lines[1], lines
+    assert lines[2] == "True", lines
+    assert lines[3].startswith(changed), lines
+    assert lines[4] == "True", lines
+    assert done.stderr == ""
+    # A fault in a map of the program's own is left to it: the default action, as before.
+    tablebase.generate("tictactoe", dir=str(tmp_path))
+    script.write_text(FAULT_OF_ITS_OWN)
+    done = subprocess.run([sys.executable, str(script), str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (-signal.SIGBUS, "read\n"), done.stderr
+    script.write_text("import os, signal, tablebase\ntablebase.open('tictactoe')\nos.kill(os.getpid(), signal.SIGBUS)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == -signal.SIGBUS, done.stderr

@@ -98,6 +98,9 @@ pub enum BatchError {
     Input(std::io::Error),
     /// Writing the output failed, with the exit code of the lines answered before.
     Output(std::io::Error, i32),
+    /// A table file changed (by another program) while the batch read it: the answers read
+    /// since are not written, and the batch stops.
+    Changed(ProbeError),
 }
 
 /// Answers a batch of positions, one per input line, in parallel, writing answers in input order
@@ -160,6 +163,13 @@ pub fn answer_lines<G: Probe>(
             let pieces = line_pieces(&pending[..cut], PIECE);
             let answers: Vec<Piece> =
                 pieces.par_iter().map(|piece| answer_piece(game, piece, format, with_line, limit)).collect();
+            // Asked after the reads and before the answers are written: a table's blocks are
+            // checked once, and a file cut within a page or written in place since gives its
+            // new bytes unchecked.
+            if let Err(e) = game.unchanged() {
+                out.flush().map_err(|e| BatchError::Output(e, code))?;
+                return Err(BatchError::Changed(e));
+            }
             for piece in answers {
                 // Counted before anything is written, so that output cut short still reports them.
                 for (_, e) in &piece.errors {

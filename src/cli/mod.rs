@@ -613,13 +613,17 @@ fn probe<G: Draw>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<
                 match e {
                     BatchError::Input(e) => Error::Input(e),
                     BatchError::Output(e, found) => cut_short(e, found),
+                    BatchError::Changed(e) => Error::Probe(e),
                 }
             })?
         }
         _ => {
             let mut code = 0;
             for (n, text) in positions.iter().enumerate() {
-                match answer(game, text, format, line, Some(limit)) {
+                // A table file changed under the reads (by another program) gives no answer, and
+                // its error is the change's, whatever the reads gave.
+                let answered = answer(game, text, format, line, Some(limit));
+                match game.unchanged().and(answered) {
                     Ok(answer) => {
                         if format == Format::Text && n > 0 {
                             writeln!(out).map_err(|e| cut_short(e, code))?;

@@ -174,6 +174,7 @@ pub mod probe;
 mod progress;
 mod reference;
 mod rng;
+pub mod signals;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod testing;

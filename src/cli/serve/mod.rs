@@ -42,7 +42,7 @@ struct Tables {
     /// The thread that gives the searches' memory back ([`release_memory`]), started with the
     /// server at normal priority: each message is the tables and where to say it is done.
     releaser: std::sync::mpsc::Sender<(Arc<Tables>, std::sync::mpsc::Sender<()>)>,
-    /// [`crate::signals::tables_cut_short`] when `open` was last emptied for it: a table file
+    /// [`tablebase::signals::tables_cut_short`] when `open` was last emptied for it: a table file
     /// cut short since has zeros in its map, so every table opened before is opened again.
     /// Read and written under `open`'s lock.
     cut_short_seen: AtomicU64,
@@ -117,7 +117,7 @@ pub fn serve(dir: &Path, bind: &str, port: u16, search_seconds: f64) -> Result<(
     });
     // Another program cutting a table file short under a request ends that request with an
     // error, not the server: its other tables are sound.
-    crate::signals::go_on_after_a_table_cut_short();
+    tablebase::signals::go_on_after_a_table_cut_short();
     http::serve(listener, http::Limits::default(), move |request| {
         let reply = answer_request(&tables, request);
         let body = match reply.status {
@@ -212,12 +212,12 @@ impl Drop for Turn {
 
 /// A request answered; a request that hits a bug is answered 500, and the server goes on. So is
 /// one during which a table file was cut short (by another program) under a read: it may have
-/// read the zeros that took the missing bytes' place ([`crate::signals`]).
+/// read the zeros that took the missing bytes' place ([`tablebase::signals`]).
 fn guarded(tables: &Tables, target: &str) -> Reply {
-    let cut_short = crate::signals::tables_cut_short();
+    let cut_short = tablebase::signals::tables_cut_short();
     let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route(tables, target)))
         .unwrap_or_else(|_| Reply::error(500, "internal error"));
-    if crate::signals::tables_cut_short() != cut_short {
+    if tablebase::signals::tables_cut_short() != cut_short {
         return Reply::error(
             500,
             "a table file was cut short (by another program) while this request read it; the tables are opened again for the next",
@@ -324,7 +324,7 @@ impl ForGame for Serving<'_> {
         }
         let tablebase = {
             let mut open = self.tables.open.lock().unwrap_or_else(|e| e.into_inner());
-            let cut_short = crate::signals::tables_cut_short();
+            let cut_short = tablebase::signals::tables_cut_short();
             if self.tables.cut_short_seen.swap(cut_short, Ordering::SeqCst) != cut_short {
                 open.clear();
             }
@@ -336,10 +336,18 @@ impl ForGame for Serving<'_> {
         };
         // The work the request runs in bounds the whole answer: a position and every move of
         // it can each need a search (all 60 moves of an early Qubic position).
-        match tablebase.as_any().downcast::<G::Tablebase>() {
-            Ok(tablebase) => call(&*tablebase, self.path, self.params, self.tables.search_seconds),
-            Err(_) => Reply::error(500, "internal error: a variant's tables of another type"),
+        let Ok(tablebase) = tablebase.as_any().downcast::<G::Tablebase>() else {
+            return Reply::error(500, "internal error: a variant's tables of another type");
+        };
+        let reply = call(&*tablebase, self.path, self.params, self.tables.search_seconds);
+        // Asked after the reads: a table file cut within a page or written in place (by another
+        // program) since its blocks were checked gives its new bytes unchecked. Opened again
+        // for the next request.
+        if let Err(e) = tablebase.unchanged() {
+            self.tables.open.lock().unwrap_or_else(|e| e.into_inner()).remove(&game.variant());
+            return probe_error(&e, self.tables.search_seconds);
         }
+        reply
     }
 }
 

@@ -25,6 +25,13 @@ impl SolvedLayer {
     }
 }
 
+impl crate::table::Mapped for SolvedLayer {
+    fn unchanged(&self) -> Result<(), TableError> {
+        self.set.unchanged()?;
+        self.table.unchanged()
+    }
+}
+
 impl SolvedLayer {
     /// The same layer read without a check per entry, once both files have been checked whole
     /// (opened with `Check::Checksum`); `None` before.

@@ -2,10 +2,9 @@
 
 use super::ProbeError;
 use crate::catalogue::Variant;
-use crate::table::TableError;
-use std::path::Path;
+use crate::table::regular::FileState;
+use crate::table::{Mapped, TableError};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
-use std::time::SystemTime;
 
 /// Tables mapped on first use, read-only and shared by threads: a slot per table. A table that
 /// could not be opened (not generated, damaged) is opened again once the file the error names
@@ -13,6 +12,8 @@ use std::time::SystemTime;
 pub(crate) struct LazyTables<T> {
     opened: Vec<OnceLock<T>>,
     failed: Vec<Mutex<Option<Failure>>>,
+    /// The slots opened so far, in the order they were: what [`LazyTables::unchanged`] looks at.
+    in_use: Mutex<Vec<usize>>,
 }
 
 /// Why a table could not be opened, and the state of the file the error names at the time.
@@ -21,36 +22,28 @@ struct Failure {
     file: Option<FileState>,
 }
 
-/// What changes when a file is created, replaced or written.
-#[derive(PartialEq, Eq)]
-struct FileState {
-    device: u64,
-    inode: u64,
-    len: u64,
-    modified: Option<SystemTime>,
-    changed: (i64, i64),
-}
-
-impl FileState {
-    fn of(path: &Path) -> Option<FileState> {
-        use std::os::unix::fs::MetadataExt;
-        let meta = std::fs::metadata(path).ok()?;
-        Some(FileState {
-            device: meta.dev(),
-            inode: meta.ino(),
-            len: meta.len(),
-            modified: meta.modified().ok(),
-            changed: (meta.ctime(), meta.ctime_nsec()),
-        })
-    }
-}
-
 impl<T> LazyTables<T> {
     pub fn new(tables: usize) -> LazyTables<T> {
         LazyTables {
             opened: (0..tables).map(|_| OnceLock::new()).collect(),
             failed: (0..tables).map(|_| Mutex::new(None)).collect(),
+            in_use: Mutex::new(Vec::new()),
         }
+    }
+
+    /// [`TableError::Changed`] for the first table opened here whose file has been cut short
+    /// or written since (by another program): answers read from it since may be wrong.
+    pub fn unchanged(&self) -> Result<(), ProbeError>
+    where
+        T: Mapped,
+    {
+        let in_use = self.in_use.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        for slot in in_use {
+            if let Some(table) = self.opened[slot].get() {
+                table.unchanged().map_err(|e| ProbeError::Damaged(Arc::new(e)))?;
+            }
+        }
+        Ok(())
     }
 
     /// The table in `slot`, opened by `open` the first time (and again after a failure, once
@@ -77,6 +70,7 @@ impl<T> LazyTables<T> {
         match open() {
             Ok(table) => {
                 *failed = None;
+                self.in_use.lock().unwrap_or_else(PoisonError::into_inner).push(slot);
                 Ok(self.opened[slot].get_or_init(|| table))
             }
             Err(error) => {

@@ -69,6 +69,15 @@ pub trait Probe: Sync {
     /// Drops what the game keeps for later searches (transposition tables), keeping the tables
     /// mapped: a long-running server calls it once its searches end.
     fn release(&self) {}
+    /// An error naming the first table file mapped so far that has been cut short or written
+    /// since it was mapped (by another program: `tablebase` never changes a table under its
+    /// name). Such a file's blocks were checked when first read, and reads after the change
+    /// get its new bytes (or zeros) unchecked: a caller that holds a tablebase across answers
+    /// asks this after reading and before answering, and opens the tablebase again after an
+    /// error.
+    fn unchanged(&self) -> Result<(), ProbeError> {
+        Ok(())
+    }
 }
 
 /// Every legal move of a position and the position it leads to.

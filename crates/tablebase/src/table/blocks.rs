@@ -5,6 +5,7 @@
 
 use super::error::TableError;
 use super::format::{HEADER_SIZE, u32_at, u64_at};
+use super::regular::FileState;
 use crate::prefetch::prefetch;
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -62,15 +63,30 @@ pub(crate) struct CheckedMap {
     data_len: u64,
     checked: Box<[AtomicU64]>,
     all_checked: AtomicBool,
+    /// The file's state when it was mapped.
+    opened: Option<FileState>,
 }
 
 impl CheckedMap {
     /// `map` holds a header, `data_len` bytes of data and their checksum area (the caller has
     /// checked the length).
-    pub fn new(path: &Path, map: Mmap, data_len: u64) -> CheckedMap {
+    /// `opened` is the file's state when it was opened.
+    pub fn new(path: &Path, map: Mmap, data_len: u64, opened: Option<FileState>) -> CheckedMap {
         let blocks = data_len.div_ceil(BLOCK_SIZE as u64) as usize;
         let checked = (0..blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-        CheckedMap { path: path.to_path_buf(), map, data_len, checked, all_checked: AtomicBool::new(false) }
+        let all_checked = AtomicBool::new(false);
+        CheckedMap { path: path.to_path_buf(), map, data_len, checked, all_checked, opened }
+    }
+
+    /// [`TableError::Changed`] where the file has been cut short or written since it was
+    /// mapped. A block's checksum is checked once per mapping, so bytes that change after it
+    /// (a rewrite in place, or the zeros the kernel gives past a cut within a page) would be
+    /// read unchecked: a reader that keeps a map asks this after its reads, before it answers.
+    pub fn unchanged(&self) -> Result<(), TableError> {
+        match &self.opened {
+            Some(opened) if opened.changed_at(&self.path) => Err(TableError::Changed { path: self.path.clone() }),
+            _ => Ok(()),
+        }
     }
 
     fn stored_checksum(&self, block: usize) -> u32 {

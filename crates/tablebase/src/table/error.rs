@@ -118,6 +118,13 @@ pub enum TableError {
         /// The version in its header.
         found: u32,
     },
+    /// The file was cut short or written, by another program, while it was mapped: what was
+    /// read from it since may be wrong, and is not answered. Opened again, it is read as it is
+    /// now.
+    Changed {
+        /// The file.
+        path: PathBuf,
+    },
     /// The disk has not enough free space for the file being written.
     NoSpace {
         /// The file being written.
@@ -145,6 +152,7 @@ impl TableError {
             | TableError::WrongKind { path, .. }
             | TableError::Entry { path, .. }
             | TableError::NoSpace { path, .. }
+            | TableError::Changed { path }
             | TableError::Block { path, .. }
             | TableError::Header { path }
             | TableError::Code { path, .. }
@@ -222,6 +230,10 @@ impl fmt::Display for TableError {
             TableError::NeedsUpgrade { found, .. } => write!(
                 f,
                 "{path}: written by table format version {found}; run generate on its directory to upgrade it in place (no solving)"
+            ),
+            TableError::Changed { .. } => write!(
+                f,
+                "{path}: changed while it was read (cut short or written by another program); nothing read from it since is answered"
             ),
             TableError::NoSpace { needed, free, .. } => {
                 let free =

@@ -2,6 +2,7 @@
 //! carries so that `info` reads headers only.
 
 use super::error::TableError;
+use super::regular::FileState;
 use super::format::{
     FORMAT_VERSION, HEADER_SIZE, OLDEST_READABLE_VERSION, PACKED_VERSION, set_data_len, u32_at, u64_at,
 };
@@ -345,21 +346,32 @@ pub enum Check {
 }
 
 /// Maps the complete file `spec` and checks what opening can check without reading the data:
-/// the header (its own checksum, game, table, version) and the length. Returns the header, the
-/// map and the number of data bytes. A file of an older version that `generate` can upgrade is
+/// the header (its own checksum, game, table, version) and the length. A file of an older version that `generate` can upgrade is
 /// [`TableError::NeedsUpgrade`]; one that must be generated again is [`TableError::IndexChanged`].
-pub(crate) fn map_file(spec: &FileSpec) -> Result<(Header, memmap2::Mmap, u64), TableError> {
-    let (header, map, data_len) = map_any_version(spec)?;
-    if header.version < FORMAT_VERSION {
-        return Err(TableError::NeedsUpgrade { path: spec.path.clone(), found: header.version });
+pub(crate) fn map_file(spec: &FileSpec) -> Result<MappedFile, TableError> {
+    let mapped = map_any_version(spec)?;
+    if mapped.header.version < FORMAT_VERSION {
+        return Err(TableError::NeedsUpgrade { path: spec.path.clone(), found: mapped.header.version });
     }
-    Ok((header, map, data_len))
+    Ok(mapped)
+}
+
+/// A file mapped to read, its header decoded and its length checked.
+pub(crate) struct MappedFile {
+    pub header: Header,
+    pub map: memmap2::Mmap,
+    /// The number of data bytes.
+    pub data_len: u64,
+    /// The file's state when it was opened: a later change under the map is seen by comparing
+    /// (`None` where the system did not tell).
+    pub opened: Option<FileState>,
 }
 
 /// [`map_file`] for a file of any version this program reads or upgrades.
-pub(crate) fn map_any_version(spec: &FileSpec) -> Result<(Header, memmap2::Mmap, u64), TableError> {
+pub(crate) fn map_any_version(spec: &FileSpec) -> Result<MappedFile, TableError> {
     let path = &spec.path;
     let file = super::regular::open_to_read(path).map_err(TableError::io(path))?;
+    let opened = FileState::of_open(&file);
     // SAFETY: table files are written once under a temporary name and never modified after the
     // rename; the mapping is read-only. (A file truncated by another program while mapped can
     // still raise SIGBUS: docs/RELIABILITY.md.)
@@ -374,15 +386,15 @@ pub(crate) fn map_any_version(spec: &FileSpec) -> Result<(Header, memmap2::Mmap,
     if map.len() as u64 != expected {
         return Err(TableError::Length { path: path.clone(), expected, found: map.len() as u64 });
     }
-    Ok((header, map, data_len))
+    Ok(MappedFile { header, map, data_len, opened })
 }
 
 /// Opens the complete file `spec` and checks all of it: header, length, every block and the
 /// checksum of all the data. Returns its header and the CRC-32 of the whole file (the checksum
 /// the project publishes for it).
 pub fn check_file(spec: &FileSpec) -> Result<(Header, u32), TableError> {
-    let (header, map, data_len) = map_file(spec)?;
-    let data = super::blocks::CheckedMap::new(&spec.path, map, data_len);
+    let MappedFile { header, map, data_len, opened } = map_file(spec)?;
+    let data = super::blocks::CheckedMap::new(&spec.path, map, data_len, opened);
     data.check_all(header.checksum)?;
     let file = data.file_checksum(header.checksum);
     Ok((header, file))

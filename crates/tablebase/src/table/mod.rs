@@ -19,7 +19,7 @@ pub(crate) use compress::{pack, pack_set};
 mod layout;
 mod packed;
 pub(crate) mod pairs;
-mod regular;
+pub(crate) mod regular;
 pub(crate) mod scratch;
 pub(crate) use regular::{open_to_read, open_to_write, refuse_link};
 pub(crate) mod set;
@@ -52,3 +52,10 @@ pub(crate) use upgrade::upgrade;
 pub(crate) use values::write_table;
 pub(crate) use values::write_table_checkpointed;
 pub use values::{Distances, TableFile};
+
+/// Tables read through memory maps, which another program can change under them.
+pub trait Mapped {
+    /// [`TableError::Changed`] for the first of the table's files that has been cut short or
+    /// written since it was mapped.
+    fn unchanged(&self) -> Result<(), TableError>;
+}

@@ -111,6 +111,51 @@ pub(crate) fn open_to_read(path: &Path) -> io::Result<File> {
     open_regular(OpenOptions::new().read(true), path)
 }
 
+/// What a file is (device and inode) and what a write or a cut changes (length, times): to
+/// tell whether the file a table was mapped from has changed since.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct FileState {
+    device: u64,
+    inode: u64,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    changed: (i64, i64),
+}
+
+impl FileState {
+    /// The state of the file at `path`, `None` where it cannot be read.
+    pub fn of(path: &Path) -> Option<FileState> {
+        Some(FileState::from_meta(&std::fs::metadata(path).ok()?))
+    }
+
+    /// The state of an open file.
+    pub fn of_open(file: &File) -> Option<FileState> {
+        Some(FileState::from_meta(&file.metadata().ok()?))
+    }
+
+    fn from_meta(meta: &std::fs::Metadata) -> FileState {
+        use std::os::unix::fs::MetadataExt;
+        FileState {
+            device: meta.dev(),
+            inode: meta.ino(),
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            changed: (meta.ctime(), meta.ctime_nsec()),
+        }
+    }
+
+    /// Whether the file that was in this state, mapped from `path`, has been cut or written
+    /// since: the same file (device and inode) under the name, with another length or time of
+    /// modification. A name that now leads to another file (one renamed over it, as
+    /// `generate` writes) or to none leaves the mapped file as it was.
+    pub fn changed_at(&self, path: &Path) -> bool {
+        FileState::of(path).is_some_and(|now| {
+            (now.device, now.inode) == (self.device, self.inode)
+                && (now.len, now.modified) != (self.len, self.modified)
+        })
+    }
+}
+
 fn refuse_special(kind: &std::fs::FileType) -> io::Result<()> {
     let what = if kind.is_file() {
         return Ok(());
@@ -131,6 +176,32 @@ fn refuse_special(kind: &std::fs::FileType) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_cut_or_written_is_changed_and_one_renamed_over_it_or_removed_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.tbl");
+        std::fs::write(&path, [7u8; 5000]).unwrap();
+        let opened = FileState::of_open(&File::open(&path).unwrap()).unwrap();
+        assert!(!opened.changed_at(&path));
+        // Past the file system's clock tick, so that a write moves the file's time.
+        let tick = || std::thread::sleep(std::time::Duration::from_millis(50));
+        tick();
+        OpenOptions::new().write(true).open(&path).unwrap().set_len(4000).unwrap();
+        assert!(opened.changed_at(&path), "cut short");
+        let opened = FileState::of(&path).unwrap();
+        tick();
+        std::os::unix::fs::FileExt::write_all_at(&OpenOptions::new().write(true).open(&path).unwrap(), &[7], 10)
+            .unwrap();
+        assert!(opened.changed_at(&path), "written in place, the same byte");
+        let opened = FileState::of(&path).unwrap();
+        let other = dir.path().join("new");
+        std::fs::write(&other, [1u8; 10]).unwrap();
+        std::fs::rename(&other, &path).unwrap();
+        assert!(!opened.changed_at(&path), "another file under the name: the mapped one is as it was");
+        std::fs::remove_file(&path).unwrap();
+        assert!(!opened.changed_at(&path), "no file under the name");
+    }
 
     #[test]
     fn special_files_are_refused_at_once_and_regular_ones_open() {

@@ -8,7 +8,7 @@ use super::blocks::{
 };
 use super::error::TableError;
 use super::format::{Directory, FORMAT_VERSION, HEADER_SIZE, SET_BLOCK_WORDS, set_data_len, u64_at};
-use super::header::{Check, Counts, FileKind, FileSpec, Header, map_file};
+use super::header::{Check, Counts, FileKind, FileSpec, Header, MappedFile, map_file};
 use super::packed::Packed;
 use super::scratch::Decoded;
 use std::io::{BufWriter, Seek, Write};
@@ -177,9 +177,9 @@ impl SetFile {
     /// Opens the complete set `spec`: header and length at once, and with [`Check::Checksum`]
     /// every block too.
     pub fn open(spec: &FileSpec, check: Check) -> Result<SetFile, TableError> {
-        let (header, map, data_len) = map_file(spec)?;
+        let MappedFile { header, map, data_len, opened } = map_file(spec)?;
         let words = header.index_size.div_ceil(64) as usize;
-        let data = CheckedMap::new(&spec.path, map, data_len);
+        let data = CheckedMap::new(&spec.path, map, data_len, opened);
         let packed = match header.packing {
             Some(_) => Some(Packed::open(&spec.path, &header, &data, FileKind::Set)?),
             None => None,
@@ -247,6 +247,12 @@ impl SetFile {
     /// The decoded header.
     pub fn header(&self) -> &Header {
         &self.header
+    }
+
+    /// [`TableError::Changed`] where the file has been cut short or written (by another program)
+    /// since it was mapped: what was read from it since may be wrong.
+    pub fn unchanged(&self) -> Result<(), TableError> {
+        self.data.unchanged()
     }
 
     /// The size of the index space.

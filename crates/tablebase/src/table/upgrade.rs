@@ -5,7 +5,7 @@ use super::atomic::Pending;
 use super::blocks::{block_checksums, checksum_area, checksum_area_len};
 use super::error::TableError;
 use super::format::{FORMAT_VERSION, HEADER_SIZE};
-use super::header::{FileSpec, Header, check_data_checksum, map_any_version};
+use super::header::{FileSpec, Header, MappedFile, check_data_checksum, map_any_version};
 use memmap2::MmapMut;
 use std::path::{Path, PathBuf};
 
@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// and the header checksum added. Written under the temporary name and renamed like every
 /// table, so an interruption leaves the old file as it was. Returns the new header.
 pub fn upgrade(spec: &FileSpec) -> Result<Header, TableError> {
-    let (old, map, data_len) = map_any_version(spec)?;
+    let MappedFile { header: old, map, data_len, .. } = map_any_version(spec)?;
     if old.version >= FORMAT_VERSION {
         return Ok(old);
     }

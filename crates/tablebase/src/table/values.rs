@@ -9,7 +9,7 @@ use super::blocks::{
 use super::checkpoint::{Checkpoints, ChunkResult};
 use super::error::TableError;
 use super::format::{FORMAT_VERSION, HEADER_SIZE, u32_at, u64_at};
-use super::header::{Check, Counts, FileKind, FileSpec, Header, map_file};
+use super::header::{Check, Counts, FileKind, FileSpec, Header, MappedFile, map_file};
 use super::packed::Packed;
 use super::scratch::Decoded;
 use crate::progress::Progress;
@@ -72,7 +72,7 @@ impl TableFile {
     /// Opens the complete table `spec` with `index_size` entries: header and length at once,
     /// and with [`Check::Checksum`] every block too.
     pub fn open(spec: &FileSpec, index_size: u64, check: Check) -> Result<TableFile, TableError> {
-        let (header, map, data_len) = map_file(spec)?;
+        let MappedFile { header, map, data_len, opened } = map_file(spec)?;
         let path = &spec.path;
         if header.index_size != index_size {
             return Err(TableError::WrongTable {
@@ -81,7 +81,7 @@ impl TableFile {
                 found: format!("{} {} ({} positions)", header.game, header.table, header.index_size),
             });
         }
-        let data = CheckedMap::new(path, map, data_len);
+        let data = CheckedMap::new(path, map, data_len, opened);
         let packed = match header.packing {
             Some(_) => Some(Packed::open(path, &header, &data, FileKind::Table)?),
             None => None,
@@ -158,6 +158,12 @@ impl TableFile {
     /// The file.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// [`TableError::Changed`] where the file has been cut short or written (by another program)
+    /// since it was mapped: what was read from it since may be wrong.
+    pub fn unchanged(&self) -> Result<(), TableError> {
+        self.data.unchanged()
     }
 
     /// The number of entries.

@@ -145,6 +145,10 @@ impl Probe for Connect4Tablebase {
     type Position = Game;
     type Move = Column;
 
+    fn unchanged(&self) -> Result<(), ProbeError> {
+        self.plies.unchanged()
+    }
+
     fn parse(&self, text: &str) -> Result<Game, ProbeError> {
         let moves = text.trim();
         let position =

@@ -101,6 +101,10 @@ impl<const GRAVITY: bool> Probe for CubeTablebase<GRAVITY> {
     type Position = Played<GRAVITY>;
     type Move = CubeMove<GRAVITY>;
 
+    fn unchanged(&self) -> Result<(), ProbeError> {
+        self.plies.unchanged()
+    }
+
     fn parse(&self, text: &str) -> Result<Played<GRAVITY>, ProbeError> {
         let illegal = |e: MovesError| ProbeError::Illegal(e.to_string());
         let (position, cells) = if GRAVITY { play_sogo(text) } else { play_qubic(text) }.map_err(illegal)?;

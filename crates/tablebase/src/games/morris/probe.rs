@@ -268,6 +268,14 @@ impl<V: MorrisVariant> Probe for MorrisTablebase<V> {
     type Position = Position;
     type Move = Move;
 
+    fn unchanged(&self) -> Result<(), ProbeError> {
+        self.classes.unchanged()?;
+        match &self.placement {
+            Placement::Layers { layers, .. } => layers.unchanged(),
+            Placement::Sectors(sectors) => sectors.unchanged(),
+        }
+    }
+
     fn parse(&self, text: &str) -> Result<Position, ProbeError> {
         self.check_stones()?;
         parse_position_in::<V>(text, self.stones_per_side).map_err(|e| ProbeError::Illegal(e.to_string()))

@@ -153,6 +153,12 @@ pub struct SolvedClass {
     pub file: TableFile,
 }
 
+impl crate::table::Mapped for SolvedClass {
+    fn unchanged(&self) -> Result<(), TableError> {
+        self.file.unchanged()
+    }
+}
+
 impl SolvedClass {
     /// The value of the position with these stones of the side to move and of the other side.
     #[inline]

@@ -55,6 +55,10 @@ impl Probe for TicTacToeTablebase {
     type Position = Played;
     type Move = Cell;
 
+    fn unchanged(&self) -> Result<(), ProbeError> {
+        self.plies.unchanged()
+    }
+
     fn parse(&self, text: &str) -> Result<Played, ProbeError> {
         let (board, cells) = parse_moves(text).map_err(|e| ProbeError::Illegal(e.to_string()))?;
         Ok(Played { board, cells })

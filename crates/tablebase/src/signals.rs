@@ -1,7 +1,10 @@
-//! What the process does with the signals that would otherwise end it without a word: a write
-//! past the file size limit (SIGXFSZ) and a read through a memory map whose file was cut short
-//! (SIGBUS).
+//! What a process does with the signals that would otherwise end it without a word: a write
+//! past the file size limit (SIGXFSZ) and a read through a memory map whose table file was cut
+//! short by another program (SIGBUS). A library leaves a process's signals alone unless asked:
+//! the command line asks for all of this, a program that embeds the library (the Python
+//! package) for [`go_on_after_a_table_cut_short_and_pass_on_the_rest`].
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
 
 /// Whether the process goes on after a table file is cut short under a read (`serve`).
@@ -16,6 +19,36 @@ static CUT_SHORT: AtomicU64 = AtomicU64::new(0);
 /// compares the count before and after its work, and opens its tables again once it changed.
 pub fn go_on_after_a_table_cut_short() {
     GO_ON.store(true, SeqCst);
+}
+
+/// The handler of SIGBUS before this module's, where faults that are not in a table's map go
+/// ([`go_on_after_a_table_cut_short_and_pass_on_the_rest`]); unset, they end the process.
+#[cfg(target_os = "linux")]
+static PASSED_ON: OnceLock<libc::sigaction> = OnceLock::new();
+
+/// For a program that embeds the library and keeps its tables open (an interpreter): a table
+/// file cut short under a read has its map replaced with zeros and counted, as for
+/// [`go_on_after_a_table_cut_short`], and the reader checks its tables after its reads
+/// ([`crate::Probe::unchanged`]) to answer with an error instead; any other SIGBUS goes to the
+/// handler the process had before (its own, or the default action). Installed once; later
+/// calls change nothing.
+pub fn go_on_after_a_table_cut_short_and_pass_on_the_rest() {
+    #[cfg(target_os = "linux")]
+    {
+        static INSTALLED: std::sync::Once = std::sync::Once::new();
+        INSTALLED.call_once(|| {
+            // SAFETY: sigaction with a null new action only reads the current one into a zeroed
+            // struct of the right type.
+            let previous = unsafe {
+                let mut previous: libc::sigaction = std::mem::zeroed();
+                libc::sigaction(libc::SIGBUS, std::ptr::null(), &mut previous);
+                previous
+            };
+            let _ = PASSED_ON.set(previous);
+            GO_ON.store(true, SeqCst);
+            say_a_table_cut_short_under_a_read();
+        });
+    }
 }
 
 /// How many reads have found a table file cut short so far (only where the process goes on
@@ -56,9 +89,9 @@ pub fn say_a_table_cut_short_under_a_read() {
         unsafe {
             let code = (*info).si_code;
             if code != libc::BUS_ADRERR && code != libc::BUS_OBJERR {
-                // Not a read through a map (`kill -BUS`, a hardware memory error): the default
-                // action, once this handler returns.
-                libc::signal(signal, libc::SIG_DFL);
+                // Not a read through a map (`kill -BUS`, a hardware memory error): the handler
+                // before this one, or the default action, once this handler returns.
+                pass_on(signal);
                 libc::raise(signal);
                 return;
             }
@@ -99,11 +132,21 @@ or an I/O error); ");
                     );
                     if zeros != libc::MAP_FAILED {
                         put(b"what read it is answered with an error, and its tables are opened again\n");
-                        libc::write(libc::STDERR_FILENO, line.as_ptr().cast(), len);
+                        // A program that embeds the library hears of it through the error.
+                        if PASSED_ON.get().is_none() {
+                            libc::write(libc::STDERR_FILENO, line.as_ptr().cast(), len);
+                        }
                         *libc::__errno_location() = errno;
                         return;
                     }
                 }
+            }
+            if let Some(previous) = PASSED_ON.get() {
+                // Not a table's map (or one that could not be replaced): the fault is the
+                // program's own, and its handler (or the default action) takes the read again.
+                libc::sigaction(signal, previous, std::ptr::null_mut());
+                *libc::__errno_location() = errno;
+                return;
             }
             if SAYING.swap(true, SeqCst) {
                 // The first thread says it and ends the process, this thread with it.
@@ -126,6 +169,23 @@ or an I/O error); ");
         action.sa_flags = libc::SA_SIGINFO;
         libc::sigemptyset(&mut action.sa_mask);
         libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
+    }
+}
+
+/// Puts back the handler of `signal` that was there before this module's, or the default.
+#[cfg(target_os = "linux")]
+unsafe fn pass_on(signal: libc::c_int) {
+    // SAFETY: sigaction with a valid action, or signal with the default; both
+    // async-signal-safe.
+    unsafe {
+        match PASSED_ON.get() {
+            Some(previous) => {
+                libc::sigaction(signal, previous, std::ptr::null_mut());
+            }
+            None => {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+        }
     }
 }
 
