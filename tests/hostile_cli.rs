@@ -1167,6 +1167,54 @@ fn a_table_cut_short_under_a_running_probe_is_one_line_naming_it() {
 }
 
 #[test]
+fn a_table_written_in_place_under_play_gives_no_move_or_hint() {
+    let dir = common::scratch("changed-under-play");
+    let d = dir.to_str().unwrap();
+    assert!(tablebase(&["generate", "tictactoe", "--dir", d], "").status.success());
+    let mut play = Command::new(BINARY)
+        .args(["play", "tictactoe", "--dir", d])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut moves = play.stdin.take().unwrap();
+    let mut shown = BufReader::new(play.stdout.take().unwrap());
+    use std::io::{Read as _, Write as _};
+    // Up to the second prompt: after the person's b2, the perfect player's reply.
+    let mut prompts = 0;
+    let mut before = Vec::new();
+    writeln!(moves, "b2").unwrap();
+    while prompts < 2 {
+        let mut byte = [0u8];
+        assert_eq!(shown.read(&mut byte).unwrap(), 1, "{}", String::from_utf8_lossy(&before));
+        before.push(byte[0]);
+        prompts = String::from_utf8_lossy(&before).matches("your move: ").count();
+    }
+    assert!(String::from_utf8_lossy(&before).contains("O plays a3 (a draw)."));
+    // Every table the same bytes again, in place: their times move, as under a rewrite.
+    std::thread::sleep(Duration::from_millis(50));
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        std::os::unix::fs::FileExt::write_all_at(
+            &std::fs::OpenOptions::new().write(true).open(&path).unwrap(),
+            &bytes,
+            0,
+        )
+        .unwrap();
+    }
+    writeln!(moves, "hint").unwrap();
+    drop(moves);
+    let mut after = String::new();
+    shown.read_to_string(&mut after).unwrap();
+    let out = play.wait_with_output().unwrap();
+    let text = refused(&out, 1);
+    assert!(text.contains("changed while it was read"), "{text}");
+    assert!(!after.contains("draw"), "no value shown from a table that changed: {after}");
+}
+
+#[test]
 fn a_table_cut_within_a_page_or_written_in_place_under_a_running_probe_gives_no_answer() {
     // Neither raises SIGBUS: a cut within a page leaves the page mapped, its tail zeros, and a
     // write in place changes the bytes under blocks whose checksums were checked already.

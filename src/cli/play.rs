@@ -89,8 +89,11 @@ pub fn play<G: Play>(
             return say(out, &format!("{result}{when}."));
         }
         if game.side_to_move(&position) != human {
-            // All the searches of one move within the limit.
-            if let Some((mv, value)) = within(max_time, || game_now.reply()).map_err(failed)? {
+            // All the searches of one move within the limit; no move chosen from a table file
+            // that changed under the reads (by another program).
+            let reply = within(max_time, || game_now.reply());
+            game.unchanged().map_err(failed)?;
+            if let Some((mv, value)) = reply.map_err(failed)? {
                 say(out, &format!("{engine} plays {mv} ({}).", for_them(value)))?;
             }
             continue;
@@ -124,7 +127,9 @@ pub fn play<G: Play>(
             }
             "hint" => {
                 // What is settled within the limit; the rest is marked unknown.
-                let probed = within(max_time, || tablebase::probe(game, &position)).map_err(failed)?;
+                let probed = within(max_time, || tablebase::probe(game, &position));
+                game.unchanged().map_err(failed)?;
+                let probed = probed.map_err(failed)?;
                 let you = probed.value.map_or("may win or not (not settled in time)".to_string(), for_you);
                 say(out, &format!("You {you}. Moves, best first:"))?;
                 for (mv, value) in &probed.moves {
