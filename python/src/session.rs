@@ -7,7 +7,7 @@ use crate::settings;
 use engine::catalogue::Variant;
 use engine::game::{Game, Purpose};
 use engine::games::{ForGame, with_game};
-use engine::probe::{Probe, ProbeError, best_line, probe};
+use engine::probe::{Probe, ProbeError, Reads, best_line, probe};
 use engine::{Value, Work, within};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
@@ -50,8 +50,9 @@ trait Session: Send + Sync {
     fn after(&self, text: &str, mv: &str) -> Result<Option<String>, ProbeError>;
     /// The value alone of each position, by the library's batch path.
     fn values(&self, texts: &[String]) -> Vec<ValueOf>;
-    /// An error naming a table file changed (by another program) since it was mapped.
-    fn unchanged(&self) -> Result<(), ProbeError>;
+    /// An error naming a table file read since `since` that has changed (by another program)
+    /// since it was mapped.
+    fn unchanged(&self, since: Reads) -> Result<(), ProbeError>;
 }
 
 /// A game's tablebase, and the time each position's searches may take together.
@@ -100,8 +101,8 @@ impl<T: Probe + Send + Sync> Session for Opened<T> {
             .collect()
     }
 
-    fn unchanged(&self) -> Result<(), ProbeError> {
-        self.tablebase.unchanged()
+    fn unchanged(&self, since: Reads) -> Result<(), ProbeError> {
+        self.tablebase.unchanged(since)
     }
 }
 
@@ -204,12 +205,12 @@ impl Tablebase {
         Arc::clone(&self.session.read().unwrap_or_else(PoisonError::into_inner))
     }
 
-    /// `answer`, whatever it is, unless a table file `session` read has changed (by another program) since it
+    /// `answer`, whatever it is, unless a table file `session` read since `reads` has changed (by another program) since it
     /// was mapped: its blocks were checked when first read, and later reads get the new bytes
     /// (or zeros, past a cut) unchecked. Then TableError, naming the file, and the tables are
     /// opened again for the next call, to be read as they are now.
-    fn unless_changed<T>(&self, session: &Arc<dyn Session>, answer: T) -> PyResult<T> {
-        let Err(e) = session.unchanged() else { return Ok(answer) };
+    fn unless_changed<T>(&self, session: &Arc<dyn Session>, reads: Reads, answer: T) -> PyResult<T> {
+        let Err(e) = session.unchanged(reads) else { return Ok(answer) };
         let fresh = open_session(self.game, &self.variant, &self.dir, self.max_time)?;
         let mut current = self.session.write().unwrap_or_else(PoisonError::into_inner);
         if Arc::ptr_eq(&current, session) {
@@ -228,7 +229,7 @@ impl Tablebase {
     /// TableError for a table missing or damaged, SearchError for a search out of time.
     #[pyo3(signature = (position, line = false))]
     fn probe<'py>(&self, py: Python<'py>, position: &str, line: bool) -> PyResult<Bound<'py, PyDict>> {
-        let held = self.session();
+        let (held, reads) = (self.session(), Reads::start());
         let session = &*held;
         let answer = guarded(|| {
             // Tried first with searches forbidden, here: a table's answer takes microseconds,
@@ -241,7 +242,7 @@ impl Tablebase {
             }
         })?;
         // An error read from a table file changed since is the change's, too.
-        let answer = self.unless_changed(&held, answer)?;
+        let answer = self.unless_changed(&held, reads, answer)?;
         answer_dict(py, &answer.map_err(|e| probe_error(&e))?)
     }
 
@@ -260,7 +261,7 @@ impl Tablebase {
         line: bool,
         errors: &str,
     ) -> PyResult<Bound<'py, PyList>> {
-        let held = self.session();
+        let (held, reads) = (self.session(), Reads::start());
         let session = &*held;
         if line && !moves {
             return Err(PyValueError::new_err(
@@ -304,7 +305,7 @@ impl Tablebase {
                         .collect()
                 })
             });
-            let values = self.unless_changed(&held, values)??;
+            let values = self.unless_changed(&held, reads, values)??;
             return without_collection(py, || {
                 let mut dicts = Vec::with_capacity(positions.len());
                 for (k, value) in values.into_iter().flatten().enumerate() {
@@ -354,7 +355,7 @@ impl Tablebase {
         });
         // Before any error of a position: one read from a table file changed since is the
         // change's, too.
-        self.unless_changed(&held, answered)??;
+        self.unless_changed(&held, reads, answered)??;
         PyList::new(py, dicts)
     }
 

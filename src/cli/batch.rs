@@ -3,7 +3,7 @@
 
 use super::error::{explain, probe_exit_code};
 use super::output::{Format, answer, brief, error_line};
-use tablebase::probe::{Probe, ProbeError};
+use tablebase::probe::{Probe, ProbeError, Reads};
 
 /// The answers to one piece of a batch: its output, its errors by line within the piece, and
 /// its number of lines.
@@ -161,12 +161,13 @@ pub fn answer_lines<G: Probe>(
         };
         if cut > 0 {
             let pieces = line_pieces(&pending[..cut], PIECE);
+            let reads = Reads::start();
             let answers: Vec<Piece> =
                 pieces.par_iter().map(|piece| answer_piece(game, piece, format, with_line, limit)).collect();
             // Asked after the reads and before the answers are written: a table's blocks are
             // checked once, and a file cut within a page or written in place since gives its
             // new bytes unchecked.
-            if let Err(e) = game.unchanged() {
+            if let Err(e) = game.unchanged(reads) {
                 out.flush().map_err(|e| BatchError::Output(e, code))?;
                 return Err(BatchError::Changed(e));
             }

@@ -576,14 +576,12 @@ impl OnVariant for Playing<'_> {
     }
 }
 
-/// Writes the SVG picture of `position`, answered already, to `path`: its moves' values as a
-/// probe within `limit` settles them.
-fn draw<G: Draw>(game: &G, position: &str, path: &Path, limit: f64) -> Result<(), Error> {
-    let Ok(position) = game.parse(position) else { return Ok(()) };
-    let probed = tablebase::search::within(limit, || tablebase::probe(game, &position));
-    let Ok(probed) = probed else { return Ok(()) };
-    std::fs::write(path, game.svg(&position, &probed))
-        .map_err(|source| Error::File { path: path.to_path_buf(), source })
+/// The SVG picture of `position`, answered already: its moves' values as a probe within `limit`
+/// settles them; `None` where it cannot be drawn.
+fn picture<G: Draw>(game: &G, position: &str, limit: f64) -> Option<String> {
+    let position = game.parse(position).ok()?;
+    let probed = tablebase::search::within(limit, || tablebase::probe(game, &position)).ok()?;
+    Some(game.svg(&position, &probed))
 }
 
 /// Answers the positions given as arguments, or read from standard input with `-`.
@@ -622,18 +620,22 @@ fn probe<G: Draw>(game: &G, positions: &[String], output: &ProbeArgs) -> Result<
             for (n, text) in positions.iter().enumerate() {
                 // A table file changed under the reads (by another program) gives no answer, and
                 // its error is the change's, whatever the reads gave.
+                let reads = tablebase::probe::Reads::start();
                 let answered = answer(game, text, format, line, Some(limit));
-                match game.unchanged().and(answered) {
+                // The picture of the first position, once it is answered: one that cannot be
+                // (an illegal move, a value not settled with `--brief`) draws nothing, and
+                // leaves a file already there as it was.
+                let svg = output.svg.as_deref().filter(|_| n == 0 && answered.is_ok());
+                let picture = svg.and_then(|path| Some((path, picture(game, text, limit)?)));
+                match game.unchanged(reads).and(answered) {
                     Ok(answer) => {
                         if format == Format::Text && n > 0 {
                             writeln!(out).map_err(|e| cut_short(e, code))?;
                         }
                         writeln!(out, "{answer}").map_err(|e| cut_short(e, code))?;
-                        // The picture of the first position, once it is answered: one that
-                        // cannot be (an illegal move, a value not settled with `--brief`)
-                        // draws nothing, and leaves a file already there as it was.
-                        if let Some(path) = output.svg.as_deref().filter(|_| n == 0) {
-                            draw(game, text, path, limit)?;
+                        if let Some((path, svg)) = picture {
+                            std::fs::write(path, svg)
+                                .map_err(|source| Error::File { path: path.to_path_buf(), source })?;
                         }
                     }
                     Err(e) => {

@@ -5,7 +5,7 @@ use super::error::Error;
 use std::io::{BufRead, Write};
 use tablebase::Value;
 use tablebase::play::{Ending, Match, MoveError, Play};
-use tablebase::probe::ProbeError;
+use tablebase::probe::{ProbeError, Reads};
 use tablebase::search::{Work, within};
 use tablebase::text::{plies, quote};
 
@@ -91,8 +91,9 @@ pub fn play<G: Play>(
         if game.side_to_move(&position) != human {
             // All the searches of one move within the limit; no move chosen from a table file
             // that changed under the reads (by another program).
+            let reads = Reads::start();
             let reply = within(max_time, || game_now.reply());
-            game.unchanged().map_err(failed)?;
+            game.unchanged(reads).map_err(failed)?;
             if let Some((mv, value)) = reply.map_err(failed)? {
                 say(out, &format!("{engine} plays {mv} ({}).", for_them(value)))?;
             }
@@ -127,8 +128,9 @@ pub fn play<G: Play>(
             }
             "hint" => {
                 // What is settled within the limit; the rest is marked unknown.
+                let reads = Reads::start();
                 let probed = within(max_time, || tablebase::probe(game, &position));
-                game.unchanged().map_err(failed)?;
+                game.unchanged(reads).map_err(failed)?;
                 let probed = probed.map_err(failed)?;
                 let you = probed.value.map_or("may win or not (not settled in time)".to_string(), for_you);
                 say(out, &format!("You {you}. Moves, best first:"))?;

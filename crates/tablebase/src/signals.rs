@@ -4,8 +4,7 @@
 //! the command line asks for all of this, a program that embeds the library (the Python
 //! package) for [`go_on_after_a_table_cut_short_and_pass_on_the_rest`].
 
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering::SeqCst};
 
 /// Whether the process goes on after a table file is cut short under a read (`serve`).
 static GO_ON: AtomicBool = AtomicBool::new(false);
@@ -22,32 +21,43 @@ pub fn go_on_after_a_table_cut_short() {
 }
 
 /// The handler of SIGBUS before this module's, where faults that are not in a table's map go
-/// ([`go_on_after_a_table_cut_short_and_pass_on_the_rest`]); unset, they end the process.
+/// ([`go_on_after_a_table_cut_short_and_pass_on_the_rest`]); null, they end the process. Each
+/// handler put here is leaked: the signal handler may read it at any time.
 #[cfg(target_os = "linux")]
-static PASSED_ON: OnceLock<libc::sigaction> = OnceLock::new();
+static PASSED_ON: AtomicPtr<libc::sigaction> = AtomicPtr::new(std::ptr::null_mut());
 
 /// For a program that embeds the library and keeps its tables open (an interpreter): a table
 /// file cut short under a read has its map replaced with zeros and counted, as for
 /// [`go_on_after_a_table_cut_short`], and the reader checks its tables after its reads
 /// ([`crate::Probe::unchanged`]) to answer with an error instead; any other SIGBUS goes to the
-/// handler the process had before (its own, or the default action). Installed once; later
-/// calls change nothing.
+/// handler the process had before (its own, or the default action). Called again (each
+/// `tablebase.open` of the Python package), it takes its place back from a handler installed
+/// since (Python's `faulthandler.enable()`), which then gets the other faults.
 pub fn go_on_after_a_table_cut_short_and_pass_on_the_rest() {
     #[cfg(target_os = "linux")]
     {
-        static INSTALLED: std::sync::Once = std::sync::Once::new();
-        INSTALLED.call_once(|| {
-            // SAFETY: sigaction with a null new action only reads the current one into a zeroed
-            // struct of the right type.
-            let previous = unsafe {
-                let mut previous: libc::sigaction = std::mem::zeroed();
-                libc::sigaction(libc::SIGBUS, std::ptr::null(), &mut previous);
-                previous
-            };
-            let _ = PASSED_ON.set(previous);
-            GO_ON.store(true, SeqCst);
-            say_a_table_cut_short_under_a_read();
-        });
+        static INSTALLING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _one_at_a_time = INSTALLING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // SAFETY: sigaction with a null new action only reads the current one into a zeroed
+        // struct of the right type.
+        let current = unsafe {
+            let mut current: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(libc::SIGBUS, std::ptr::null(), &mut current);
+            current
+        };
+        GO_ON.store(true, SeqCst);
+        if current.sa_sigaction == on_sigbus as *const () as libc::sighandler_t {
+            if PASSED_ON.load(SeqCst).is_null() {
+                // This module's handler was there already (the command line's): the other
+                // faults get the default action, never this handler again.
+                // SAFETY: a zeroed sigaction is SIG_DFL with no flags and an empty mask.
+                let default: libc::sigaction = unsafe { std::mem::zeroed() };
+                PASSED_ON.store(Box::leak(Box::new(default)), SeqCst);
+            }
+            return;
+        }
+        PASSED_ON.store(Box::leak(Box::new(current)), SeqCst);
+        install();
     }
 }
 
@@ -79,93 +89,104 @@ pub fn let_writes_past_the_file_size_limit_fail() {
 /// map of a table or set file (`.tbl`, `.set`) is replaced with zeros instead and counted.
 #[cfg(target_os = "linux")]
 pub fn say_a_table_cut_short_under_a_read() {
-    /// Whether a thread is saying it already: threads reading the same file fault together.
-    static SAYING: AtomicBool = AtomicBool::new(false);
-    extern "C" fn on_sigbus(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
-        // SAFETY: the kernel passes a valid siginfo_t for a handler installed with SA_SIGINFO;
-        // signal, raise, pause, mmap, write, open, read, close and _exit are async-signal-safe
-        // (mmap in practice, on Linux), and nothing here allocates or locks. errno is restored
-        // where the handler returns to the interrupted code.
-        unsafe {
-            let code = (*info).si_code;
-            if code != libc::BUS_ADRERR && code != libc::BUS_OBJERR {
-                // Not a read through a map (`kill -BUS`, a hardware memory error): the handler
-                // before this one, or the default action, once this handler returns.
-                pass_on(signal);
-                libc::raise(signal);
-                return;
-            }
-            let errno = *libc::__errno_location();
-            let mut path = [0u8; 4096];
-            let mapping = mapping_at((*info).si_addr() as usize, &mut path);
-            let name = mapping.as_ref().map_or(&[][..], |m| &path[..m.path_len]);
-            // One write, so that the line reaches a pipe whole.
-            let (mut line, mut len) = ([0u8; 4352], 0);
-            let mut put = |bytes: &[u8]| {
-                let n = bytes.len().min(line.len() - len);
-                line[len..len + n].copy_from_slice(&bytes[..n]);
-                len += n;
-            };
-            put(b"tablebase: ");
-            put(if name.is_empty() { &b"a table file"[..] } else { name });
-            put(b": could not be read or written through its memory map (cut short by another program, \
+    install();
+}
+
+/// Whether a thread is saying it already: threads reading the same file fault together.
+#[cfg(target_os = "linux")]
+static SAYING: AtomicBool = AtomicBool::new(false);
+
+/// This module's handler of SIGBUS: what [`say_a_table_cut_short_under_a_read`] says.
+#[cfg(target_os = "linux")]
+extern "C" fn on_sigbus(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    // SAFETY: the kernel passes a valid siginfo_t for a handler installed with SA_SIGINFO;
+    // signal, raise, pause, mmap, write, open, read, close and _exit are async-signal-safe
+    // (mmap in practice, on Linux), and nothing here allocates or locks. errno is restored
+    // where the handler returns to the interrupted code.
+    unsafe {
+        let code = (*info).si_code;
+        if code != libc::BUS_ADRERR && code != libc::BUS_OBJERR {
+            // Not a read through a map (`kill -BUS`, a hardware memory error): the handler
+            // before this one, or the default action, once this handler returns.
+            pass_on(signal);
+            libc::raise(signal);
+            return;
+        }
+        let errno = *libc::__errno_location();
+        let mut path = [0u8; 4096];
+        let mapping = mapping_at((*info).si_addr() as usize, &mut path);
+        let name = mapping.as_ref().map_or(&[][..], |m| &path[..m.path_len]);
+        // One write, so that the line reaches a pipe whole.
+        let (mut line, mut len) = ([0u8; 4352], 0);
+        let mut put = |bytes: &[u8]| {
+            let n = bytes.len().min(line.len() - len);
+            line[len..len + n].copy_from_slice(&bytes[..n]);
+            len += n;
+        };
+        put(b"tablebase: ");
+        put(if name.is_empty() { &b"a table file"[..] } else { name });
+        put(b": could not be read or written through its memory map (cut short by another program, \
 or an I/O error); ");
-            if GO_ON.load(SeqCst)
-                && let Some(mapping) = mapping.filter(|m| m.read_only)
-            {
-                if name.is_empty() {
-                    // Another thread that faulted on the same file has put its zeros here
-                    // since: the read gets them, and the count has changed already.
-                    *libc::__errno_location() = errno;
-                    return;
-                }
-                if is_table(name) {
-                    // Counted first: whoever reads the zeros below then sees the count changed.
-                    CUT_SHORT.fetch_add(1, SeqCst);
-                    let zeros = libc::mmap(
-                        mapping.range.start as *mut libc::c_void,
-                        mapping.range.end - mapping.range.start,
-                        libc::PROT_READ,
-                        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
-                        -1,
-                        0,
-                    );
-                    if zeros != libc::MAP_FAILED {
-                        put(b"what read it is answered with an error, and its tables are opened again\n");
-                        // A program that embeds the library hears of it through the error.
-                        if PASSED_ON.get().is_none() {
-                            libc::write(libc::STDERR_FILENO, line.as_ptr().cast(), len);
-                        }
-                        *libc::__errno_location() = errno;
-                        return;
-                    }
-                }
-            }
-            if let Some(previous) = PASSED_ON.get() {
-                // Not a table's map (or one that could not be replaced): the fault is the
-                // program's own, and its handler (or the default action) takes the read again.
-                libc::sigaction(signal, previous, std::ptr::null_mut());
+        if GO_ON.load(SeqCst)
+            && let Some(mapping) = mapping.filter(|m| m.read_only)
+        {
+            if name.is_empty() {
+                // Another thread that faulted on the same file has put its zeros here
+                // since: the read gets them, and the count has changed already.
                 *libc::__errno_location() = errno;
                 return;
             }
-            if SAYING.swap(true, SeqCst) {
-                // The first thread says it and ends the process, this thread with it.
-                loop {
-                    libc::pause();
+            if is_table(name) {
+                // Counted first: whoever reads the zeros below then sees the count changed.
+                CUT_SHORT.fetch_add(1, SeqCst);
+                let zeros = libc::mmap(
+                    mapping.range.start as *mut libc::c_void,
+                    mapping.range.end - mapping.range.start,
+                    libc::PROT_READ,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                    -1,
+                    0,
+                );
+                if zeros != libc::MAP_FAILED {
+                    put(b"what read it is answered with an error, and its tables are opened again\n");
+                    // A program that embeds the library hears of it through the error.
+                    if PASSED_ON.load(SeqCst).is_null() {
+                        libc::write(libc::STDERR_FILENO, line.as_ptr().cast(), len);
+                    }
+                    *libc::__errno_location() = errno;
+                    return;
                 }
             }
-            put(b"stopped: check the tables with verify, then run again\n");
-            libc::write(libc::STDERR_FILENO, line.as_ptr().cast(), len);
-            libc::_exit(1);
         }
+        let previous = PASSED_ON.load(SeqCst);
+        if !previous.is_null() {
+            // Not a table's map (or one that could not be replaced): the fault is the
+            // program's own, and its handler (or the default action) takes the read again.
+            libc::sigaction(signal, previous, std::ptr::null_mut());
+            *libc::__errno_location() = errno;
+            return;
+        }
+        if SAYING.swap(true, SeqCst) {
+            // The first thread says it and ends the process, this thread with it.
+            loop {
+                libc::pause();
+            }
+        }
+        put(b"stopped: check the tables with verify, then run again\n");
+        libc::write(libc::STDERR_FILENO, line.as_ptr().cast(), len);
+        libc::_exit(1);
     }
+}
+
+/// Puts this module's handler of SIGBUS in place.
+#[cfg(target_os = "linux")]
+fn install() {
     // SAFETY: a zeroed sigaction with the handler and SA_SIGINFO set is valid, and the handler
     // only calls async-signal-safe functions. It takes the place of the standard library's
     // handler, which on Linux looks for stack overflows on SIGSEGV alone (a guard page's fault).
     unsafe {
         let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = on_sigbus as extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void)
-            as libc::sighandler_t;
+        action.sa_sigaction = on_sigbus as *const () as libc::sighandler_t;
         action.sa_flags = libc::SA_SIGINFO;
         libc::sigemptyset(&mut action.sa_mask);
         libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
@@ -178,13 +199,11 @@ unsafe fn pass_on(signal: libc::c_int) {
     // SAFETY: sigaction with a valid action, or signal with the default; both
     // async-signal-safe.
     unsafe {
-        match PASSED_ON.get() {
-            Some(previous) => {
-                libc::sigaction(signal, previous, std::ptr::null_mut());
-            }
-            None => {
-                libc::signal(signal, libc::SIG_DFL);
-            }
+        let previous = PASSED_ON.load(SeqCst);
+        if previous.is_null() {
+            libc::signal(signal, libc::SIG_DFL);
+        } else {
+            libc::sigaction(signal, previous, std::ptr::null_mut());
         }
     }
 }
@@ -313,6 +332,31 @@ mod tests {
         assert_eq!(path_of(&long, 0x1800).map(|(p, _)| p.len()), Some(64));
         assert_eq!(path_of("garbage", 0), None);
         assert_eq!(path_of("zz-2000 r--p 0 fd:01 7 /a", 0x1000), None);
+    }
+
+    #[test]
+    fn the_handler_put_aside_for_other_faults_is_never_this_modules_own() {
+        use super::{PASSED_ON, go_on_after_a_table_cut_short_and_pass_on_the_rest, on_sigbus};
+        use std::sync::atomic::Ordering::SeqCst;
+        // As the command line installs it, then a caller that passes other faults on: they
+        // would come back to this handler for ever, so the default action takes them.
+        super::say_a_table_cut_short_under_a_read();
+        go_on_after_a_table_cut_short_and_pass_on_the_rest();
+        let passed_on = PASSED_ON.load(SeqCst);
+        assert!(!passed_on.is_null());
+        // SAFETY: PASSED_ON holds a leaked sigaction once set.
+        let handler = unsafe { (*passed_on).sa_sigaction };
+        assert_eq!(handler, libc::SIG_DFL);
+        assert_ne!(handler, on_sigbus as *const () as libc::sighandler_t);
+        go_on_after_a_table_cut_short_and_pass_on_the_rest();
+        assert_eq!(PASSED_ON.load(SeqCst), passed_on, "this module's handler in place: nothing to put aside");
+        // SAFETY: reads the handler in place.
+        let current = unsafe {
+            let mut current: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(libc::SIGBUS, std::ptr::null(), &mut current);
+            current.sa_sigaction
+        };
+        assert_eq!(current, on_sigbus as *const () as libc::sighandler_t);
     }
 
     #[test]

@@ -18,7 +18,7 @@ use tablebase::catalogue::Variant;
 use tablebase::game::{Game, Purpose};
 use tablebase::games::{ForGame, GAMES, with_game};
 use tablebase::picture::Draw;
-use tablebase::probe::{Probe, ProbeError};
+use tablebase::probe::{Probe, ProbeError, Reads};
 use tablebase::search::{SearchError, Work};
 use tablebase::text::json_string;
 use tablebase::text::quote;
@@ -339,11 +339,12 @@ impl ForGame for Serving<'_> {
         let Ok(tablebase) = tablebase.as_any().downcast::<G::Tablebase>() else {
             return Reply::error(500, "internal error: a variant's tables of another type");
         };
+        let reads = Reads::start();
         let reply = call(&*tablebase, self.path, self.params, self.tables.search_seconds);
         // Asked after the reads: a table file cut within a page or written in place (by another
         // program) since its blocks were checked gives its new bytes unchecked. Opened again
         // for the next request.
-        if let Err(e) = tablebase.unchanged() {
+        if let Err(e) = tablebase.unchanged(reads) {
             self.tables.open.lock().unwrap_or_else(|e| e.into_inner()).remove(&game.variant());
             return probe_error(&e, self.tables.search_seconds);
         }

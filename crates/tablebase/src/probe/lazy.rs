@@ -4,7 +4,28 @@ use super::ProbeError;
 use crate::catalogue::Variant;
 use crate::table::regular::FileState;
 use crate::table::{Mapped, TableError};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed, Ordering::SeqCst};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+/// Calls that read tables so far, numbered: a table read records the number current then, so
+/// that a call looks only at the files read since it began ([`Reads`]).
+static READS: AtomicU64 = AtomicU64::new(0);
+
+/// Where a caller's reads begin: [`crate::Probe::unchanged`] looks at the table files read
+/// since, a `stat` each, rather than at every file the tablebase has opened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reads(u64);
+
+impl Reads {
+    /// Every table file opened so far, whenever it was read.
+    pub const ALL: Reads = Reads(0);
+
+    /// Reads from now on: taken before the reads, by the thread that then starts them (the
+    /// reads of threads it starts afterwards count too).
+    pub fn start() -> Reads {
+        Reads(READS.fetch_add(1, SeqCst) + 1)
+    }
+}
 
 /// Tables mapped on first use, read-only and shared by threads: a slot per table. A table that
 /// could not be opened (not generated, damaged) is opened again once the file the error names
@@ -14,6 +35,8 @@ pub(crate) struct LazyTables<T> {
     failed: Vec<Mutex<Option<Failure>>>,
     /// The slots opened so far, in the order they were: what [`LazyTables::unchanged`] looks at.
     in_use: Mutex<Vec<usize>>,
+    /// Each slot's last read, as [`READS`] numbered it then.
+    last_read: Vec<AtomicU64>,
 }
 
 /// Why a table could not be opened, and the state of the file the error names at the time.
@@ -28,17 +51,30 @@ impl<T> LazyTables<T> {
             opened: (0..tables).map(|_| OnceLock::new()).collect(),
             failed: (0..tables).map(|_| Mutex::new(None)).collect(),
             in_use: Mutex::new(Vec::new()),
+            last_read: (0..tables).map(|_| AtomicU64::new(0)).collect(),
         }
     }
 
-    /// [`TableError::Changed`] for the first table opened here whose file has been cut short
-    /// or written since (by another program): answers read from it since may be wrong.
-    pub fn unchanged(&self) -> Result<(), ProbeError>
+    /// Notes that `slot` is read now.
+    #[inline]
+    fn reading(&self, slot: usize) {
+        let now = READS.load(Relaxed);
+        let last = &self.last_read[slot];
+        // Stored only when it moved: readers of one slot on many threads share its line.
+        if last.load(Relaxed) < now {
+            last.fetch_max(now, Relaxed);
+        }
+    }
+
+    /// [`TableError::Changed`] for the first table read here since `since` whose file has been
+    /// cut short or written since it was mapped (by another program): answers read from it may
+    /// be wrong.
+    pub fn unchanged(&self, since: Reads) -> Result<(), ProbeError>
     where
         T: Mapped,
     {
         let in_use = self.in_use.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        for slot in in_use {
+        for slot in in_use.into_iter().filter(|&slot| self.last_read[slot].load(Relaxed) >= since.0) {
             if let Some(table) = self.opened[slot].get() {
                 table.unchanged().map_err(|e| ProbeError::Damaged(Arc::new(e)))?;
             }
@@ -54,6 +90,7 @@ impl<T> LazyTables<T> {
         open: impl FnOnce() -> Result<T, TableError>,
         variant: impl FnOnce() -> Variant,
     ) -> Result<&T, ProbeError> {
+        self.reading(slot);
         if let Some(table) = self.opened[slot].get() {
             return Ok(table);
         }

@@ -7,6 +7,7 @@ mod lazy;
 
 pub use error::ProbeError;
 pub(crate) use lazy::LazyTables;
+pub use lazy::Reads;
 
 use crate::value::Value;
 use serde::Serialize;
@@ -69,13 +70,14 @@ pub trait Probe: Sync {
     /// Drops what the game keeps for later searches (transposition tables), keeping the tables
     /// mapped: a long-running server calls it once its searches end.
     fn release(&self) {}
-    /// An error naming the first table file mapped so far that has been cut short or written
-    /// since it was mapped (by another program: `tablebase` never changes a table under its
-    /// name). Such a file's blocks were checked when first read, and reads after the change
-    /// get its new bytes (or zeros) unchecked: a caller that holds a tablebase across answers
-    /// asks this after reading and before answering, and opens the tablebase again after an
-    /// error.
-    fn unchanged(&self) -> Result<(), ProbeError> {
+    /// An error naming the first table file read since `since` (a [`Reads`] taken before the
+    /// reads; [`Reads::ALL`] for every file opened) that has been cut short or written since it
+    /// was mapped (by another program: `tablebase` never changes a table under its name). Such
+    /// a file's blocks were checked when first read, and reads after the change get its new
+    /// bytes (or zeros) unchecked: a caller that holds a tablebase across answers asks this
+    /// after reading and before answering, and opens the tablebase again after an error. A
+    /// `stat` per file read.
+    fn unchanged(&self, _since: Reads) -> Result<(), ProbeError> {
         Ok(())
     }
 }

@@ -5,7 +5,7 @@
 
 use super::error::TableError;
 use super::format::{HEADER_SIZE, u32_at, u64_at};
-use super::regular::FileState;
+use super::regular::OpenFile;
 use crate::prefetch::prefetch;
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -63,19 +63,19 @@ pub(crate) struct CheckedMap {
     data_len: u64,
     checked: Box<[AtomicU64]>,
     all_checked: AtomicBool,
-    /// The file's state when it was mapped.
-    opened: Option<FileState>,
+    /// The file mapped, kept open, and its state then.
+    source: Option<OpenFile>,
 }
 
 impl CheckedMap {
     /// `map` holds a header, `data_len` bytes of data and their checksum area (the caller has
     /// checked the length).
-    /// `opened` is the file's state when it was opened.
-    pub fn new(path: &Path, map: Mmap, data_len: u64, opened: Option<FileState>) -> CheckedMap {
+    /// `source` is the file mapped, kept open to look at it later.
+    pub fn new(path: &Path, map: Mmap, data_len: u64, source: Option<OpenFile>) -> CheckedMap {
         let blocks = data_len.div_ceil(BLOCK_SIZE as u64) as usize;
         let checked = (0..blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
         let all_checked = AtomicBool::new(false);
-        CheckedMap { path: path.to_path_buf(), map, data_len, checked, all_checked, opened }
+        CheckedMap { path: path.to_path_buf(), map, data_len, checked, all_checked, source }
     }
 
     /// [`TableError::Changed`] where the file has been cut short or written since it was
@@ -83,8 +83,8 @@ impl CheckedMap {
     /// (a rewrite in place, or the zeros the kernel gives past a cut within a page) would be
     /// read unchecked: a reader that keeps a map asks this after its reads, before it answers.
     pub fn unchanged(&self) -> Result<(), TableError> {
-        match &self.opened {
-            Some(opened) if opened.changed_at(&self.path) => Err(TableError::Changed { path: self.path.clone() }),
+        match &self.source {
+            Some(source) if source.changed() => Err(TableError::Changed { path: self.path.clone() }),
             _ => Ok(()),
         }
     }

@@ -2,7 +2,7 @@
 //! carries so that `info` reads headers only.
 
 use super::error::TableError;
-use super::regular::FileState;
+use super::regular::OpenFile;
 use super::format::{
     FORMAT_VERSION, HEADER_SIZE, OLDEST_READABLE_VERSION, PACKED_VERSION, set_data_len, u32_at, u64_at,
 };
@@ -362,16 +362,15 @@ pub(crate) struct MappedFile {
     pub map: memmap2::Mmap,
     /// The number of data bytes.
     pub data_len: u64,
-    /// The file's state when it was opened: a later change under the map is seen by comparing
-    /// (`None` where the system did not tell).
-    pub opened: Option<FileState>,
+    /// The file, kept open with its state then: a later change under the map is seen by
+    /// comparing (`None` where the system did not tell).
+    pub source: Option<OpenFile>,
 }
 
 /// [`map_file`] for a file of any version this program reads or upgrades.
 pub(crate) fn map_any_version(spec: &FileSpec) -> Result<MappedFile, TableError> {
     let path = &spec.path;
     let file = super::regular::open_to_read(path).map_err(TableError::io(path))?;
-    let opened = FileState::of_open(&file);
     // SAFETY: table files are written once under a temporary name and never modified after the
     // rename; the mapping is read-only. (A file truncated by another program while mapped can
     // still raise SIGBUS: docs/RELIABILITY.md.)
@@ -386,15 +385,15 @@ pub(crate) fn map_any_version(spec: &FileSpec) -> Result<MappedFile, TableError>
     if map.len() as u64 != expected {
         return Err(TableError::Length { path: path.clone(), expected, found: map.len() as u64 });
     }
-    Ok(MappedFile { header, map, data_len, opened })
+    Ok(MappedFile { header, map, data_len, source: OpenFile::new(file) })
 }
 
 /// Opens the complete file `spec` and checks all of it: header, length, every block and the
 /// checksum of all the data. Returns its header and the CRC-32 of the whole file (the checksum
 /// the project publishes for it).
 pub fn check_file(spec: &FileSpec) -> Result<(Header, u32), TableError> {
-    let MappedFile { header, map, data_len, opened } = map_file(spec)?;
-    let data = super::blocks::CheckedMap::new(&spec.path, map, data_len, opened);
+    let MappedFile { header, map, data_len, source } = map_file(spec)?;
+    let data = super::blocks::CheckedMap::new(&spec.path, map, data_len, source);
     data.check_all(header.checksum)?;
     let file = data.file_checksum(header.checksum);
     Ok((header, file))

@@ -106,9 +106,18 @@ pub(crate) fn refuse_link(path: &Path) -> io::Result<()> {
     }
 }
 
-/// Opens `path` to read, if it is a regular file.
+/// Opens `path` to read, if it is a regular file. Each table read stays open beside its map
+/// ([`OpenFile`]): the largest game has some 800 files, and a process that reads two of them
+/// would pass the usual soft limit of 1024 descriptors, so the first open refused for it
+/// raises that limit to the hard one and tries again.
 pub(crate) fn open_to_read(path: &Path) -> io::Result<File> {
-    open_regular(OpenOptions::new().read(true), path)
+    let options = OpenOptions::new().read(true).clone();
+    match open_regular(&options, path) {
+        Err(e) if e.raw_os_error() == Some(libc::EMFILE) && crate::resources::raise_open_files_limit() => {
+            open_regular(&options, path)
+        }
+        opened => opened,
+    }
 }
 
 /// What a file is (device and inode) and what a write or a cut changes (length, times): to
@@ -143,16 +152,28 @@ impl FileState {
             changed: (meta.ctime(), meta.ctime_nsec()),
         }
     }
+}
 
-    /// Whether the file that was in this state, mapped from `path`, has been cut or written
-    /// since: the same file (device and inode) under the name, with another length or time of
-    /// modification. A name that now leads to another file (one renamed over it, as
-    /// `generate` writes) or to none leaves the mapped file as it was.
-    pub fn changed_at(&self, path: &Path) -> bool {
-        FileState::of(path).is_some_and(|now| {
-            (now.device, now.inode) == (self.device, self.inode)
-                && (now.len, now.modified) != (self.len, self.modified)
-        })
+/// A file kept open beside its map, and its state when it was opened: `fstat` then tells
+/// whether that file (whatever name it has now, or none) has been cut or written since, at a
+/// third of the cost of a `stat` by name.
+#[derive(Debug)]
+pub(crate) struct OpenFile {
+    file: File,
+    opened: FileState,
+}
+
+impl OpenFile {
+    /// `file` as it is now; `None` where the system does not tell.
+    pub fn new(file: File) -> Option<OpenFile> {
+        let opened = FileState::of_open(&file)?;
+        Some(OpenFile { file, opened })
+    }
+
+    /// Whether the file has another length or time of modification than when it was opened
+    /// (cut short, or written in place), or can no longer be looked at.
+    pub fn changed(&self) -> bool {
+        FileState::of_open(&self.file).is_none_or(|now| (now.len, now.modified) != (self.opened.len, self.opened.modified))
     }
 }
 
@@ -178,29 +199,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_file_cut_or_written_is_changed_and_one_renamed_over_it_or_removed_is_not() {
+    fn the_file_kept_open_is_changed_when_cut_or_written_whatever_its_name() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.tbl");
-        std::fs::write(&path, [7u8; 5000]).unwrap();
-        let opened = FileState::of_open(&File::open(&path).unwrap()).unwrap();
-        assert!(!opened.changed_at(&path));
+        let writer = || OpenOptions::new().write(true).open(&path).unwrap();
         // Past the file system's clock tick, so that a write moves the file's time.
         let tick = || std::thread::sleep(std::time::Duration::from_millis(50));
+        let fresh = || {
+            std::fs::write(&path, [7u8; 5000]).unwrap();
+            OpenFile::new(open_to_read(&path).unwrap()).unwrap()
+        };
+        let kept = fresh();
+        assert!(!kept.changed());
         tick();
-        OpenOptions::new().write(true).open(&path).unwrap().set_len(4000).unwrap();
-        assert!(opened.changed_at(&path), "cut short");
-        let opened = FileState::of(&path).unwrap();
+        writer().set_len(4000).unwrap();
+        assert!(kept.changed(), "cut short");
+        let kept = fresh();
         tick();
-        std::os::unix::fs::FileExt::write_all_at(&OpenOptions::new().write(true).open(&path).unwrap(), &[7], 10)
-            .unwrap();
-        assert!(opened.changed_at(&path), "written in place, the same byte");
-        let opened = FileState::of(&path).unwrap();
+        std::os::unix::fs::FileExt::write_all_at(&writer(), &[7], 10).unwrap();
+        assert!(kept.changed(), "written in place, the same byte");
+        // Another file under the name, or none: the file kept is as it was, unless it was
+        // written before it lost its name.
+        let kept = fresh();
         let other = dir.path().join("new");
         std::fs::write(&other, [1u8; 10]).unwrap();
         std::fs::rename(&other, &path).unwrap();
-        assert!(!opened.changed_at(&path), "another file under the name: the mapped one is as it was");
+        assert!(!kept.changed(), "another file renamed over the name");
         std::fs::remove_file(&path).unwrap();
-        assert!(!opened.changed_at(&path), "no file under the name");
+        assert!(!kept.changed(), "no file under the name");
+        let kept = fresh();
+        tick();
+        std::os::unix::fs::FileExt::write_all_at(&writer(), &[8], 10).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert!(kept.changed(), "written, then removed");
     }
 
     #[test]

@@ -177,9 +177,9 @@ impl SetFile {
     /// Opens the complete set `spec`: header and length at once, and with [`Check::Checksum`]
     /// every block too.
     pub fn open(spec: &FileSpec, check: Check) -> Result<SetFile, TableError> {
-        let MappedFile { header, map, data_len, opened } = map_file(spec)?;
+        let MappedFile { header, map, data_len, source } = map_file(spec)?;
         let words = header.index_size.div_ceil(64) as usize;
-        let data = CheckedMap::new(&spec.path, map, data_len, opened);
+        let data = CheckedMap::new(&spec.path, map, data_len, source);
         let packed = match header.packing {
             Some(_) => Some(Packed::open(&spec.path, &header, &data, FileKind::Set)?),
             None => None,

@@ -72,7 +72,7 @@ impl TableFile {
     /// Opens the complete table `spec` with `index_size` entries: header and length at once,
     /// and with [`Check::Checksum`] every block too.
     pub fn open(spec: &FileSpec, index_size: u64, check: Check) -> Result<TableFile, TableError> {
-        let MappedFile { header, map, data_len, opened } = map_file(spec)?;
+        let MappedFile { header, map, data_len, source } = map_file(spec)?;
         let path = &spec.path;
         if header.index_size != index_size {
             return Err(TableError::WrongTable {
@@ -81,7 +81,7 @@ impl TableFile {
                 found: format!("{} {} ({} positions)", header.game, header.table, header.index_size),
             });
         }
-        let data = CheckedMap::new(path, map, data_len, opened);
+        let data = CheckedMap::new(path, map, data_len, source);
         let packed = match header.packing {
             Some(_) => Some(Packed::open(path, &header, &data, FileKind::Table)?),
             None => None,

@@ -145,8 +145,8 @@ impl Probe for Connect4Tablebase {
     type Position = Game;
     type Move = Column;
 
-    fn unchanged(&self) -> Result<(), ProbeError> {
-        self.plies.unchanged()
+    fn unchanged(&self, since: crate::probe::Reads) -> Result<(), ProbeError> {
+        self.plies.unchanged(since)
     }
 
     fn parse(&self, text: &str) -> Result<Game, ProbeError> {

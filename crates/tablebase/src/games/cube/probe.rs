@@ -101,8 +101,8 @@ impl<const GRAVITY: bool> Probe for CubeTablebase<GRAVITY> {
     type Position = Played<GRAVITY>;
     type Move = CubeMove<GRAVITY>;
 
-    fn unchanged(&self) -> Result<(), ProbeError> {
-        self.plies.unchanged()
+    fn unchanged(&self, since: crate::probe::Reads) -> Result<(), ProbeError> {
+        self.plies.unchanged(since)
     }
 
     fn parse(&self, text: &str) -> Result<Played<GRAVITY>, ProbeError> {

@@ -268,11 +268,11 @@ impl<V: MorrisVariant> Probe for MorrisTablebase<V> {
     type Position = Position;
     type Move = Move;
 
-    fn unchanged(&self) -> Result<(), ProbeError> {
-        self.classes.unchanged()?;
+    fn unchanged(&self, since: crate::probe::Reads) -> Result<(), ProbeError> {
+        self.classes.unchanged(since)?;
         match &self.placement {
-            Placement::Layers { layers, .. } => layers.unchanged(),
-            Placement::Sectors(sectors) => sectors.unchanged(),
+            Placement::Layers { layers, .. } => layers.unchanged(since),
+            Placement::Sectors(sectors) => sectors.unchanged(since),
         }
     }
 

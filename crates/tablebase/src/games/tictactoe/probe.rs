@@ -55,8 +55,8 @@ impl Probe for TicTacToeTablebase {
     type Position = Played;
     type Move = Cell;
 
-    fn unchanged(&self) -> Result<(), ProbeError> {
-        self.plies.unchanged()
+    fn unchanged(&self, since: crate::probe::Reads) -> Result<(), ProbeError> {
+        self.plies.unchanged(since)
     }
 
     fn parse(&self, text: &str) -> Result<Played, ProbeError> {
