@@ -110,7 +110,7 @@ impl<T: Probe + Send + Sync> Session for Opened<T> {
 #[pyclass(frozen, module = "tablebase", name = "Tablebase")]
 pub struct Tablebase {
     /// Replaced by a session opened anew once a table file changed under it.
-    session: RwLock<Arc<dyn Session>>,
+    session: RwLock<Held>,
     max_time: Option<f64>,
     /// The game's key.
     #[pyo3(get)]
@@ -157,7 +157,7 @@ pub fn open(
     // TableError (it checks its tables after its reads). Other faults go where they went.
     engine::signals::go_on_after_a_table_cut_short_and_pass_on_the_rest();
     Ok(Tablebase {
-        session: RwLock::new(session.session),
+        session: RwLock::new(Held { session: session.session, cut_short: session.cut_short }),
         max_time,
         game: about.key,
         title,
@@ -172,16 +172,28 @@ struct OpenedSession {
     session: Arc<dyn Session>,
     title: String,
     start: String,
+    /// [`engine::signals::tables_cut_short`] before it was opened.
+    cut_short: u64,
+}
+
+/// The session answers come from, and the number of table files cut short in the process
+/// (engine::signals::tables_cut_short) before it was opened: one opened before a later cut may
+/// hold a map the cut replaced with zeros, and is opened again before it answers.
+#[derive(Clone)]
+struct Held {
+    session: Arc<dyn Session>,
+    cut_short: u64,
 }
 
 fn open_session(key: &str, variant: &Variant, dir: &Path, max_time: Option<f64>) -> PyResult<OpenedSession> {
+    let cut_short = engine::signals::tables_cut_short();
     struct Opening<'a> {
         variant: &'a Variant,
         dir: &'a Path,
         max_time: Option<f64>,
     }
     impl ForGame for Opening<'_> {
-        type Output = PyResult<OpenedSession>;
+        type Output = PyResult<(Arc<dyn Session>, String, String)>;
         fn run<G: Game>(self) -> Self::Output {
             let game =
                 G::from_variant(self.variant, Purpose::Probe).map_err(|e| variant_error(e, self.dir))?;
@@ -192,31 +204,56 @@ fn open_session(key: &str, variant: &Variant, dir: &Path, max_time: Option<f64>)
                 tablebase.seek_distances();
             }
             let session: Arc<dyn Session> = Arc::new(Opened { tablebase, limit });
-            Ok(OpenedSession { session, title: game.title(), start: game.start() })
+            Ok((session, game.title(), game.start()))
         }
     }
     let opening = Opening { variant, dir, max_time };
-    guarded(|| with_game(key, opening).expect("the registry names the game"))
+    let (session, title, start) = guarded(|| with_game(key, opening).expect("the registry names the game"))?;
+    Ok(OpenedSession { session, title, start, cut_short })
 }
 
 impl Tablebase {
-    /// The session answers come from now.
-    fn session(&self) -> Arc<dyn Session> {
-        Arc::clone(&self.session.read().unwrap_or_else(PoisonError::into_inner))
+    /// The session answers come from now, and the number of table files cut short in the
+    /// process so far; a session opened before a cut since is opened again first.
+    fn session(&self) -> PyResult<(Held, u64)> {
+        let now = engine::signals::tables_cut_short();
+        let held = self.session.read().unwrap_or_else(PoisonError::into_inner).clone();
+        if held.cut_short == now {
+            return Ok((held, now));
+        }
+        Ok((self.open_again(&held)?, now))
     }
 
-    /// `answer`, whatever it is, unless a table file `session` read since `reads` has changed (by another program) since it
-    /// was mapped: its blocks were checked when first read, and later reads get the new bytes
-    /// (or zeros, past a cut) unchecked. Then TableError, naming the file, and the tables are
-    /// opened again for the next call, to be read as they are now.
-    fn unless_changed<T>(&self, session: &Arc<dyn Session>, reads: Reads, answer: T) -> PyResult<T> {
-        let Err(e) = session.unchanged(reads) else { return Ok(answer) };
+    /// A session opened anew in place of `stale` (unless another call has replaced it already).
+    fn open_again(&self, stale: &Held) -> PyResult<Held> {
         let fresh = open_session(self.game, &self.variant, &self.dir, self.max_time)?;
+        let fresh = Held { session: fresh.session, cut_short: fresh.cut_short };
         let mut current = self.session.write().unwrap_or_else(PoisonError::into_inner);
-        if Arc::ptr_eq(&current, session) {
-            *current = fresh.session;
+        if Arc::ptr_eq(&current.session, &stale.session) {
+            *current = fresh.clone();
         }
-        Err(probe_error(&e))
+        Ok(fresh)
+    }
+
+    /// `answer`, whatever it is, unless a table file the session read since `reads` has
+    /// changed (by another program) since it was mapped, or any table file of the process was
+    /// cut short since `cut_short` was counted: blocks are checked when first read, and later
+    /// reads get the new bytes (or the zeros that replaced a cut map) unchecked. Then
+    /// TableError, naming the file where it can, and the tables are opened again for the next
+    /// call, to be read as they are now.
+    fn unless_changed<T>(&self, held: &Held, cut_short: u64, reads: Reads, answer: T) -> PyResult<T> {
+        let changed = held.session.unchanged(reads);
+        let cut = engine::signals::tables_cut_short() != cut_short;
+        if changed.is_ok() && !cut {
+            return Ok(answer);
+        }
+        self.open_again(held)?;
+        Err(match changed {
+            Err(e) => probe_error(&e),
+            Ok(()) => crate::errors::TableError::new_err(
+                "a table file was cut short (by another program) while this call read it; its tables are opened again for the next call",
+            ),
+        })
     }
 }
 
@@ -229,8 +266,8 @@ impl Tablebase {
     /// TableError for a table missing or damaged, SearchError for a search out of time.
     #[pyo3(signature = (position, line = false))]
     fn probe<'py>(&self, py: Python<'py>, position: &str, line: bool) -> PyResult<Bound<'py, PyDict>> {
-        let (held, reads) = (self.session(), Reads::start());
-        let session = &*held;
+        let ((held, cut_short), reads) = (self.session()?, Reads::start());
+        let session = &*held.session;
         let answer = guarded(|| {
             // Tried first with searches forbidden, here: a table's answer takes microseconds,
             // and only a search needs a thread that Ctrl-C can stop.
@@ -242,7 +279,7 @@ impl Tablebase {
             }
         })?;
         // An error read from a table file changed since is the change's, too.
-        let answer = self.unless_changed(&held, reads, answer)?;
+        let answer = self.unless_changed(&held, cut_short, reads, answer)?;
         answer_dict(py, &answer.map_err(|e| probe_error(&e))?)
     }
 
@@ -261,8 +298,8 @@ impl Tablebase {
         line: bool,
         errors: &str,
     ) -> PyResult<Bound<'py, PyList>> {
-        let (held, reads) = (self.session(), Reads::start());
-        let session = &*held;
+        let ((held, cut_short), reads) = (self.session()?, Reads::start());
+        let session = &*held.session;
         if line && !moves {
             return Err(PyValueError::new_err(
                 "line=True needs moves=True: moves=False gives the values alone, by the batch path",
@@ -305,7 +342,7 @@ impl Tablebase {
                         .collect()
                 })
             });
-            let values = self.unless_changed(&held, reads, values)??;
+            let values = self.unless_changed(&held, cut_short, reads, values)??;
             return without_collection(py, || {
                 let mut dicts = Vec::with_capacity(positions.len());
                 for (k, value) in values.into_iter().flatten().enumerate() {
@@ -355,7 +392,7 @@ impl Tablebase {
         });
         // Before any error of a position: one read from a table file changed since is the
         // change's, too.
-        self.unless_changed(&held, reads, answered)??;
+        self.unless_changed(&held, cut_short, reads, answered)??;
         PyList::new(py, dicts)
     }
 
@@ -370,7 +407,7 @@ impl Tablebase {
                 crate::settings::type_name(r#move)
             )),
         })?;
-        match guarded(|| Ok(self.session().after(position, &r#move)))? {
+        match guarded(|| Ok(self.session()?.0.session.after(position, &r#move)))? {
             Ok(Some(next)) => Ok(next),
             // Quoted as the command line quotes input: a megabyte of move is not a megabyte of
             // message, nor a terminal's escape sequence.

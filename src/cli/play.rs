@@ -75,7 +75,12 @@ pub fn play<G: Play>(
             say(out, &format!("position: {}", game.notation(&position)))?;
         }
         redraw = true;
-        if let Some(ending) = game_now.ending().map_err(failed)? {
+        // A result from a table file that changed under the reads (by another program) is not
+        // announced.
+        let reads = Reads::start();
+        let ending = game_now.ending();
+        game.unchanged(reads).map_err(failed)?;
+        if let Some(ending) = ending.map_err(failed)? {
             let result = match ending {
                 Ending::Won(side) if side == human => format!("You win ({you})"),
                 Ending::Won(_) => format!("The perfect player wins ({engine})"),

@@ -51,20 +51,6 @@ pub fn one_allocator_arena_under_an_address_limit() {
     }
 }
 
-/// Raises the soft limit on open files (RLIMIT_NOFILE, `ulimit -n`) to the hard one; whether it
-/// rose. Called where an open was refused for it: the tables read stay open.
-pub fn raise_open_files_limit() -> bool {
-    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-    // SAFETY: getrlimit fills the struct it is given; setrlimit reads one.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 || limit.rlim_cur >= limit.rlim_max {
-            return false;
-        }
-        limit.rlim_cur = limit.rlim_max;
-        libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0
-    }
-}
-
 /// RLIMIT_AS in bytes, where it is set (`ulimit -v`).
 fn address_space_limit() -> Option<u64> {
     let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };

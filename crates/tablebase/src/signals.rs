@@ -158,11 +158,10 @@ or an I/O error); ");
                 }
             }
         }
-        let previous = PASSED_ON.load(SeqCst);
-        if !previous.is_null() {
+        if !PASSED_ON.load(SeqCst).is_null() {
             // Not a table's map (or one that could not be replaced): the fault is the
             // program's own, and its handler (or the default action) takes the read again.
-            libc::sigaction(signal, previous, std::ptr::null_mut());
+            pass_on(signal);
             *libc::__errno_location() = errno;
             return;
         }
@@ -193,14 +192,21 @@ fn install() {
     }
 }
 
-/// Puts back the handler of `signal` that was there before this module's, or the default.
+/// Whether a signal has been passed on to the handler before this module's ([`pass_on`]).
+#[cfg(target_os = "linux")]
+static PASSED: AtomicBool = AtomicBool::new(false);
+
+/// Puts back the handler of `signal` that was there before this module's, or the default once
+/// one has been passed on already.
 #[cfg(target_os = "linux")]
 unsafe fn pass_on(signal: libc::c_int) {
     // SAFETY: sigaction with a valid action, or signal with the default; both
     // async-signal-safe.
     unsafe {
         let previous = PASSED_ON.load(SeqCst);
-        if previous.is_null() {
+        // Once only: a handler that hands the signal back (Python's faulthandler restores the
+        // handler it found, this one, and raises again) would otherwise pass it to and fro.
+        if previous.is_null() || PASSED.swap(true, SeqCst) {
             libc::signal(signal, libc::SIG_DFL);
         } else {
             libc::sigaction(signal, previous, std::ptr::null_mut());

@@ -2,7 +2,7 @@
 //! carries so that `info` reads headers only.
 
 use super::error::TableError;
-use super::regular::OpenFile;
+use super::regular::{FileState, OpenFile};
 use super::format::{
     FORMAT_VERSION, HEADER_SIZE, OLDEST_READABLE_VERSION, PACKED_VERSION, set_data_len, u32_at, u64_at,
 };
@@ -371,6 +371,8 @@ pub(crate) struct MappedFile {
 pub(crate) fn map_any_version(spec: &FileSpec) -> Result<MappedFile, TableError> {
     let path = &spec.path;
     let file = super::regular::open_to_read(path).map_err(TableError::io(path))?;
+    // Before the map: a change after this is a change from what was mapped.
+    let opened = FileState::of_open(&file);
     // SAFETY: table files are written once under a temporary name and never modified after the
     // rename; the mapping is read-only. (A file truncated by another program while mapped can
     // still raise SIGBUS: docs/RELIABILITY.md.)
@@ -385,7 +387,7 @@ pub(crate) fn map_any_version(spec: &FileSpec) -> Result<MappedFile, TableError>
     if map.len() as u64 != expected {
         return Err(TableError::Length { path: path.clone(), expected, found: map.len() as u64 });
     }
-    Ok(MappedFile { header, map, data_len, source: OpenFile::new(file) })
+    Ok(MappedFile { header, map, data_len, source: OpenFile::new(file, path, opened) })
 }
 
 /// Opens the complete file `spec` and checks all of it: header, length, every block and the

@@ -5,7 +5,9 @@
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// Opens `path` with `options` if it is a regular file; anything else is an error that says
 /// what it is, at once.
@@ -106,18 +108,9 @@ pub(crate) fn refuse_link(path: &Path) -> io::Result<()> {
     }
 }
 
-/// Opens `path` to read, if it is a regular file. Each table read stays open beside its map
-/// ([`OpenFile`]): the largest game has some 800 files, and a process that reads two of them
-/// would pass the usual soft limit of 1024 descriptors, so the first open refused for it
-/// raises that limit to the hard one and tries again.
+/// Opens `path` to read, if it is a regular file.
 pub(crate) fn open_to_read(path: &Path) -> io::Result<File> {
-    let options = OpenOptions::new().read(true).clone();
-    match open_regular(&options, path) {
-        Err(e) if e.raw_os_error() == Some(libc::EMFILE) && crate::resources::raise_open_files_limit() => {
-            open_regular(&options, path)
-        }
-        opened => opened,
-    }
+    open_regular(OpenOptions::new().read(true), path)
 }
 
 /// What a file is (device and inode) and what a write or a cut changes (length, times): to
@@ -154,26 +147,66 @@ impl FileState {
     }
 }
 
-/// A file kept open beside its map, and its state when it was opened: `fstat` then tells
-/// whether that file (whatever name it has now, or none) has been cut or written since, at a
-/// third of the cost of a `stat` by name.
+/// A mapped file, and its state when it was opened: to tell whether that file has been cut or
+/// written since. Kept open, `fstat` tells it whatever name the file has now (or none), at a
+/// third of the cost of a `stat` by name; past a budget of open files, the name is looked at
+/// instead, and a file that is no longer there under it counts as changed.
 #[derive(Debug)]
-pub(crate) struct OpenFile {
-    file: File,
-    opened: FileState,
+pub(crate) enum OpenFile {
+    /// The file, open.
+    Kept { file: File, opened: FileState },
+    /// The file's name, where keeping it open would pass the budget.
+    Named { path: PathBuf, opened: FileState },
+}
+
+/// Files kept open beside their maps now.
+static KEPT: AtomicUsize = AtomicUsize::new(0);
+
+/// How many mapped files may stay open: a quarter of the soft limit on open files (`ulimit
+/// -n`), so that the rest stays the program's (a server's connections, a Python program's own
+/// files). The limit is never raised: a program that embeds the library may rely on
+/// descriptors below 1024 (`select`).
+fn kept_budget() -> usize {
+    static BUDGET: OnceLock<usize> = OnceLock::new();
+    *BUDGET.get_or_init(|| {
+        let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        // SAFETY: getrlimit fills the struct it is given.
+        let read = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
+        if read { (limit.rlim_cur.min(1 << 20) / 4) as usize } else { 64 }
+    })
 }
 
 impl OpenFile {
-    /// `file` as it is now; `None` where the system does not tell.
-    pub fn new(file: File) -> Option<OpenFile> {
-        let opened = FileState::of_open(&file)?;
-        Some(OpenFile { file, opened })
+    /// `file`, opened from `path`, whose state was `opened` before it was mapped; `None` where
+    /// the system did not tell.
+    pub fn new(file: File, path: &Path, opened: Option<FileState>) -> Option<OpenFile> {
+        let opened = opened?;
+        if KEPT.fetch_add(1, Relaxed) < kept_budget() {
+            return Some(OpenFile::Kept { file, opened });
+        }
+        KEPT.fetch_sub(1, Relaxed);
+        Some(OpenFile::Named { path: path.to_path_buf(), opened })
     }
 
     /// Whether the file has another length or time of modification than when it was opened
-    /// (cut short, or written in place), or can no longer be looked at.
+    /// (cut short, or written in place), or can no longer be looked at; by name, also where
+    /// another file (or none) has the name now.
     pub fn changed(&self) -> bool {
-        FileState::of_open(&self.file).is_none_or(|now| (now.len, now.modified) != (self.opened.len, self.opened.modified))
+        let same = |now: FileState, then: &FileState| (now.len, now.modified) == (then.len, then.modified);
+        match self {
+            OpenFile::Kept { file, opened } => !FileState::of_open(file).is_some_and(|now| same(now, opened)),
+            OpenFile::Named { path, opened } => !FileState::of(path).is_some_and(|now| {
+                (now.device, now.inode) == (opened.device, opened.inode) && same(now, opened)
+            }),
+        }
+    }
+}
+
+impl Drop for OpenFile {
+    fn drop(&mut self) {
+        if let OpenFile::Kept { .. } = self {
+            KEPT.fetch_sub(1, Relaxed);
+        }
     }
 }
 
@@ -207,7 +240,9 @@ mod tests {
         let tick = || std::thread::sleep(std::time::Duration::from_millis(50));
         let fresh = || {
             std::fs::write(&path, [7u8; 5000]).unwrap();
-            OpenFile::new(open_to_read(&path).unwrap()).unwrap()
+            let file = open_to_read(&path).unwrap();
+            let opened = FileState::of_open(&file).unwrap();
+            OpenFile::Kept { file, opened }
         };
         let kept = fresh();
         assert!(!kept.changed());
@@ -232,6 +267,42 @@ mod tests {
         std::os::unix::fs::FileExt::write_all_at(&writer(), &[8], 10).unwrap();
         std::fs::remove_file(&path).unwrap();
         assert!(kept.changed(), "written, then removed");
+        // Past the budget of open files, by name: another file under it, or none, counts too.
+        let named = || {
+            std::fs::write(&path, [7u8; 5000]).unwrap();
+            OpenFile::Named { path: path.clone(), opened: FileState::of(&path).unwrap() }
+        };
+        let by_name = named();
+        assert!(!by_name.changed());
+        tick();
+        writer().set_len(4000).unwrap();
+        assert!(by_name.changed(), "cut short");
+        let by_name = named();
+        let other = dir.path().join("new");
+        std::fs::write(&other, [7u8; 5000]).unwrap();
+        std::fs::rename(&other, &path).unwrap();
+        assert!(by_name.changed(), "another file under the name");
+        let by_name = named();
+        std::fs::remove_file(&path).unwrap();
+        assert!(by_name.changed(), "no file under the name");
+    }
+
+    #[test]
+    fn files_past_the_budget_are_looked_at_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.tbl");
+        std::fs::write(&path, [7u8; 10]).unwrap();
+        let open = || {
+            let file = open_to_read(&path).unwrap();
+            let opened = FileState::of_open(&file);
+            OpenFile::new(file, &path, opened).unwrap()
+        };
+        // Other tests of the process keep files too: at most the budget of them are kept.
+        let files: Vec<OpenFile> = (0..kept_budget() + 8).map(|_| open()).collect();
+        let kept = files.iter().filter(|f| matches!(f, OpenFile::Kept { .. })).count();
+        assert!(kept <= kept_budget() && files.len() - kept >= 8, "{kept} of {} kept", files.len());
+        drop(files);
+        assert!(matches!(open(), OpenFile::Kept { .. }), "kept again once the others are dropped");
     }
 
     #[test]
