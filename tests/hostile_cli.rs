@@ -1166,6 +1166,26 @@ fn a_table_cut_short_under_a_running_probe_is_one_line_naming_it() {
     assert_eq!(rest, "", "no answer from a table cut short");
 }
 
+/// The table files a probe reads stay open beside their maps, within a quarter of the limit on
+/// open files: a low `ulimit -n` looks at the rest by name rather than running out.
+#[test]
+fn a_low_limit_on_open_files_still_probes_every_ply() {
+    let dir = common::scratch("open-files-limit");
+    let d = dir.to_str().unwrap();
+    assert!(tablebase(&["generate", "tictactoe", "--dir", d], "").status.success());
+    let args = ["probe", "tictactoe", "--dir", d, "--brief", "--line", ""];
+    let free = tablebase(&args, "");
+    assert!(free.status.success(), "{}", stderr(&free));
+    let limited = under_shell("ulimit -n 16", &args);
+    assert!(limited.status.success(), "{}", stderr(&limited));
+    assert_eq!(String::from_utf8_lossy(&limited.stdout), String::from_utf8_lossy(&free.stdout));
+    assert!(
+        String::from_utf8_lossy(&free.stdout).starts_with("draw\t-\ta1 "),
+        "{}",
+        String::from_utf8_lossy(&free.stdout)
+    );
+}
+
 #[test]
 fn a_table_written_in_place_under_play_gives_no_move_or_hint() {
     let dir = common::scratch("changed-under-play");
