@@ -362,7 +362,8 @@ print([tb.probe(p) for p in positions] == before[0])
 FAULT_OF_ITS_OWN = """
 import mmap, os, sys, tablebase
 tablebase.open("tictactoe", dir=sys.argv[1]).probe("")
-path = os.path.join(sys.argv[1], "mine.bin")
+# Named as a table is: what counts is whose map it is, not the file's name.
+path = os.path.join(sys.argv[1], "mine.tbl")
 with open(path, "wb") as f:
     f.write(bytes(8192))
 with open(path, "rb") as f:

@@ -4,7 +4,7 @@
 //! the command line asks for all of this, a program that embeds the library (the Python
 //! package) for [`go_on_after_a_table_cut_short_and_pass_on_the_rest`].
 
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering::SeqCst};
 
 /// Whether the process goes on after a table file is cut short under a read (`serve`).
 static GO_ON: AtomicBool = AtomicBool::new(false);
@@ -86,7 +86,8 @@ pub fn let_writes_past_the_file_size_limit_fail() {
 /// this process writes keep temporary names until they are whole (written with their space
 /// reserved, so that a full disk is an error before any write through a map), so ending here
 /// damages none. Where the process goes on ([`go_on_after_a_table_cut_short`]), a read-only
-/// map of a table or set file (`.tbl`, `.set`) is replaced with zeros instead and counted.
+/// map of a table or set file that the library registered ([`table_mapped`]) is replaced with
+/// zeros instead and counted.
 #[cfg(target_os = "linux")]
 pub fn say_a_table_cut_short_under_a_read() {
     install();
@@ -128,34 +129,28 @@ extern "C" fn on_sigbus(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut
         put(b": could not be read or written through its memory map (cut short by another program, \
 or an I/O error); ");
         if GO_ON.load(SeqCst)
-            && let Some(mapping) = mapping.filter(|m| m.read_only)
+            && let Some(range) = table_map_at((*info).si_addr() as usize)
         {
-            if name.is_empty() {
-                // Another thread that faulted on the same file has put its zeros here
-                // since: the read gets them, and the count has changed already.
+            // Counted first: whoever reads the zeros below then sees the count changed. A
+            // second thread that faulted on the same map before the zeros came puts them
+            // there again, which changes nothing.
+            CUT_SHORT.fetch_add(1, SeqCst);
+            let zeros = libc::mmap(
+                range.start as *mut libc::c_void,
+                range.end - range.start,
+                libc::PROT_READ,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                -1,
+                0,
+            );
+            if zeros != libc::MAP_FAILED {
+                put(b"what read it is answered with an error, and its tables are opened again\n");
+                // A program that embeds the library hears of it through the error.
+                if PASSED_ON.load(SeqCst).is_null() {
+                    libc::write(libc::STDERR_FILENO, line.as_ptr().cast(), len);
+                }
                 *libc::__errno_location() = errno;
                 return;
-            }
-            if is_table(name) {
-                // Counted first: whoever reads the zeros below then sees the count changed.
-                CUT_SHORT.fetch_add(1, SeqCst);
-                let zeros = libc::mmap(
-                    mapping.range.start as *mut libc::c_void,
-                    mapping.range.end - mapping.range.start,
-                    libc::PROT_READ,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
-                    -1,
-                    0,
-                );
-                if zeros != libc::MAP_FAILED {
-                    put(b"what read it is answered with an error, and its tables are opened again\n");
-                    // A program that embeds the library hears of it through the error.
-                    if PASSED_ON.load(SeqCst).is_null() {
-                        libc::write(libc::STDERR_FILENO, line.as_ptr().cast(), len);
-                    }
-                    *libc::__errno_location() = errno;
-                    return;
-                }
             }
         }
         if !PASSED_ON.load(SeqCst).is_null() {
@@ -218,6 +213,68 @@ unsafe fn pass_on(signal: libc::c_int) {
 #[cfg(not(target_os = "linux"))]
 pub fn say_a_table_cut_short_under_a_read() {}
 
+/// The read-only maps of table and set files this process holds, as (start, end) pairs with
+/// start 0 for a free place: the only maps a fault may replace with zeros. A fixed array, which
+/// the signal handler reads without a lock; a map that finds it full is not registered, and a
+/// cut under it ends the process as any other fault does.
+#[cfg(target_os = "linux")]
+static TABLE_MAPS: [(AtomicUsize, AtomicUsize); 4096] =
+    [const { (AtomicUsize::new(0), AtomicUsize::new(0)) }; 4096];
+
+/// A start that marks a place being taken or given back.
+#[cfg(target_os = "linux")]
+const BUSY: usize = usize::MAX;
+
+/// A table's map registered for the handler of SIGBUS ([`table_mapped`]), forgotten when
+/// dropped: before the map is unmapped.
+#[derive(Debug)]
+pub(crate) struct TableMap(Option<usize>);
+
+/// Registers the read-only map of a table or set file, `len` bytes at `start`: where this
+/// process goes on after a table is cut short ([`go_on_after_a_table_cut_short`]), a fault
+/// there has the map replaced with zeros; a fault in any other map, whatever its file's name,
+/// is the program's own.
+pub(crate) fn table_mapped(start: *const u8, len: usize) -> TableMap {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: sysconf reads a constant of the system.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as usize;
+        let (start, end) = (start as usize, (start as usize).saturating_add(len.div_ceil(page) * page));
+        for (place, (first, last)) in TABLE_MAPS.iter().enumerate() {
+            if first.compare_exchange(0, BUSY, SeqCst, SeqCst).is_ok() {
+                last.store(end, SeqCst);
+                first.store(start, SeqCst);
+                return TableMap(Some(place));
+            }
+        }
+    }
+    let _ = (start, len);
+    TableMap(None)
+}
+
+impl Drop for TableMap {
+    fn drop(&mut self) {
+        #[cfg(target_os = "linux")]
+        if let Some(place) = self.0 {
+            let (first, last) = &TABLE_MAPS[place];
+            first.store(BUSY, SeqCst);
+            last.store(0, SeqCst);
+            first.store(0, SeqCst);
+        }
+    }
+}
+
+/// The registered table map that holds `address`, its range rounded to whole pages. Reads
+/// atomics only: for the signal handler.
+#[cfg(target_os = "linux")]
+fn table_map_at(address: usize) -> Option<std::ops::Range<usize>> {
+    TABLE_MAPS.iter().find_map(|(first, last)| {
+        let start = first.load(SeqCst);
+        let end = last.load(SeqCst);
+        (start != 0 && start != BUSY && (start..end).contains(&address)).then_some(start..end)
+    })
+}
+
 /// A map of the process, as a line of /proc/self/maps gives it.
 #[cfg(target_os = "linux")]
 #[derive(Debug, PartialEq)]
@@ -228,14 +285,6 @@ struct Mapping {
     /// The length of the file's path, copied out; 0 where no file is mapped (anonymous memory,
     /// `[stack]`).
     path_len: usize,
-}
-
-/// Whether `path` names a table or a set file (a file unlinked since it was mapped ends in
-/// ` (deleted)`): the only maps the process may replace with zeros and go on.
-#[cfg(target_os = "linux")]
-fn is_table(path: &[u8]) -> bool {
-    let path = path.strip_suffix(b" (deleted)").unwrap_or(path);
-    path.ends_with(b".tbl") || path.ends_with(b".set")
 }
 
 #[cfg(target_os = "linux")]
@@ -300,7 +349,7 @@ fn maps_line(line: &[u8], address: usize, path: &mut [u8]) -> Option<Mapping> {
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
-    use super::{is_table, maps_line};
+    use super::maps_line;
 
     /// The path of the line's file where its range holds `address`, and whether it is read-only.
     fn path_of(line: &str, address: usize) -> Option<(String, bool)> {
@@ -341,6 +390,23 @@ mod tests {
     }
 
     #[test]
+    fn only_the_maps_registered_are_tables_and_only_while_registered() {
+        use super::{table_map_at, table_mapped};
+        let page = 4096;
+        let buffer = vec![0u8; 3 * page];
+        let start = buffer.as_ptr() as usize;
+        assert_eq!(table_map_at(start + 10), None);
+        let registered = table_mapped(buffer.as_ptr(), page + 1);
+        let range = table_map_at(start + page).expect("registered");
+        // SAFETY: sysconf reads a constant of the system.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
+        assert_eq!(range, start..start + (page + 1).div_ceil(page) * page, "whole pages");
+        assert_eq!(table_map_at(start - 1), None);
+        drop(registered);
+        assert_eq!(table_map_at(start + 10), None, "forgotten once dropped");
+    }
+
+    #[test]
     fn the_handler_put_aside_for_other_faults_is_never_this_modules_own() {
         use super::{PASSED_ON, go_on_after_a_table_cut_short_and_pass_on_the_rest, on_sigbus};
         use std::sync::atomic::Ordering::SeqCst;
@@ -365,13 +431,4 @@ mod tests {
         assert_eq!(current, on_sigbus as *const () as libc::sighandler_t);
     }
 
-    #[test]
-    fn only_table_and_set_files_are_tables() {
-        assert!(is_table(b"/t/morris-3-3.tbl"));
-        assert!(is_table(b"/t/connect4-4x4-ply05.set"));
-        assert!(is_table(b"/t/morris-3-3.tbl (deleted)"));
-        assert!(!is_table(b"/usr/lib/libc.so.6"));
-        assert!(!is_table(b"/usr/lib/locale/locale-archive"));
-        assert!(!is_table(b"/t/morris-3-3.tbl.tmp"));
-    }
 }

@@ -58,6 +58,9 @@ pub(crate) fn file_checksum_of(header: &[u8], blocks: &[u32], data_len: u64) -> 
 /// matched. Blocks checked are remembered (a bit each), so each is hashed at most once per
 /// mapping; a file checked whole at opening skips the bits altogether.
 pub(crate) struct CheckedMap {
+    /// The map registered for the handler of SIGBUS: declared before `map`, so that it is
+    /// forgotten before the map is unmapped.
+    _registered: crate::signals::TableMap,
     path: PathBuf,
     map: Mmap,
     data_len: u64,
@@ -75,7 +78,8 @@ impl CheckedMap {
         let blocks = data_len.div_ceil(BLOCK_SIZE as u64) as usize;
         let checked = (0..blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
         let all_checked = AtomicBool::new(false);
-        CheckedMap { path: path.to_path_buf(), map, data_len, checked, all_checked, source }
+        let _registered = crate::signals::table_mapped(map.as_ptr(), map.len());
+        CheckedMap { _registered, path: path.to_path_buf(), map, data_len, checked, all_checked, source }
     }
 
     /// [`TableError::Changed`] where the file has been cut short or written since it was
