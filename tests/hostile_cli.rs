@@ -1129,14 +1129,10 @@ fn a_variant_asked_beside_another_on_disk_names_the_one_there() {
     assert_eq!(title, "Nine Men's Morris, moving phase up to 4-3");
 }
 
-/// A table cut short by another program while `probe` has it mapped: the next read past its
-/// new end raises SIGBUS, said in one line that names the file, exit 1, instead of "Bus error"
-/// (exit 135) and nothing said.
-#[test]
-fn a_table_cut_short_under_a_running_probe_is_one_line_naming_it() {
-    let dir = common::scratch("cut-short-under-probe");
-    let d = dir.to_str().unwrap();
-    assert!(tablebase(&["generate", "morris", "--stones", "3", "--dir", d], "").status.success());
+/// `probe --brief -` of the Morris 3 tables in `d`: a position of class 3-3 answered (its
+/// table mapped and read), then `change`, then another position of the class; what it wrote
+/// after the first answer, and how it ended.
+fn probe_around(d: &str, change: impl FnOnce()) -> (String, Output) {
     let mut probe = Command::new(BINARY)
         .args(["probe", "morris", "--stones", "3", "--brief", "--dir", d, "-"])
         .stdin(Stdio::piped())
@@ -1147,19 +1143,31 @@ fn a_table_cut_short_under_a_running_probe_is_one_line_naming_it() {
     let mut questions = probe.stdin.take().unwrap();
     let mut answers = BufReader::new(probe.stdout.take().unwrap());
     use std::io::Write as _;
-    // A position of class 3-3: its table is mapped and read.
     writeln!(questions, "W:a1,d1,g1 B:a7,d7,g7 w").unwrap();
     let mut first = String::new();
     answers.read_line(&mut first).unwrap();
     assert_eq!(first.trim_end(), "win\t3");
-    // As /proc/self/maps names it: the path with its links resolved.
-    let table = dir.join("morris-3-3.tbl").canonicalize().unwrap();
-    std::fs::OpenOptions::new().write(true).open(&table).unwrap().set_len(0).unwrap();
+    change();
     writeln!(questions, "W:a1,d1,g1 B:a7,d7,f6 w").unwrap();
     drop(questions);
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut answers, &mut rest).unwrap();
-    let out = probe.wait_with_output().unwrap();
+    (rest, probe.wait_with_output().unwrap())
+}
+
+/// A table cut short by another program while `probe` has it mapped: the next read past its
+/// new end raises SIGBUS, said in one line that names the file, exit 1, instead of "Bus error"
+/// (exit 135) and nothing said.
+#[test]
+fn a_table_cut_short_under_a_running_probe_is_one_line_naming_it() {
+    let dir = common::scratch("cut-short-under-probe");
+    let d = dir.to_str().unwrap();
+    assert!(tablebase(&["generate", "morris", "--stones", "3", "--dir", d], "").status.success());
+    // As /proc/self/maps names it: the path with its links resolved.
+    let table = dir.join("morris-3-3.tbl").canonicalize().unwrap();
+    let (rest, out) = probe_around(d, || {
+        std::fs::OpenOptions::new().write(true).open(&table).unwrap().set_len(0).unwrap();
+    });
     let text = refused(&out, 1);
     assert!(text.starts_with(&format!("tablebase: {}: could not be read", table.display())), "{text}");
     assert!(text.contains("verify"), "{text}");
@@ -1265,28 +1273,11 @@ fn a_table_cut_within_a_page_or_written_in_place_under_a_running_probe_gives_no_
     ];
     for (what, change) in changes {
         std::fs::write(&table, &whole).unwrap();
-        let mut probe = Command::new(BINARY)
-            .args(["probe", "morris", "--stones", "3", "--brief", "--dir", d, "-"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut questions = probe.stdin.take().unwrap();
-        let mut answers = BufReader::new(probe.stdout.take().unwrap());
-        use std::io::Write as _;
-        writeln!(questions, "W:a1,d1,g1 B:a7,d7,g7 w").unwrap();
-        let mut first = String::new();
-        answers.read_line(&mut first).unwrap();
-        assert_eq!(first.trim_end(), "win\t3", "{what}");
-        // Past the file system's clock tick, so that the change moves the file's time.
-        std::thread::sleep(Duration::from_millis(50));
-        change(&table, &whole);
-        writeln!(questions, "W:a1,d1,g1 B:a7,d7,f6 w").unwrap();
-        drop(questions);
-        let mut rest = String::new();
-        std::io::Read::read_to_string(&mut answers, &mut rest).unwrap();
-        let out = probe.wait_with_output().unwrap();
+        let (rest, out) = probe_around(d, || {
+            // Past the file system's clock tick, so that the change moves the file's time.
+            std::thread::sleep(Duration::from_millis(50));
+            change(&table, &whole);
+        });
         let text = refused(&out, 1);
         let said = format!(
             "tablebase: {}: changed while it was read (cut short or written by another program)",

@@ -663,6 +663,19 @@ fn the_moving_phase_alone_starts_where_its_tables_answer() {
     assert!(!error.contains(path_str(&dir)), "{error}");
 }
 
+/// A server of Morris 3 tables generated in `d`: the 3-3 class's file, its bytes, the server.
+fn serving_morris_3(d: &str) -> (std::path::PathBuf, Vec<u8>, Server) {
+    let out = common::tablebase_with_input(
+        env!("CARGO_BIN_EXE_tablebase"),
+        &["generate", "morris", "--stones", "3", "--dir", d],
+        "",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let table = std::path::Path::new(d).join("morris-3-3.tbl");
+    let whole = std::fs::read(&table).unwrap();
+    (table, whole, Server::start(d, None))
+}
+
 /// Another program cuts a table short while the server has it mapped: the request that reads
 /// past the new end is answered 500 (never from the zeros that took the bytes' place), the next
 /// finds the file as it is now, and once the file is whole again its answers are right; the
@@ -671,15 +684,7 @@ fn the_moving_phase_alone_starts_where_its_tables_answer() {
 fn a_table_cut_short_while_serving_fails_its_request_and_the_server_goes_on() {
     let dir = common::scratch("serve-cut-short");
     let d = path_str(&dir);
-    let out = common::tablebase_with_input(
-        env!("CARGO_BIN_EXE_tablebase"),
-        &["generate", "morris", "--stones", "3", "--dir", d],
-        "",
-    );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let table = AsRef::<std::path::Path>::as_ref(&dir).join("morris-3-3.tbl");
-    let whole = std::fs::read(&table).unwrap();
-    let server = Server::start(d, None);
+    let (table, whole, server) = serving_morris_3(d);
     let port = server.port;
     let probe = |position: &str| get(port, &format!("/api/probe?game=morris&stones=3&position={position}"));
     let first = "W:a1,d1,g1%20B:a7,d7,g7%20w";
@@ -716,15 +721,7 @@ fn a_table_cut_within_a_page_or_written_in_place_while_serving_is_read_again() {
     // from the changed bytes, and the next request opens the table again.
     let dir = common::scratch("serve-changed");
     let d = path_str(&dir);
-    let out = common::tablebase_with_input(
-        env!("CARGO_BIN_EXE_tablebase"),
-        &["generate", "morris", "--stones", "3", "--dir", d],
-        "",
-    );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let table = AsRef::<std::path::Path>::as_ref(&dir).join("morris-3-3.tbl");
-    let whole = std::fs::read(&table).unwrap();
-    let server = Server::start(d, None);
+    let (table, whole, server) = serving_morris_3(d);
     let port = server.port;
     let probe = |position: &str| get(port, &format!("/api/probe?game=morris&stones=3&position={position}"));
     let (first, second) = ("W:a1,d1,g1%20B:a7,d7,g7%20w", "W:a1,d1,g1%20B:a7,d7,f6%20w");

@@ -430,5 +430,4 @@ mod tests {
         };
         assert_eq!(current, on_sigbus as *const () as libc::sighandler_t);
     }
-
 }
