@@ -86,7 +86,7 @@ pub fn let_writes_past_the_file_size_limit_fail() {
 /// this process writes keep temporary names until they are whole (written with their space
 /// reserved, so that a full disk is an error before any write through a map), so ending here
 /// damages none. Where the process goes on ([`go_on_after_a_table_cut_short`]), a read-only
-/// map of a table or set file that the library registered ([`table_mapped`]) is replaced with
+/// map of a table or set file that the library registered (each table it maps) is replaced with
 /// zeros instead and counted.
 #[cfg(target_os = "linux")]
 pub fn say_a_table_cut_short_under_a_read() {
