@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 static READS: AtomicU64 = AtomicU64::new(0);
 
 /// Where a caller's reads begin: [`crate::Probe::unchanged`] looks at the table files read
-/// since, a `stat` each, rather than at every file the tablebase has opened.
+/// since, an `fstat` each, rather than at every file the tablebase has opened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reads(u64);
 
@@ -73,8 +73,10 @@ impl<T> LazyTables<T> {
     where
         T: Mapped,
     {
-        let in_use = self.in_use.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        for slot in in_use.into_iter().filter(|&slot| self.last_read[slot].load(Relaxed) >= since.0) {
+        // Looked at under the lock, not copied: an allocation an answer would cost more than
+        // the rare wait of a table opened meanwhile.
+        let in_use = self.in_use.lock().unwrap_or_else(PoisonError::into_inner);
+        for &slot in in_use.iter().filter(|&&slot| self.last_read[slot].load(Relaxed) >= since.0) {
             if let Some(table) = self.opened[slot].get() {
                 table.unchanged().map_err(|e| ProbeError::Damaged(Arc::new(e)))?;
             }
