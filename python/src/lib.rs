@@ -3,6 +3,7 @@
 //! "JSON"), as Python dicts and lists; every failure is a Python exception whose message names
 //! the file and the cause, never a crash of the interpreter.
 
+mod dicts;
 mod errors;
 mod interrupt;
 mod registry;

@@ -1,6 +1,7 @@
 //! `tablebase.open(...)`: a game's tables opened for probing, and its answers as the dicts of
 //! `probe --json`.
 
+use crate::dicts::Dicts;
 use crate::errors::{guarded, probe_error, variant_error};
 use crate::interrupt::{Collector, interruptible, interruptible_in_pieces};
 use crate::settings;
@@ -10,7 +11,6 @@ use engine::games::{ForGame, with_game};
 use engine::probe::{Probe, ProbeError, Reads, best_line, probe};
 use engine::{Value, Work, within};
 use pyo3::exceptions::{PyTypeError, PyValueError};
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
@@ -36,11 +36,30 @@ type ValueOf = Result<(String, Value), ProbeError>;
 type AnsweredPiece = (usize, Vec<Result<Answer, ProbeError>>);
 
 /// One position's answer, as `probe --json` writes it, before it becomes a dict.
-struct Answer {
-    position: String,
-    value: Option<Value>,
-    moves: Vec<(String, Option<Value>)>,
-    line: Option<Vec<String>>,
+pub struct Answer {
+    pub position: String,
+    pub value: Option<Value>,
+    /// Every move's notation, one after another: one allocation a position instead of one a
+    /// move (a batch of Morris 3:3 has some 55 moves a position, each freed again by the thread
+    /// that makes the dicts).
+    move_texts: String,
+    /// Each move's end in `move_texts`, and its value.
+    moves: Vec<(u32, Option<Value>)>,
+    pub line: Option<Vec<String>>,
+}
+
+impl Answer {
+    /// Each move's notation and value.
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = (&str, Option<Value>)> {
+        (0..self.moves.len()).map(|at| {
+            let start = match at {
+                0 => 0,
+                _ => self.moves[at - 1].0 as usize,
+            };
+            let (end, value) = self.moves[at];
+            (&self.move_texts[start..end as usize], value)
+        })
+    }
 }
 
 /// What a tablebase of any game answers, its game's types hidden.
@@ -73,9 +92,14 @@ impl<T: Probe + Send + Sync> Session for Opened<T> {
                 true => Some(best_line(game, &position)?.iter().map(|m| m.to_string()).collect()),
                 false => None,
             };
-            let settled = probed.moves.iter().map(|(m, v)| (m.to_string(), Some(*v)));
-            let moves = settled.chain(probed.unknown.iter().map(|m| (m.to_string(), None))).collect();
-            Ok(Answer { position: game.notation(&position), value: probed.value, moves, line })
+            let settled = probed.moves.iter().map(|(m, v)| (m, Some(*v)));
+            let (mut move_texts, mut moves) = (String::new(), Vec::with_capacity(probed.moves.len()));
+            for (mv, value) in settled.chain(probed.unknown.iter().map(|m| (m, None))) {
+                use std::fmt::Write;
+                write!(move_texts, "{mv}").expect("a move is written into memory");
+                moves.push((move_texts.len() as u32, value));
+            }
+            Ok(Answer { position: game.notation(&position), value: probed.value, move_texts, moves, line })
         })
     }
 
@@ -280,7 +304,7 @@ impl Tablebase {
         })?;
         // An error read from a table file changed since is the change's, too.
         let answer = self.unless_changed(&held, cut_short, reads, answer)?;
-        answer_dict(py, &answer.map_err(|e| probe_error(&e))?)
+        Dicts::new(py).answer(&answer.map_err(|e| probe_error(&e))?)
     }
 
     /// Many positions in parallel: a list of what `probe` gives each, in order. With
@@ -324,14 +348,11 @@ impl Tablebase {
         };
         // What a position that cannot be answered gives: a dict as `probe --json -` prints, or
         // the exception.
-        let failed = |k: usize, e: &ProbeError| -> PyResult<Bound<'py, PyDict>> {
+        let failed = |k: usize, e: &ProbeError, dicts: &mut Dicts<'py>| -> PyResult<Bound<'py, PyDict>> {
             if !keep_errors {
                 return Err(numbered(k, e));
             }
-            let dict = PyDict::new(py);
-            dict.set_item(intern!(py, "position"), engine::quote(&positions[k]))?;
-            dict.set_item(intern!(py, "error"), probe_error(e).value(py).to_string())?;
-            Ok(dict)
+            dicts.error(&engine::quote(&positions[k]), &probe_error(e).value(py).to_string())
         };
         if !moves {
             let values: PyResult<Vec<Vec<ValueOf>>> = guarded(|| {
@@ -344,21 +365,14 @@ impl Tablebase {
             });
             let values = self.unless_changed(&held, cut_short, reads, values)??;
             return without_collection(py, || {
-                let mut dicts = Vec::with_capacity(positions.len());
+                let (mut made, mut dicts) = (Vec::with_capacity(positions.len()), Dicts::new(py));
                 for (k, value) in values.into_iter().flatten().enumerate() {
-                    let (notation, value) = match value {
-                        Ok(answer) => answer,
-                        Err(e) => {
-                            dicts.push(failed(k, &e)?);
-                            continue;
-                        }
-                    };
-                    let dict = PyDict::new(py);
-                    dict.set_item(intern!(py, "position"), notation)?;
-                    value_items(&dict, Some(value))?;
-                    dicts.push(dict);
+                    made.push(match value {
+                        Ok((notation, value)) => dicts.value(&notation, value)?,
+                        Err(e) => failed(k, &e, &mut dicts)?,
+                    });
                 }
-                PyList::new(py, dicts)
+                PyList::new(py, made)
             });
         }
         // Answered a piece at a time, each piece's dicts made here while the workers answer
@@ -366,7 +380,7 @@ impl Tablebase {
         // Morris 3:3 positions), and only this thread may make them. A piece has work for
         // every worker (256 positions each), so that one slow position holds up few others.
         let piece_len = ANSWER_PIECE.max(256 * rayon::current_num_threads());
-        let mut dicts = Vec::with_capacity(positions.len());
+        let (mut made, mut dicts) = (Vec::with_capacity(positions.len()), Dicts::new(py));
         let answered = guarded(|| {
             interruptible_in_pieces(
                 py,
@@ -381,9 +395,9 @@ impl Tablebase {
                 },
                 |(first, answers)| {
                     for (k, answer) in answers.iter().enumerate() {
-                        dicts.push(match answer {
-                            Ok(answer) => answer_dict(py, answer)?,
-                            Err(e) => failed(first + k, e)?,
+                        made.push(match answer {
+                            Ok(answer) => dicts.answer(answer)?,
+                            Err(e) => failed(first + k, e, &mut dicts)?,
                         });
                     }
                     Ok(())
@@ -393,7 +407,7 @@ impl Tablebase {
         // Before any error of a position: one read from a table file changed since is the
         // change's, too.
         self.unless_changed(&held, cut_short, reads, answered)??;
-        PyList::new(py, dicts)
+        PyList::new(py, made)
     }
 
     /// The position after `move` (as `probe` names moves) from `position`, in the notation
@@ -445,48 +459,4 @@ fn without_collection<'py, T>(py: Python<'py>, build: impl FnOnce() -> PyResult<
     let mut collector = Collector::of(py)?;
     collector.pause();
     build()
-}
-
-/// A value's `value` and `plies` items, and `distance: "unknown"` where a win or loss is proved
-/// without its distance (`plies` is then None: a distance is never invented); `"unknown"` and
-/// None where it was not settled within the time limit.
-fn value_items(dict: &Bound<'_, PyDict>, value: Option<Value>) -> PyResult<()> {
-    let py = dict.py();
-    // Interned: a batch makes millions of these items, and a new string for each key and word
-    // would cost more than the probing.
-    let (value_key, plies_key) = (intern!(py, "value"), intern!(py, "plies"));
-    let Some(value) = value else {
-        dict.set_item(value_key, intern!(py, "unknown"))?;
-        return dict.set_item(plies_key, py.None());
-    };
-    let word = match value.word() {
-        "win" => intern!(py, "win"),
-        "loss" => intern!(py, "loss"),
-        _ => intern!(py, "draw"),
-    };
-    dict.set_item(value_key, word)?;
-    dict.set_item(plies_key, value.distance())?;
-    if value.distance_unknown() {
-        dict.set_item(intern!(py, "distance"), intern!(py, "unknown"))?;
-    }
-    Ok(())
-}
-
-/// The dict of one line of `probe --json`, its keys in the command line's order.
-fn answer_dict<'py>(py: Python<'py>, answer: &Answer) -> PyResult<Bound<'py, PyDict>> {
-    let dict = PyDict::new(py);
-    dict.set_item(intern!(py, "position"), &answer.position)?;
-    value_items(&dict, answer.value)?;
-    let moves = PyList::empty(py);
-    for (mv, value) in &answer.moves {
-        let entry = PyDict::new(py);
-        entry.set_item(intern!(py, "move"), mv)?;
-        value_items(&entry, *value)?;
-        moves.append(entry)?;
-    }
-    dict.set_item(intern!(py, "moves"), moves)?;
-    if let Some(line) = &answer.line {
-        dict.set_item(intern!(py, "line"), line)?;
-    }
-    Ok(dict)
 }

@@ -69,7 +69,11 @@ def test_probe_equals_probe_json(cli, tables, game):
     positions = walk(tb, 300, seed=65)
     assert len(positions) >= 30
     lines = json_lines(cli("probe", game, "--dir", tables, "--json", "-", *flags(SMALL[game]), stdin="\n".join(positions) + "\n").stdout)
-    assert tb.probe_many(positions) == lines
+    many = tb.probe_many(positions)
+    assert many == lines
+    # Keys in the command line's order too, and each move's name the string it prints.
+    assert [[list(m) for m in [d, *d["moves"]]] for d in many] == [[list(m) for m in [d, *d["moves"]]] for d in lines]
+    assert all(type(m["move"]) is str for d in many for m in d["moves"])
     # A batch of several pieces (their dicts made while the next piece is answered), in order;
     # the garbage collector paused while they are made, and left as it was found.
     assert gc.isenabled() and tb.probe_many(positions * 12) == lines * 12 and gc.isenabled()
