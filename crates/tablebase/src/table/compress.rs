@@ -368,6 +368,14 @@ mod tests {
         assert!(in_scratch.is_decoded_in_scratch() && !table.is_decoded_in_scratch());
         assert_eq!(in_scratch.raw_file_checksum(), Some(raw_file));
         assert_eq!(in_scratch.checked_codes(), Some(codes));
+        // Opened for probing, a table this small is read block by block until it has been read
+        // once for every 128 entries, then decoded whole: the same values before and after.
+        let probing = TableFile::open(&spec, size, Check::Probing).unwrap();
+        for (read, i) in (0..size).step_by(61).enumerate() {
+            assert_eq!(probing.checked_codes().is_some(), read as u64 >= size / 128, "read {read}");
+            assert_eq!(probing.value(i).unwrap(), value_of(i), "entry {i}");
+        }
+        assert_eq!(probing.checked_codes(), Some(codes));
     }
 
     #[test]
@@ -386,13 +394,20 @@ mod tests {
             bytes[HEADER_SIZE + at as usize] ^= 0x10;
             std::fs::write(&spec.path, &bytes).unwrap();
             assert!(TableFile::open(&spec, size, Check::Checksum).is_err(), "byte {at}");
-            if let Ok(table) = TableFile::open(&spec, size, Check::Header) {
+            // Opened for probing, a table this small is decoded whole once read often: where a
+            // block fails, it goes on block by block, as with `Check::Header`.
+            for check in [Check::Probing, Check::Header] {
+                let Ok(table) = TableFile::open(&spec, size, check) else { continue };
+                let mut answered = 0;
                 for i in (0..size).step_by(13) {
                     match table.value(i) {
                         Ok(value) => assert_eq!(value, value_of(i), "entry {i}, byte {at} damaged"),
                         Err(e) => assert!(e.is_damage(), "{e}"),
                     }
+                    answered += usize::from(table.value(i).is_ok());
                 }
+                assert!(answered > 0, "byte {at}: nothing answered with {check:?}");
+                assert!(table.checked_codes().is_none(), "byte {at}: not decoded whole");
             }
         }
         // Damage under valid checksums (a block's bits changed and every checksum made to
@@ -403,6 +418,11 @@ mod tests {
         crate::table::blocks::reseal(&mut bytes, data_len);
         std::fs::write(&spec.path, &bytes).unwrap();
         assert!(TableFile::open(&spec, size, Check::Checksum).is_err());
+        // Read for probing, it is refused from the read that decodes it whole on.
+        let probing = TableFile::open(&spec, size, Check::Probing).unwrap();
+        let refused = (0..size).position(|i| probing.value(i).is_err_and(|e| e.is_damage())).unwrap();
+        assert!(refused as u64 >= size / 128 - 1, "refused at read {refused}");
+        assert!((0..size).step_by(7).all(|i| probing.value(i).is_err()));
         // So is a record that moves its blocks, or makes one empty: lookups give an error or a
         // value, never a panic.
         for (at, change) in [(8 + 2 * 3, 1u8), (0, 16), (8 + 2 * 5, 0xff)] {
@@ -542,6 +562,13 @@ mod tests {
         assert!(in_scratch.is_decoded_in_scratch() && !set.is_decoded_in_scratch());
         assert_eq!(in_scratch.raw_file_checksum(), Some(raw_file));
         assert_eq!(in_scratch.checked_word_bytes(), set.checked_word_bytes());
+        // Opened for probing, a set this small is decoded whole once read often: the same ranks.
+        let probing = SetFile::open(&spec, Check::Probing).unwrap();
+        assert!(probing.checked_word_bytes().is_none());
+        for i in (0..capacity).step_by(3) {
+            assert_eq!(probing.rank(i).unwrap(), set.rank(i).unwrap(), "index {i}");
+        }
+        assert_eq!(probing.checked_word_bytes(), set.checked_word_bytes());
         for &m in members.iter().step_by(97) {
             assert_eq!(in_scratch.rank(m).unwrap(), set.rank(m).unwrap());
         }

@@ -339,8 +339,12 @@ pub(crate) fn check_data_checksum(path: &Path, header: &Header, data: &[u8]) -> 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(not(feature = "internals"), allow(unnameable_types, reason = "the table files behind the catalogue traits, which only the games of this crate implement"))]
 pub enum Check {
-    /// Header, completeness and length: instant, for probing.
+    /// Header, completeness and length: instant.
     Header,
+    /// As `Header`, and a small compressed file is checked and decoded whole once it has been
+    /// read often (a read of a compressed block decodes it up to the entry), within a bound per
+    /// file and in all (`table::whole`), past which it is read as with `Header`.
+    Probing,
     /// Also the checksum of body and overflow: reads the whole file.
     Checksum,
 }

@@ -26,6 +26,7 @@ pub(crate) mod set;
 mod status;
 mod upgrade;
 pub(crate) mod values;
+pub(crate) mod whole;
 
 /// The length of a value table of `entries` entries without overflow entries, with its header
 /// and block checksums.

@@ -11,6 +11,7 @@ use super::format::{Directory, FORMAT_VERSION, HEADER_SIZE, SET_BLOCK_WORDS, set
 use super::header::{Check, Counts, FileKind, FileSpec, Header, MappedFile, map_file};
 use super::packed::Packed;
 use super::scratch::Decoded;
+use super::whole::ReadOften;
 use std::io::{BufWriter, Seek, Write};
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -165,6 +166,8 @@ pub struct SetFile {
     packed: Option<Packed>,
     /// A compressed set's raw data (words, then directory), once it has been checked whole.
     decoded: OnceLock<Decoded>,
+    /// Opened for probing and small: decoded whole once read often (`table::whole`).
+    read_often: Option<ReadOften>,
 }
 
 impl std::fmt::Debug for SetFile {
@@ -184,7 +187,12 @@ impl SetFile {
             Some(_) => Some(Packed::open(&spec.path, &header, &data, FileKind::Set)?),
             None => None,
         };
-        let set = SetFile { path: spec.path.clone(), data, header, words, packed, decoded: OnceLock::new() };
+        let read_often = match (check, &packed) {
+            (Check::Probing, Some(_)) => ReadOften::for_probing(set_data_len(header.index_size)),
+            _ => None,
+        };
+        let set =
+            SetFile { path: spec.path.clone(), data, header, words, packed, decoded: OnceLock::new(), read_often };
         if check == Check::Checksum {
             set.check_checksum()?;
         }
@@ -317,6 +325,33 @@ impl SetFile {
         self.entry(self.words + block)
     }
 
+    /// Counts a rank read of a compressed set block by block, and decodes it whole on the read
+    /// that makes it often enough (opened with [`Check::Probing`]), as a table does
+    /// ([`TableFile`]'s reads).
+    #[inline]
+    fn count_read(&self, index: u64) -> Result<(), TableError> {
+        let Some(often) = &self.read_often else { return Ok(()) };
+        if often.refused() {
+            return Err(TableError::Entry { path: self.path.clone(), index });
+        }
+        if often.counted() {
+            self.decode_read_often(often)?;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn decode_read_often(&self, often: &ReadOften) -> Result<(), TableError> {
+        let packed = self.packed.as_ref().expect("only compressed sets are counted");
+        often.decode(|| {
+            if self.data.check_all(self.header.checksum).is_err() {
+                return Ok(false);
+            }
+            let raw = packed.decode_set(&self.path, &self.header, &self.data)?;
+            Ok(self.decoded.set(raw).is_ok())
+        })
+    }
+
     /// The member number of `index`, if it is a member.
     #[inline]
     pub fn rank(&self, index: u64) -> Result<Option<u64>, TableError> {
@@ -326,7 +361,10 @@ impl SetFile {
         if let Some(packed) = &self.packed {
             return match self.checked_ranks() {
                 Some(ranks) => Ok(ranks.rank(index)),
-                None => packed.rank(&self.path, &self.data, index),
+                None => {
+                    self.count_read(index)?;
+                    packed.rank(&self.path, &self.data, index)
+                }
             };
         }
         let word = (index / 64) as usize;

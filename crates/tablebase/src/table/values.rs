@@ -12,6 +12,7 @@ use super::format::{FORMAT_VERSION, HEADER_SIZE, u32_at, u64_at};
 use super::header::{Check, Counts, FileKind, FileSpec, Header, MappedFile, map_file};
 use super::packed::Packed;
 use super::scratch::Decoded;
+use super::whole::ReadOften;
 use crate::progress::Progress;
 use crate::value::Value;
 use memmap2::MmapMut;
@@ -60,6 +61,8 @@ pub struct TableFile {
     decoded: OnceLock<Decoded>,
     /// Where the overflow area starts in the data.
     overflow_at: u64,
+    /// Opened for probing and small: decoded whole once read often (`table::whole`).
+    read_often: Option<ReadOften>,
 }
 
 impl std::fmt::Debug for TableFile {
@@ -87,8 +90,12 @@ impl TableFile {
             None => None,
         };
         let overflow_at = packed.as_ref().map_or(header.index_size, Packed::overflow_at);
+        let read_often = match (check, &packed) {
+            (Check::Probing, Some(_)) => ReadOften::for_probing(header.index_size),
+            _ => None,
+        };
         let table =
-            TableFile { path: path.clone(), data, header, packed, decoded: OnceLock::new(), overflow_at };
+            TableFile { path: path.clone(), data, header, packed, decoded: OnceLock::new(), overflow_at, read_often };
         if check == Check::Checksum {
             table.check_checksum()?;
         }
@@ -186,9 +193,40 @@ impl TableFile {
         let code = match (&self.packed, self.decoded.get()) {
             (None, _) => self.data.byte(index)?,
             (Some(_), Some(body)) => body[index as usize],
-            (Some(packed), None) => packed.entry(&self.path, &self.data, index)?,
+            (Some(packed), None) => {
+                self.count_read(index)?;
+                packed.entry(&self.path, &self.data, index)?
+            }
         };
         self.value_of_code(index, code)
+    }
+
+    /// Counts a read of a compressed table block by block, and decodes it whole on the read that
+    /// makes it often enough (opened with [`Check::Probing`]): every block checked, the body
+    /// decoded and checked against the raw checksum. A table with a failing block goes on block
+    /// by block (each read checks its block); one damaged beneath its blocks' checksums is refused.
+    #[inline]
+    fn count_read(&self, index: u64) -> Result<(), TableError> {
+        let Some(often) = &self.read_often else { return Ok(()) };
+        if often.refused() {
+            return Err(self.damaged(index));
+        }
+        if often.counted() {
+            self.decode_read_often(often)?;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn decode_read_often(&self, often: &ReadOften) -> Result<(), TableError> {
+        let packed = self.packed.as_ref().expect("only compressed tables are counted");
+        often.decode(|| {
+            if self.data.check_all(self.header.checksum).is_err() {
+                return Ok(false);
+            }
+            let body = packed.decode_all(&self.path, &self.header, &self.data)?;
+            Ok(self.decoded.set(body).is_ok())
+        })
     }
 
     /// The entries' code bytes without a check per read, once the whole file has been checked

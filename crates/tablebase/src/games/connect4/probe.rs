@@ -105,7 +105,7 @@ impl Connect4Tablebase {
     fn ply(&self, ply: u32) -> Result<&SolvedLayer, ProbeError> {
         self.plies.get(
             ply as usize,
-            || self.tables.open_layer(&self.dir, ply, |_| Check::Header),
+            || self.tables.open_layer(&self.dir, ply, |_| Check::Probing),
             || self.tables.variant(),
         )
     }

@@ -67,7 +67,7 @@ impl<const GRAVITY: bool> CubeTablebase<GRAVITY> {
         if CubeBook::<GRAVITY>::on_disk(&self.dir).is_some_and(|last| position.ply <= last) && finished(position.ply) {
             let layer = self.plies.get(
                 position.ply as usize,
-                || self.book.open_layer(&self.dir, position.ply, |_| Check::Header),
+                || self.book.open_layer(&self.dir, position.ply, |_| Check::Probing),
                 || self.book.variant(),
             )?;
             let index = self.book.game().canonical_index(position);

@@ -164,7 +164,7 @@ impl<V: MorrisVariant> MorrisTablebase<V> {
         let slot = ((class.mover - 3) * (rules.stones - 2) + (class.other - 3)) as usize;
         self.classes.get(
             slot,
-            || SolvedClass::open(&self.dir, rules, class, Check::Header),
+            || SolvedClass::open(&self.dir, rules, class, Check::Probing),
             || Variant::of(rules.key).switch("no-opening").with("up-to", class),
         )
     }
@@ -207,7 +207,7 @@ impl<V: MorrisVariant> MorrisTablebase<V> {
         let slot = sector_slot(V::RULES.stones, [sector.mover, sector.other, sector.mover_hand, sector.other_hand]);
         let solved = sectors.get(
             slot,
-            || Sectors::<V>::open(&self.dir, sector, Check::Header),
+            || Sectors::<V>::open(&self.dir, sector, Check::Probing),
             || Variant::of(V::RULES.key).with("stones", k),
         )?;
         Ok(Lookup::Table(solved, solved.index.index(position.mover_stones(), position.other_stones())))
@@ -244,7 +244,7 @@ impl<V: MorrisVariant> MorrisTablebase<V> {
         let (opening, layers) = self.opening();
         layers.get(
             layer as usize,
-            || opening.open_layer(&self.dir, layer, |_| Check::Header),
+            || opening.open_layer(&self.dir, layer, |_| Check::Probing),
             || opening.variant(),
         )
     }

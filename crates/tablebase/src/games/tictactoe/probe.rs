@@ -41,7 +41,7 @@ impl TicTacToeTablebase {
         let ply = board.stones();
         let layer = self.plies.get(
             ply as usize,
-            || self.tables.open_layer(&self.dir, ply, |_| Check::Header),
+            || self.tables.open_layer(&self.dir, ply, |_| Check::Probing),
             || self.tables.variant(),
         )?;
         match layer.value_at(board.canonical())? {
