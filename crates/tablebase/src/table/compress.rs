@@ -590,21 +590,30 @@ mod tests {
             bytes[HEADER_SIZE + at as usize] ^= 0x10;
             std::fs::write(&spec.path, &bytes).unwrap();
             assert!(SetFile::open(&spec, Check::Checksum).is_err(), "byte {at}");
-            if let Ok(set) = SetFile::open(&spec, Check::Header) {
+            // Read for probing, often enough to be decoded whole were it sound: block by block,
+            // answering what a set opened with `Check::Header` answers.
+            if let (Ok(probing), Ok(header)) = (SetFile::open(&spec, Check::Probing), SetFile::open(&spec, Check::Header)) {
                 for i in (0..capacity).step_by(7) {
-                    match set.rank(i) {
+                    match probing.rank(i) {
                         Ok(rank) => assert_eq!(rank, rank_of(i), "index {i}, byte {at} damaged"),
                         Err(e) => assert!(e.is_damage(), "{e}"),
                     }
+                    assert_eq!(probing.rank(i).ok(), header.rank(i).ok(), "index {i}, byte {at} damaged");
                 }
+                assert!(probing.checked_word_bytes().is_none(), "byte {at}: not decoded whole");
             }
         }
-        // Rank records that miscount, under checksums made to match: decoding whole finds it.
+        // Rank records that miscount, under checksums made to match: decoding whole finds it,
+        // and a set read for probing is refused from the read that decodes it on.
         let mut bytes = clean.clone();
         bytes[HEADER_SIZE + layout.ranks_at as usize + 64 + 10] ^= 1;
         crate::table::blocks::reseal(&mut bytes, layout.data_len as usize);
         std::fs::write(&spec.path, &bytes).unwrap();
         assert!(SetFile::open(&spec, Check::Checksum).is_err());
+        let probing = SetFile::open(&spec, Check::Probing).unwrap();
+        let refused = (0..capacity).position(|i| probing.rank(i).is_err_and(|e| e.is_damage())).unwrap();
+        assert!(refused as u64 >= crate::table::format::set_data_len(capacity) / 128 - 1, "refused at read {refused}");
+        assert!((0..capacity).step_by(7).all(|i| probing.rank(i).is_err()));
     }
 
     /// Bytes of `clean` (a compressed file whose data is `data_len` bytes, the code first, up to

@@ -101,9 +101,10 @@ impl ReadOften {
         self.reads_left.load(Ordering::Relaxed) > 0 && self.reads_left.fetch_sub(1, Ordering::Relaxed) == 1
     }
 
-    /// Decodes the file whole with `decode` where the budget has room: `decode` gives `None` where the file
-    /// is to be read block by block (a block failed its checksum), an error where it is damaged
-    /// beneath its blocks' checksums, which refuses the file from then on.
+    /// Decodes the file whole with `decode` where the budget has room: `decode` gives `false`
+    /// where the file is to be read block by block (a block failed its checksum), an error where
+    /// it is damaged beneath its blocks' checksums, which refuses the file from then on. Tried
+    /// once: a file that found the budget spent is read block by block for good.
     pub(crate) fn decode<E>(&self, decode: impl FnOnce() -> Result<bool, E>) -> Result<(), E> {
         let Some(share) = self.budget.take(self.bytes) else { return Ok(()) };
         match decode() {
