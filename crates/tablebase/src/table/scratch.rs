@@ -54,7 +54,19 @@ impl Decoded {
     /// full disk is an error here rather than a fault while decoding.
     pub(crate) fn zeroed(len: usize, path: &Path, above: usize) -> Result<Decoded, TableError> {
         if len <= above {
-            return Ok(Decoded::Memory(vec![0u8; len].into_boxed_slice()));
+            // Asked for, not assumed: under a limit on memory (`ulimit -v`) a failed allocation
+            // is an error to report, or for a probe a reason to go on block by block, where
+            // `vec!` would end the process.
+            let mut body = Vec::new();
+            body.try_reserve_exact(len).map_err(|_| TableError::Io {
+                path: path.to_path_buf(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::OutOfMemory,
+                    format!("no memory for the {len} bytes decoded whole"),
+                ),
+            })?;
+            body.resize(len, 0);
+            return Ok(Decoded::Memory(body.into_boxed_slice()));
         }
         let name = scratch_name(path);
         let file = unnamed_file(path).map_err(|source| TableError::Io { path: name.clone(), source })?;
@@ -131,6 +143,16 @@ fn unnamed_file(path: &Path) -> io::Result<File> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Memory that cannot be had is an error that names the file, not the end of the process,
+    /// and no damage: a probe goes on reading the file block by block.
+    #[test]
+    fn memory_that_cannot_be_had_is_an_error() {
+        let path = Path::new("x/t.tbl");
+        let Err(e) = Decoded::zeroed(usize::MAX / 2, path, usize::MAX) else { panic!("allocated") };
+        assert!(!e.is_damage(), "{e}");
+        assert!(e.to_string().starts_with("x/t.tbl: "), "{e}");
+    }
 
     /// Small data stays in memory; past the bound it goes to a scratch file that leaves no name
     /// behind, reads back what was written, and is gone with the data.

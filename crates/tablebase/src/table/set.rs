@@ -347,7 +347,12 @@ impl SetFile {
             if self.data.check_all(self.header.checksum).is_err() {
                 return Ok(false);
             }
-            let raw = packed.decode_set(&self.path, &self.header, &self.data)?;
+            let raw = match packed.decode_set(&self.path, &self.header, &self.data) {
+                Ok(raw) => raw,
+                // No memory for it: read block by block, as before.
+                Err(e) if !e.is_damage() => return Ok(false),
+                Err(e) => return Err(e),
+            };
             Ok(self.decoded.set(raw).is_ok())
         })
     }

@@ -224,7 +224,12 @@ impl TableFile {
             if self.data.check_all(self.header.checksum).is_err() {
                 return Ok(false);
             }
-            let body = packed.decode_all(&self.path, &self.header, &self.data)?;
+            let body = match packed.decode_all(&self.path, &self.header, &self.data) {
+                Ok(body) => body,
+                // No memory for it: read block by block, as before.
+                Err(e) if !e.is_damage() => return Ok(false),
+                Err(e) => return Err(e),
+            };
             Ok(self.decoded.set(body).is_ok())
         })
     }
