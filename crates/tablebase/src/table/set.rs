@@ -326,35 +326,18 @@ impl SetFile {
     }
 
     /// Counts a rank read of a compressed set block by block, and decodes it whole on the read
-    /// that makes it often enough (opened with [`Check::Probing`]), as a table does
-    /// ([`TableFile`]'s reads).
+    /// that makes it often enough (opened with [`Check::Probing`]; `table::whole`).
     #[inline]
     fn count_read(&self, index: u64) -> Result<(), TableError> {
         let Some(often) = &self.read_often else { return Ok(()) };
-        if often.refused() {
-            return Err(TableError::Entry { path: self.path.clone(), index });
-        }
-        if often.counted() {
-            self.decode_read_often(often)?;
-        }
-        Ok(())
-    }
-
-    #[cold]
-    fn decode_read_often(&self, often: &ReadOften) -> Result<(), TableError> {
         let packed = self.packed.as_ref().expect("only compressed sets are counted");
-        often.decode(|| {
-            if self.data.check_all(self.header.checksum).is_err() {
-                return Ok(false);
-            }
-            let raw = match packed.decode_set(&self.path, &self.header, &self.data) {
-                Ok(raw) => raw,
-                // No memory for it: read block by block, as before.
-                Err(e) if !e.is_damage() => return Ok(false),
-                Err(e) => return Err(e),
-            };
-            Ok(self.decoded.set(raw).is_ok())
-        })
+        often.before_read(
+            &self.data,
+            self.header.checksum,
+            || TableError::Entry { path: self.path.clone(), index },
+            || packed.decode_set(&self.path, &self.header, &self.data),
+            |raw| self.decoded.set(raw).is_ok(),
+        )
     }
 
     /// The member number of `index`, if it is a member.

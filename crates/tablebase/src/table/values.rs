@@ -202,36 +202,18 @@ impl TableFile {
     }
 
     /// Counts a read of a compressed table block by block, and decodes it whole on the read that
-    /// makes it often enough (opened with [`Check::Probing`]): every block checked, the body
-    /// decoded and checked against the raw checksum. A table with a failing block goes on block
-    /// by block (each read checks its block); one damaged beneath its blocks' checksums is refused.
+    /// makes it often enough (opened with [`Check::Probing`]; `table::whole`).
     #[inline]
     fn count_read(&self, index: u64) -> Result<(), TableError> {
         let Some(often) = &self.read_often else { return Ok(()) };
-        if often.refused() {
-            return Err(self.damaged(index));
-        }
-        if often.counted() {
-            self.decode_read_often(often)?;
-        }
-        Ok(())
-    }
-
-    #[cold]
-    fn decode_read_often(&self, often: &ReadOften) -> Result<(), TableError> {
         let packed = self.packed.as_ref().expect("only compressed tables are counted");
-        often.decode(|| {
-            if self.data.check_all(self.header.checksum).is_err() {
-                return Ok(false);
-            }
-            let body = match packed.decode_all(&self.path, &self.header, &self.data) {
-                Ok(body) => body,
-                // No memory for it: read block by block, as before.
-                Err(e) if !e.is_damage() => return Ok(false),
-                Err(e) => return Err(e),
-            };
-            Ok(self.decoded.set(body).is_ok())
-        })
+        often.before_read(
+            &self.data,
+            self.header.checksum,
+            || self.damaged(index),
+            || packed.decode_all(&self.path, &self.header, &self.data),
+            |body| self.decoded.set(body).is_ok(),
+        )
     }
 
     /// The entries' code bytes without a check per read, once the whole file has been checked

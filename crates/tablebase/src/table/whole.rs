@@ -8,6 +8,9 @@
 //! early, a single position never. What the decoded files hold is bounded, per file and in all,
 //! so that a server that has read every table of a game does not hold them all.
 
+use super::blocks::CheckedMap;
+use super::error::TableError;
+use super::scratch::Decoded;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 
@@ -101,11 +104,44 @@ impl ReadOften {
         self.reads_left.load(Ordering::Relaxed) > 0 && self.reads_left.fetch_sub(1, Ordering::Relaxed) == 1
     }
 
-    /// Decodes the file whole with `decode` where the budget has room: `decode` gives `false`
-    /// where the file is to be read block by block (a block failed its checksum), an error where
-    /// it is damaged beneath its blocks' checksums, which refuses the file from then on. Tried
-    /// once: a file that found the budget spent is read block by block for good.
-    pub(crate) fn decode<E>(&self, decode: impl FnOnce() -> Result<bool, E>) -> Result<(), E> {
+    /// Before a read block by block: an error (`refused`) once the file has been refused, and on
+    /// the read that makes it read often enough, the file decoded whole where the budget has
+    /// room: every block of `data` checked against `checksum`, then `decode`, and `keep` given
+    /// the body (false where another thread kept one first). A file with a failing block, or
+    /// no memory for its body, goes on block by block; one that `decode` finds damaged beneath
+    /// its blocks' checksums is refused from then on. Tried once: a file that found the budget
+    /// spent is read block by block for good.
+    #[inline]
+    pub(crate) fn before_read(
+        &self,
+        data: &CheckedMap,
+        checksum: u32,
+        refused: impl FnOnce() -> TableError,
+        decode: impl FnOnce() -> Result<Decoded, TableError>,
+        keep: impl FnOnce(Decoded) -> bool,
+    ) -> Result<(), TableError> {
+        if self.refused() {
+            return Err(refused());
+        }
+        if self.counted() {
+            self.decode_whole(|| {
+                if data.check_all(checksum).is_err() {
+                    return Ok(false);
+                }
+                match decode() {
+                    Ok(body) => Ok(keep(body)),
+                    Err(e) if !e.is_damage() => Ok(false),
+                    Err(e) => Err(e),
+                }
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Runs `decode` with a share of the budget, kept where it gives true; an error refuses the
+    /// file.
+    #[cold]
+    fn decode_whole(&self, decode: impl FnOnce() -> Result<bool, TableError>) -> Result<(), TableError> {
         let Some(share) = self.budget.take(self.bytes) else { return Ok(()) };
         match decode() {
             Ok(true) => {
@@ -154,15 +190,16 @@ mod tests {
         let often = ReadOften::within(&BUDGET, 128 * 1000).unwrap();
         let due: Vec<usize> = (0..5000).filter(|_| often.counted()).collect();
         assert_eq!(due, [999], "due at the thousandth read, and only then");
-        often.decode(|| Ok::<_, ()>(true)).unwrap();
+        often.decode_whole(|| Ok(true)).unwrap();
         assert_eq!(BUDGET.held.load(Ordering::Acquire), 128 * 1000);
         // A file with a failing block keeps no memory; one damaged beneath its checksums is
         // refused from then on.
         let failing = ReadOften::within(&BUDGET, 1000).unwrap();
-        failing.decode(|| Ok::<_, ()>(false)).unwrap();
+        failing.decode_whole(|| Ok(false)).unwrap();
         assert_eq!(BUDGET.held.load(Ordering::Acquire), 128 * 1000);
         let damaged = ReadOften::within(&BUDGET, 1000).unwrap();
-        assert!(damaged.decode(|| Err("damaged")).is_err() && damaged.refused() && !often.refused());
+        let damage = || Err(TableError::Entry { path: "t.tbl".into(), index: 7 });
+        assert!(damaged.decode_whole(damage).is_err() && damaged.refused() && !often.refused());
         assert_eq!(BUDGET.held.load(Ordering::Acquire), 128 * 1000);
         drop(often);
         assert_eq!(BUDGET.held.load(Ordering::Acquire), 0);
