@@ -328,9 +328,8 @@ impl SetFile {
     /// Counts a rank read of a compressed set block by block, and decodes it whole on the read
     /// that makes it often enough (opened with [`Check::Probing`]; `table::whole`).
     #[inline]
-    fn count_read(&self, index: u64) -> Result<(), TableError> {
+    fn count_read(&self, packed: &Packed, index: u64) -> Result<(), TableError> {
         let Some(often) = &self.read_often else { return Ok(()) };
-        let packed = self.packed.as_ref().expect("only compressed sets are counted");
         often.before_read(
             &self.data,
             self.header.checksum,
@@ -350,7 +349,7 @@ impl SetFile {
             return match self.checked_ranks() {
                 Some(ranks) => Ok(ranks.rank(index)),
                 None => {
-                    self.count_read(index)?;
+                    self.count_read(packed, index)?;
                     packed.rank(&self.path, &self.data, index)
                 }
             };

@@ -194,7 +194,7 @@ impl TableFile {
             (None, _) => self.data.byte(index)?,
             (Some(_), Some(body)) => body[index as usize],
             (Some(packed), None) => {
-                self.count_read(index)?;
+                self.count_read(packed, index)?;
                 packed.entry(&self.path, &self.data, index)?
             }
         };
@@ -204,9 +204,8 @@ impl TableFile {
     /// Counts a read of a compressed table block by block, and decodes it whole on the read that
     /// makes it often enough (opened with [`Check::Probing`]; `table::whole`).
     #[inline]
-    fn count_read(&self, index: u64) -> Result<(), TableError> {
+    fn count_read(&self, packed: &Packed, index: u64) -> Result<(), TableError> {
         let Some(often) = &self.read_often else { return Ok(()) };
-        let packed = self.packed.as_ref().expect("only compressed tables are counted");
         often.before_read(
             &self.data,
             self.header.checksum,

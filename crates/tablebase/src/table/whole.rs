@@ -100,7 +100,7 @@ impl ReadOften {
     /// Counts one read block by block; true for the one read after which the file is to be
     /// decoded whole. Once that read has come, a relaxed load a read.
     #[inline]
-    pub(crate) fn counted(&self) -> bool {
+    fn counted(&self) -> bool {
         self.reads_left.load(Ordering::Relaxed) > 0 && self.reads_left.fetch_sub(1, Ordering::Relaxed) == 1
     }
 
@@ -158,7 +158,7 @@ impl ReadOften {
 
     /// Whether decoding whole found damage that no block's checksum shows.
     #[inline]
-    pub(crate) fn refused(&self) -> bool {
+    fn refused(&self) -> bool {
         self.refused.load(Ordering::Acquire)
     }
 }
