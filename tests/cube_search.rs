@@ -1088,6 +1088,45 @@ fn bench_sogo_prove_reads_positions_from_a_file() {
     assert!(String::from_utf8(out.stderr).unwrap().contains("no positions to prove"));
 }
 
+/// `bench sogo-prove --order-by-proof` proves each position again with the moves ordered by the
+/// first proof, one more row per proof with the same outcome; it runs on one thread only.
+#[test]
+fn bench_sogo_prove_orders_a_second_proof_by_the_first() {
+    let ply_37 = "a2b3c2b3b2d2b2b2c2c2b3b3b4c2c4a1b2d4b1c3a2d2a2a2d1c3d1c3c3d4d4d4a4d1d1a4a4a4";
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tablebase"))
+            .args(["bench", "sogo-prove", "--table-mb", "128", "--max-time", "60", "--order-by-proof"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--both", ply_37]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = stdout.lines().skip(1).map(|row| row.split('\t').collect()).collect();
+    let sides: Vec<(&str, &str)> = rows.iter().map(|cells| (cells[1], cells[2])).collect();
+    let first = sides[0].1;
+    let second = sides[2].1;
+    assert_eq!(
+        sides,
+        [
+            ("mover", first),
+            ("mover, ordered by its proof", first),
+            ("other", second),
+            ("other, ordered by its proof", second)
+        ],
+        "{stdout}"
+    );
+    assert!(first != second || first == "does not win", "{stdout}");
+    for cells in &rows {
+        assert!(cells[3].parse::<u64>().unwrap() > 0, "{stdout}");
+    }
+
+    let out = run(&["--threads", "2", ply_37]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("--order-by-proof proves on one thread"));
+}
+
 /// The drawn Sogo positions checked in (`tables/sogo-drawn-positions.txt`, found by the prover's
 /// two failed proofs) of 38 stones or more are draws by the plain exact search, which knows
 /// nothing of the game but its rules. Every line is a position of the file's group.

@@ -1021,6 +1021,11 @@ pub struct SogoProveArgs {
     /// Threads proving each position together, sharing the table (1 to 256).
     #[arg(long, default_value_t = 1, value_parser = thread_count)]
     threads: usize,
+    /// After each proof, prove the position again on a fresh table with the moves ordered by
+    /// the first proof's outcomes (those that achieve the mover's aim first): what an order
+    /// that good would save. One thread.
+    #[arg(long)]
+    order_by_proof: bool,
 }
 
 /// Proves Sogo positions with [`tablebase::games::cube::sogo::SogoProver`].
@@ -1064,6 +1069,9 @@ pub fn sogo_prove(args: &SogoProveArgs, host: &impl Host) -> Result<(), Error> {
         };
         return Err(Error::Usage(format!("no positions to prove: {hint}")));
     }
+    if args.order_by_proof && args.threads > 1 {
+        return Err(Error::Usage("--order-by-proof proves on one thread: leave out --threads".to_string()));
+    }
     let mut prover = SogoProver::new(knowledge, args.table_mb << 20).on_huge_pages();
     let mut helpers: Vec<SogoProver> = (1..args.threads).map(|_| prover.helper()).collect();
     let mut out = host.stdout();
@@ -1094,6 +1102,27 @@ pub fn sogo_prove(args: &SogoProveArgs, host: &impl Host) -> Result<(), Error> {
             let peak = peak_resident_mb().map_or(String::new(), |mb| mb.to_string());
             writeln!(out, "{text}\t{attacker}\t{outcome}\t{nodes}\t{by_rule}\t{seconds:.2}\t{peak}")
                 .map_err(Error::Output)?;
+            if args.order_by_proof && outcome != "out of time" {
+                prover.order_by_last_proof();
+                let start = Instant::now();
+                prover.set_time_limit(args.max_time);
+                let (outcome, nodes, by_rule) = match prover.prove(position, attacker_to_move) {
+                    Ok(proof) => (
+                        if proof.attacker_wins { "wins" } else { "does not win" },
+                        proof.nodes,
+                        proof.by_rule.to_string(),
+                    ),
+                    Err(tablebase::search::SearchError::TimeLimit { nodes, .. }) => {
+                        ("out of time", nodes, String::new())
+                    }
+                    Err(e) => return Err(Error::Search(e)),
+                };
+                prover.forget_order();
+                let seconds = start.elapsed().as_secs_f64();
+                let peak = peak_resident_mb().map_or(String::new(), |mb| mb.to_string());
+                writeln!(out, "{text}\t{attacker}, ordered by its proof\t{outcome}\t{nodes}\t{by_rule}\t{seconds:.2}\t{peak}")
+                    .map_err(Error::Output)?;
+            }
         }
     }
     Ok(())

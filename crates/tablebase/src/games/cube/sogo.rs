@@ -470,12 +470,21 @@ impl Outcomes {
 
     #[inline(always)]
     fn get(&self, key: u128) -> Option<bool> {
+        self.entry(key).map(|entry| entry & 1 == 1)
+    }
+
+    /// The outcome of `key` and the work its proof took (the bit length of its nodes).
+    fn get_with_work(&self, key: u128) -> Option<(bool, u32)> {
+        self.entry(key).map(|entry| (entry & 1 == 1, (entry >> 1 & ((1 << WORK_BITS) - 1)) as u32))
+    }
+
+    #[inline(always)]
+    fn entry(&self, key: u128) -> Option<u64> {
         let (bucket, stored) = self.locate(key);
         self.buckets[bucket]
             .iter()
             .map(|entry| entry.load(Relaxed))
             .find(|&entry| entry != 0 && entry >> (WORK_BITS + 1) == stored)
-            .map(|entry| entry & 1 == 1)
     }
 
     #[inline(always)]
@@ -731,6 +740,9 @@ pub struct SogoProver {
     /// Where a probe stops: a count of nodes (`u64::MAX` outside probes).
     budget_end: u64,
     journal: Option<Arc<ProofJournal>>,
+    /// Outcomes of an earlier proof that order the moves ([`SogoProver::order_by_last_proof`]):
+    /// a measure of what ordering could be worth, not a way to prove.
+    oracle: Option<Arc<Outcomes>>,
     /// Each cell's column in the exact search's order, higher first: inner, corner, edge.
     column_rank: [u8; 64],
 }
@@ -765,6 +777,7 @@ impl SogoProver {
             deadline: Deadline::default(),
             budget_end: u64::MAX,
             journal: None,
+            oracle: None,
             column_rank: {
                 let game = Sogo::new();
                 std::array::from_fn(|cell| {
@@ -788,6 +801,7 @@ impl SogoProver {
             deadline: self.deadline,
             budget_end: u64::MAX,
             journal: self.journal.clone(),
+            oracle: self.oracle.clone(),
             column_rank: self.column_rank,
         }
     }
@@ -817,6 +831,24 @@ impl SogoProver {
     /// Stops every later proof `seconds` from now; `None` lifts the limit.
     pub fn set_time_limit(&mut self, seconds: Option<f64>) {
         self.deadline = Deadline::after(seconds);
+    }
+
+    /// Makes the outcomes proved so far the order of the next proofs' moves, and starts them on
+    /// an empty table: at every node the moves whose outcome there achieves the mover's aim
+    /// come first, the one that took the least work first of those. Proving a position again
+    /// after this measures what an order as good as the proof's own outcomes would save (no
+    /// order known before the proof can be better at the moves the proof visited);
+    /// docs/BENCHMARKS.md, "What a perfect order would save". The outcomes never change: the
+    /// order only chooses which move is searched first.
+    pub fn order_by_last_proof(&mut self) {
+        let bytes = self.table.buckets.len() * std::mem::size_of::<[AtomicU64; 2]>();
+        let proved = std::mem::replace(&mut self.table, Arc::new(Outcomes::new(bytes)));
+        self.oracle = Some(proved);
+    }
+
+    /// Orders the moves as before [`SogoProver::order_by_last_proof`].
+    pub fn forget_order(&mut self) {
+        self.oracle = None;
     }
 
     /// Forgets every outcome proved.
@@ -1009,6 +1041,9 @@ impl SogoProver {
             ordered[at] = (score, cell);
             count += 1;
         }
+        if let Some(oracle) = &self.oracle {
+            self.order_by_oracle(oracle, &mut ordered[..count], theirs, mask, attacker, attacker_to_move);
+        }
         let mut wins = !attacker_to_move;
         // Moves whose probe settled them: those that achieve the mover's aim end the search,
         // those that fail are not searched again.
@@ -1084,6 +1119,35 @@ impl SogoProver {
             }
         }
         Ok(wins)
+    }
+
+    /// Puts first the moves whose outcome in `oracle` achieves the mover's aim, those that took
+    /// the least work first, the rest after them in their order ([`SogoProver::order_by_last_proof`]).
+    #[cold]
+    #[inline(never)]
+    fn order_by_oracle(
+        &self,
+        oracle: &Outcomes,
+        ordered: &mut [(u32, u64)],
+        theirs: u64,
+        mask: u64,
+        attacker: u64,
+        attacker_to_move: bool,
+    ) {
+        let known_good = |cell: u64| {
+            let child = self.child_key(theirs, mask | cell, attacker);
+            match oracle.get_with_work(child) {
+                Some((attacker_wins, work)) if attacker_wins == attacker_to_move => Some(work),
+                Some(_) => None,
+                // Where the other colour wins, this attacker does not: the defender's aim.
+                None => match oracle.get_with_work(child ^ OTHER_ATTACKER) {
+                    Some((true, work)) if !attacker_to_move => Some(work),
+                    _ => None,
+                },
+            }
+        };
+        // Stable: among moves of equal work, and among the rest, the order stays.
+        ordered.sort_by_key(|&(_, cell)| known_good(cell).map_or(u32::MAX, |work| work));
     }
 
     /// The table's key of a move's position, for [`Busy`] near a shared proof's root: out of
@@ -1360,6 +1424,36 @@ mod tests {
 
     /// Three threads proving together find what one finds alone, on both sides of random
     /// positions, and they stop with the work they are part of.
+    #[test]
+    fn moves_ordered_by_a_proof_prove_the_same_outcomes_in_fewer_nodes() {
+        // A well-played line from ply 32 (proofs of thousands to a million nodes), then random
+        // positions. The order never changes an outcome; over the line's longer proofs it saves
+        // nodes, as it must where the first proof's order missed the move that settles.
+        let mut rng = crate::rng::SplitMix64::new(7);
+        let line = "a2b3c2b3b2d2b2b2c2c2b3b3b4c2c4a1b2d4b1c3a2d2a2a2d1c3d1c3c3d4d4d4a4d1d1a4a4a4b4d2";
+        let mut positions: Vec<Position> =
+            (32..=40).step_by(2).map(|ply| board::play_sogo(&line[..2 * ply]).unwrap().0).collect();
+        while positions.len() < 30 {
+            let plies = 26 + (rng.next_u64() % 12) as u32;
+            positions.extend(random_position(&mut rng, plies));
+        }
+        let mut prover = SogoProver::new(Knowledge::ALL, 0);
+        let (mut first_nodes, mut ordered_nodes) = (0, 0);
+        for p in positions {
+            for attacker_to_move in [true, false] {
+                let first = prover.prove(&p, attacker_to_move).unwrap();
+                prover.order_by_last_proof();
+                let ordered = prover.prove(&p, attacker_to_move).unwrap();
+                assert_eq!(first.attacker_wins, ordered.attacker_wins, "{}", board::cube_notation(&p));
+                first_nodes += first.nodes;
+                ordered_nodes += ordered.nodes;
+                prover.forget_order();
+                assert!(prover.oracle.is_none());
+            }
+        }
+        assert!(ordered_nodes < first_nodes, "ordered {ordered_nodes} nodes against {first_nodes}");
+    }
+
     #[test]
     fn threads_proving_together_agree_with_one_alone() {
         // With this seed's random positions, twelve of the proofs take more than 10,000 nodes
