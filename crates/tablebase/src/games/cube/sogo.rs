@@ -1336,6 +1336,87 @@ mod tests {
         assert!(compared > roots, "{compared} of {roots} compared");
     }
 
+    /// Checks every claim the rules make at the positions of 20 to 44 stones of random games
+    /// (where the search would ask them: the mover without a win at once, the opponent without
+    /// two) against the plain exact search, until `claims` of them are confirmed; returns how
+    /// many positions were asked. Random play settles few claims there (about one position in
+    /// a thousand), so they are asked directly rather than met inside proofs.
+    fn confirm_claims_at_20_to_44_stones(claims: u64, seed: u64) -> u64 {
+        // The positions the plain search settles within this many nodes (a few hundredths of a
+        // second) are those checked; a claim it does not settle is counted, not waited for (at a
+        // million nodes one in ten is still unsettled, at a third of a second each).
+        const CLAIM_NODES: u64 = 50_000;
+        let mut rng = crate::rng::SplitMix64::new(seed);
+        let mut exact = crate::search::Searcher::<Sogo>::new(Sogo::new(), 64 << 20);
+        let (mut asked, mut confirmed, mut unsettled, mut wins) = (0u64, [0u64; 65], 0u64, 0u64);
+        while confirmed.iter().sum::<u64>() < claims {
+            let mut p = Position::EMPTY;
+            while p.ply < 45 && !p.is_won_by_previous() {
+                if p.ply >= 20 {
+                    let theirs = p.mask ^ p.current;
+                    let playable = board::drop_cells(p.mask);
+                    let threats = board::completing(theirs) & !p.mask;
+                    let forced = threats & playable;
+                    if board::completing(p.current) & playable != 0 || forced & forced.wrapping_sub(1) != 0 {
+                        break;
+                    }
+                    for attacker_to_move in [true, false] {
+                        let (attacking, defending) =
+                            if attacker_to_move { (p.current, theirs) } else { (theirs, p.current) };
+                        asked += 1;
+                        let claim =
+                            settled_by_rule(Knowledge::ALL, attacking, defending, threats, p.mask, attacker_to_move);
+                        let Some(rule) = claim else { continue };
+                        // A count of nodes, not a time, so that what is checked does not depend
+                        // on the machine's load.
+                        exact.set_node_limit(CLAIM_NODES);
+                        match exact.wins(&p, attacker_to_move) {
+                            Ok(truth) => {
+                                let notation = board::cube_notation(&p);
+                                let said = format!("{rule:?} claims otherwise of {notation} (attacker to move: {attacker_to_move})");
+                                assert_eq!(truth, rule.attacker_wins(), "{said}");
+                                confirmed[p.ply as usize] += 1;
+                                wins += u64::from(truth);
+                            }
+                            Err(_) => unsettled += 1,
+                        }
+                    }
+                }
+                let mut playable = board::drop_cells(p.mask);
+                for _ in 0..rng.next_u64() % u64::from(playable.count_ones()) {
+                    playable &= playable - 1;
+                }
+                p = p.play(playable & playable.wrapping_neg());
+            }
+        }
+        let total: u64 = confirmed.iter().sum();
+        eprintln!(
+            "rules asked at {asked} positions of 20 to 44 stones; {total} claims confirmed ({wins} that the attacker wins, \
+             {} at 20 to 29 stones, {} at 30 to 44), {unsettled} not settled by the plain search in {CLAIM_NODES} nodes",
+            confirmed[20..30].iter().sum::<u64>(),
+            confirmed[30..=44].iter().sum::<u64>()
+        );
+        assert!(unsettled <= total, "{unsettled} unsettled of {total}");
+        assert!(wins * 10 >= total, "{wins} wins of {total}: zugzwang too seldom checked");
+        asked
+    }
+
+    /// Every claim the rules make at positions of 20 to 44 stones, 2,000 of them, is what the
+    /// plain exact search finds (the run of 100,000 is `..._in_full`, by hand: about 20 minutes
+    /// of one core, docs/BENCHMARKS.md).
+    #[test]
+    fn rule_claims_at_20_to_44_stones_agree_with_the_exact_search() {
+        confirm_claims_at_20_to_44_stones(2_000, 20);
+    }
+
+    /// [`rule_claims_at_20_to_44_stones_agree_with_the_exact_search`] for 100,000 claims:
+    /// `cargo test --release -p tablebase --lib -- --ignored rule_claims_at_20_to_44 --nocapture`.
+    #[test]
+    #[ignore = "about 20 minutes: 100,000 claims checked by the exact search"]
+    fn rule_claims_at_20_to_44_stones_agree_with_the_exact_search_in_full() {
+        confirm_claims_at_20_to_44_stones(100_000, 44);
+    }
+
     /// A journal reads back what it recorded (each outcome once), a prover with it takes the
     /// recorded outcome without searching, and a damaged line or a planted link is an error
     /// naming the file. One not there yet is made at its first record, not at its opening
@@ -1520,3 +1601,4 @@ mod tests {
         }
     }
 }
+
