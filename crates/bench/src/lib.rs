@@ -1081,51 +1081,58 @@ pub fn sogo_prove(args: &SogoProveArgs, host: &impl Host) -> Result<(), Error> {
         (false, true) => &[false],
         (false, false) => &[true],
     };
+    // A proof's row: its outcome, its nodes and the positions settled by rule.
+    let settled = |proved: Result<
+        tablebase::games::cube::sogo::SogoProof,
+        tablebase::search::SearchError,
+    >| {
+        match proved {
+            Ok(proof) => Ok((
+                if proof.attacker_wins { "wins" } else { "does not win" },
+                proof.nodes,
+                proof.by_rule.to_string(),
+            )),
+            Err(tablebase::search::SearchError::TimeLimit { nodes, .. }) => {
+                Ok(("out of time", nodes, String::new()))
+            }
+            Err(e) => Err(Error::Search(e)),
+        }
+    };
     for (text, position) in &positions {
         for &attacker_to_move in sides {
+            let attacker = if attacker_to_move { "mover" } else { "other" };
             let start = Instant::now();
             prover.set_time_limit(args.max_time);
             let (outcome, nodes, by_rule) =
-                match prover.prove_together(&mut helpers, position, attacker_to_move) {
-                    Ok(proof) => (
-                        if proof.attacker_wins { "wins" } else { "does not win" },
-                        proof.nodes,
-                        proof.by_rule.to_string(),
-                    ),
-                    Err(tablebase::search::SearchError::TimeLimit { nodes, .. }) => {
-                        ("out of time", nodes, String::new())
-                    }
-                    Err(e) => return Err(Error::Search(e)),
-                };
-            let attacker = if attacker_to_move { "mover" } else { "other" };
-            let seconds = start.elapsed().as_secs_f64();
-            let peak = peak_resident_mb().map_or(String::new(), |mb| mb.to_string());
-            writeln!(out, "{text}\t{attacker}\t{outcome}\t{nodes}\t{by_rule}\t{seconds:.2}\t{peak}")
-                .map_err(Error::Output)?;
+                settled(prover.prove_together(&mut helpers, position, attacker_to_move))?;
+            write_proof_row(&mut out, text, attacker, (outcome, nodes, &by_rule), start)?;
             if args.order_by_proof && outcome != "out of time" {
                 prover.order_by_last_proof();
                 let start = Instant::now();
                 prover.set_time_limit(args.max_time);
-                let (outcome, nodes, by_rule) = match prover.prove(position, attacker_to_move) {
-                    Ok(proof) => (
-                        if proof.attacker_wins { "wins" } else { "does not win" },
-                        proof.nodes,
-                        proof.by_rule.to_string(),
-                    ),
-                    Err(tablebase::search::SearchError::TimeLimit { nodes, .. }) => {
-                        ("out of time", nodes, String::new())
-                    }
-                    Err(e) => return Err(Error::Search(e)),
-                };
+                let (outcome, nodes, by_rule) = settled(prover.prove(position, attacker_to_move))?;
                 prover.forget_order();
-                let seconds = start.elapsed().as_secs_f64();
-                let peak = peak_resident_mb().map_or(String::new(), |mb| mb.to_string());
-                writeln!(out, "{text}\t{attacker}, ordered by its proof\t{outcome}\t{nodes}\t{by_rule}\t{seconds:.2}\t{peak}")
-                    .map_err(Error::Output)?;
+                let label = format!("{attacker}, ordered by its proof");
+                write_proof_row(&mut out, text, &label, (outcome, nodes, &by_rule), start)?;
             }
         }
     }
     Ok(())
+}
+
+/// One row of `bench sogo-prove`: the position, the attacker, the outcome, its nodes and the
+/// positions settled by rule, the seconds since `start` and the peak memory.
+fn write_proof_row(
+    out: &mut impl Write,
+    text: &str,
+    attacker: &str,
+    (outcome, nodes, by_rule): (&str, u64, &str),
+    start: Instant,
+) -> Result<(), Error> {
+    let seconds = start.elapsed().as_secs_f64();
+    let peak = peak_resident_mb().map_or(String::new(), |mb| mb.to_string());
+    writeln!(out, "{text}\t{attacker}\t{outcome}\t{nodes}\t{by_rule}\t{seconds:.2}\t{peak}")
+        .map_err(Error::Output)
 }
 
 /// The process's peak resident memory in MB (`VmHWM`), where the system tells it.
