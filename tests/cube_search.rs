@@ -874,7 +874,7 @@ fn the_weak_opening_answers_each_kind_of_reply_once() {
 /// built the thread pool first, and `--threads 1` stopped at once with "the global thread
 /// pool has already been initialized" where a journal was there to go on from (the checked-in
 /// one, here). The proofs take hours: the run is stopped once it has begun the table of its
-/// last ply.
+/// last ply. Before the proofs it says how many outcomes the journal it goes on from holds.
 #[test]
 fn generate_sogo_takes_a_thread_count() {
     let scratch = tempfile::tempdir().unwrap();
@@ -903,6 +903,19 @@ fn generate_sogo_takes_a_thread_count() {
     assert!(child.try_wait().unwrap().is_none(), "generate sogo --threads 1 stopped during its first proof");
     child.kill().unwrap();
     child.wait().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    let records = std::fs::read_to_string(journal)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .count();
+    assert!(records > 0, "the checked-in journal holds records");
+    let note = format!(
+        "sogo ply 2: the proofs' journal {} holds {records} proved outcomes, read back",
+        scratch.path().join("sogo-proof.journal").display()
+    );
+    assert!(stderr.contains(&note), "{note:?} not in {stderr}");
 }
 
 /// `scripts/recheck_parts_journal.sh` re-proves a journal's lines: a line that is right agrees

@@ -137,7 +137,10 @@ impl<G: LayeredGame> Layered<G> {
         };
         self.game.prepare(dir, layer, &|_| Check::Checksum)?;
         let layer_set = LayerSet { game: &self.game, layer, set: &set, next: next.as_ref() };
-        let checkpoints = self.game.checkpointed(layer);
+        let checkpoints = self.game.checkpoint_entries(layer);
+        if let Some(note) = self.game.solve_note(layer) {
+            build.progress.message(&format!("{} {}: {note}", self.game.name(), self.layer(layer)));
+        }
         let header = solve_layered(&layer_set, &self.table_spec(dir, layer), build.progress, checkpoints)
             .map_err(BuildError::solve(format!("{} {}", self.game.name(), self.layer(layer))))?;
         drop(next);
@@ -404,10 +407,7 @@ impl<G: LayeredGame> Catalogue for Layered<G> {
             return Ok(Some(found)); // values over the wrong positions say nothing more
         }
         let stored = |dense: u64| solved.table.value(dense).map_err(crate::solve::SolveError::from);
-        let parts = match self.game.checkpointed(layer) {
-            true => Some(parts.unwrap_or(&Unrecorded)),
-            false => None,
-        };
+        let parts = self.game.checkpoint_entries(layer).map(|_| parts.unwrap_or(&Unrecorded));
         let found = check_layered(&layer_set, parts, stored, progress)
             .map(Some)
             .map_err(BuildError::solve(format!("{} {key}", self.game.name())))?;

@@ -97,10 +97,16 @@ pub trait LayeredGame: Sync {
     fn reads(&self, _dir: &Path, _layer: u32) -> Vec<FileSpec> {
         Vec::new()
     }
-    /// Whether `layer` is solved in small chunks that an interrupted run goes on from: for a
-    /// layer whose positions take a search each (the last layer of an opening book).
-    fn checkpointed(&self, _layer: u32) -> bool {
-        false
+    /// Where `layer` is solved in small chunks that an interrupted run goes on from, the
+    /// positions of a chunk: for a layer whose positions take a search each (the last layer of
+    /// an opening book). `None` (the default) writes the layer in one go.
+    fn checkpoint_entries(&self, _layer: u32) -> Option<u64> {
+        None
+    }
+    /// A line for the log before `layer` is solved, where the game has something to say about
+    /// the work ahead (what a journal of earlier runs holds). Nothing by default.
+    fn solve_note(&self, _layer: u32) -> Option<String> {
+        None
     }
     /// Whether `stored` is the value of `position` in a checkpointed layer (one solved by
     /// search), proved more cheaply than by solving it again; `false` where the game cannot

@@ -220,7 +220,7 @@ impl<G: LayeredGame> LayeredSet for LayerSet<'_, G> {
     }
 
     fn confirms(&self, cursor: &mut LayerCursor<G>, dense: u64, stored: Value) -> Result<bool, SolveError> {
-        if !self.game.checkpointed(self.layer) {
+        if self.game.checkpoint_entries(self.layer).is_none() {
             return Ok(false);
         }
         let position = self.locate(cursor, dense)?;

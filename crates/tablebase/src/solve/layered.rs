@@ -51,19 +51,19 @@ pub fn layered_value<S: LayeredSet>(
 }
 
 /// Solves `set` straight into the table file `spec`: each entry's value is computed as its byte
-/// is written, so solving needs no memory beyond the tables it reads. With `checkpoints`, the
-/// table is written in small chunks that a later run goes on from (for entries that take a
-/// search each).
+/// is written, so solving needs no memory beyond the tables it reads. With `checkpoints` (the
+/// entries of a chunk), the table is written in small chunks that a later run goes on from (for
+/// entries that take a search each).
 pub fn solve_layered<S: LayeredSet>(
     set: &S,
     spec: &FileSpec,
     progress: &Progress,
-    checkpoints: bool,
+    checkpoints: Option<u64>,
 ) -> Result<Header, SolveError> {
     write_table_checkpointed(spec, set.size(), progress, checkpoints, S::Cursor::default, |cursor, index| {
         // Asked every 65,536 entries (every entry where each is a search), so that the question
         // costs nothing beside the values.
-        if checkpoints || index & 0xffff == 0 {
+        if checkpoints.is_some() || index & 0xffff == 0 {
             stop_if_requested(progress)?;
         }
         let value = layered_value(set, cursor, index)?;

@@ -51,7 +51,7 @@ pub use status::Status;
 pub(crate) use upgrade::set_aside;
 pub(crate) use upgrade::upgrade;
 pub(crate) use values::write_table;
-pub(crate) use values::write_table_checkpointed;
+pub(crate) use values::{CHECKPOINT_ENTRIES, write_table_checkpointed};
 pub use values::{Distances, TableFile};
 
 /// Tables read through memory maps, which another program can change under them.

@@ -417,32 +417,34 @@ pub fn write_table<S, E>(
 where
     E: From<TableError> + Send,
 {
-    write_table_checkpointed(spec, index_size, progress, false, init, entry)
+    write_table_checkpointed(spec, index_size, progress, None, init, entry)
 }
 
-/// Entries per checkpoint of [`write_table_checkpointed`]: small, since each thread loses the
-/// chunk it is in when a run is cut short. A book's last ply is indexed by rank among the
-/// reachable positions, so on 7x6 ply 8 a chunk is 512 positions: about 5 minutes of searching.
-const CHECKPOINT_CHUNK: u64 = 1 << 9;
+/// Entries per checkpoint of [`write_table_checkpointed`] for most books: small, since each
+/// thread loses the chunk it is in when a run is cut short. A book's last ply is indexed by rank
+/// among the reachable positions, so on 7x6 ply 8 a chunk is 512 positions: about 5 minutes of
+/// searching.
+pub(crate) const CHECKPOINT_ENTRIES: u64 = 1 << 9;
 
-/// [`write_table`], and with `checkpoints` for entries that are slow to compute (a search each):
-/// chunk by chunk, each recorded as done once its bytes are on disk, so that a run cut short
-/// goes on from the chunks it wrote. The same bytes either way.
+/// [`write_table`], and with `checkpoints` (the entries of a chunk) for entries that are slow
+/// to compute (a search each): chunk by chunk, each recorded as done once its bytes are on
+/// disk, so that a run cut short goes on from the chunks it wrote. The same bytes either way,
+/// whatever the chunk.
 pub(crate) fn write_table_checkpointed<S, E>(
     spec: &FileSpec,
     index_size: u64,
     progress: &Progress,
-    checkpoints: bool,
+    checkpoints: Option<u64>,
     init: impl Fn() -> S + Sync,
     entry: impl Fn(&mut S, u64) -> Result<(Value, u64), E> + Sync,
 ) -> Result<Header, E>
 where
     E: From<TableError> + Send,
 {
-    let chunk_len = if checkpoints { CHECKPOINT_CHUNK } else { CHUNK };
+    let chunk_len = checkpoints.unwrap_or(CHUNK).max(1);
     let (pending, checkpoints) = match checkpoints {
-        false => (Pending::create(&spec.path)?, None),
-        true => {
+        None => (Pending::create(&spec.path)?, None),
+        Some(_) => {
             let chunk = chunk_len;
             let (pending, checkpoints, done) = Checkpoints::open(&spec.path, index_size, chunk)?;
             if done > 0 {
@@ -631,9 +633,15 @@ mod tests {
     /// A run stopped after some chunks leaves the temporary file and its checkpoints as a kill
     /// would; the next run computes only the other chunks and writes the same bytes as a run
     /// that was never stopped. A checkpoint file cut in the middle of a record loses that chunk
-    /// only.
+    /// only. Both with the books' chunk and with one entry a chunk (Sogo's book).
     #[test]
     fn a_resumable_table_goes_on_from_its_checkpoints() {
+        for chunk in [CHECKPOINT_ENTRIES, 1] {
+            resumes_from_checkpoints_of(chunk);
+        }
+    }
+
+    fn resumes_from_checkpoints_of(chunk: u64) {
         use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
         let scratch = tempfile::tempdir().unwrap(); // removed when dropped, also on failure
         let dir = scratch.path().to_path_buf();
@@ -642,14 +650,14 @@ mod tests {
             1 | 4 => Value::Win((i % 500) as u32 | 1),
             _ => Value::Loss((i % 41) as u32 & !1),
         };
-        let size = 10 * CHECKPOINT_CHUNK + 123;
+        let size = 10 * chunk + 123;
         let write = |name: &str, entry: &(dyn Fn(u64) -> Result<Value, TableError> + Sync)| {
             let spec = FileSpec::table(dir.join(name), "test", "t".into());
             write_table_checkpointed::<_, TableError>(
                 &spec,
                 size,
                 &Progress::hidden(),
-                true,
+                Some(chunk),
                 || (),
                 |_, i| Ok((entry(i)?, 1)),
             )
@@ -659,7 +667,7 @@ mod tests {
         assert!(std::fs::read_dir(&dir).unwrap().count() == 1, "no temporary or checkpoint file is left");
 
         // Chunks 0..5 are written; the others wait, then fail once the files are copied aside.
-        let (release, stop_from) = (AtomicBool::new(false), 5 * CHECKPOINT_CHUNK);
+        let (release, stop_from) = (AtomicBool::new(false), 5 * chunk);
         let path = dir.join("t.tbl");
         let (temporary, checkpoints) = (temporary_path(&path), checkpoint_path(&path));
         // A pool of its own, so that other tests' work cannot stall it.
@@ -715,28 +723,30 @@ mod tests {
         std::fs::write(&temporary, &copies.0).unwrap();
         std::fs::write(&checkpoints, &copies.1[..copies.1.len() - 3]).unwrap();
         assert_eq!(write("t.tbl", &count).unwrap(), straight);
-        assert_eq!(computed.swap(0, SeqCst), size - stop_from + CHECKPOINT_CHUNK);
+        assert_eq!(computed.swap(0, SeqCst), size - stop_from + chunk);
         // A written chunk's bytes changed in the temporary file (a bad disk, a hand): that
         // chunk is computed again, not copied into the table, whose checksums would cover it.
         let mut damaged = copies.0.clone();
-        damaged[HEADER_SIZE + 2 * CHECKPOINT_CHUNK as usize + 10] ^= 0x07;
+        damaged[HEADER_SIZE + (2 * chunk + chunk / 2) as usize] ^= 0x07;
         std::fs::write(&temporary, &damaged).unwrap();
         std::fs::write(&checkpoints, &copies.1).unwrap();
         assert_eq!(write("t.tbl", &count).unwrap(), straight);
-        assert_eq!(computed.swap(0, SeqCst), size - stop_from + CHECKPOINT_CHUNK);
-        // Checkpoints of another table (another size): everything anew.
-        std::fs::write(&temporary, &copies.0).unwrap();
-        std::fs::write(&checkpoints, &copies.1).unwrap();
-        let spec = FileSpec::table(path.clone(), "test", "t".into());
-        write_table_checkpointed::<_, TableError>(
-            &spec,
-            size - 1,
-            &Progress::hidden(),
-            true,
-            || (),
-            |_, i| count(i).map(|v| (v, 1)),
-        )
-        .unwrap();
-        assert_eq!(computed.load(SeqCst), size - 1);
+        assert_eq!(computed.swap(0, SeqCst), size - stop_from + chunk);
+        // Checkpoints of another table (another size) or of other chunks: everything anew.
+        for (entries, chunk) in [(size - 1, chunk), (size, chunk + 1)] {
+            std::fs::write(&temporary, &copies.0).unwrap();
+            std::fs::write(&checkpoints, &copies.1).unwrap();
+            let spec = FileSpec::table(path.clone(), "test", "t".into());
+            write_table_checkpointed::<_, TableError>(
+                &spec,
+                entries,
+                &Progress::hidden(),
+                Some(chunk),
+                || (),
+                |_, i| count(i).map(|v| (v, 1)),
+            )
+            .unwrap();
+            assert_eq!(computed.swap(0, SeqCst), entries);
+        }
     }
 }

@@ -157,8 +157,8 @@ impl LayeredGame for Connect4 {
         self.book.map_or(self.geometry.cells(), |last| last) + 1
     }
 
-    fn checkpointed(&self, ply: u32) -> bool {
-        self.book == Some(ply)
+    fn checkpoint_entries(&self, ply: u32) -> Option<u64> {
+        (self.book == Some(ply)).then_some(crate::table::CHECKPOINT_ENTRIES)
     }
 
     /// Two searches around the stored score instead of the book's bisection of every score

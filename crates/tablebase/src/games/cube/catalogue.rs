@@ -190,8 +190,21 @@ impl<const GRAVITY: bool> LayeredGame for CubeBook<GRAVITY> {
         self.last + 1
     }
 
-    fn checkpointed(&self, ply: u32) -> bool {
-        ply == self.last
+    /// Sogo's positions one a chunk: each is a proof of minutes to hours, so that the
+    /// threads prove different positions from the first (a ply of Sogo's book has fewer
+    /// positions than one chunk of the default), the bar moves with each proof, and a run cut
+    /// short keeps every proof it finished. Qubic's proofs share the threads already.
+    fn checkpoint_entries(&self, ply: u32) -> Option<u64> {
+        (ply == self.last).then_some(if GRAVITY { 1 } else { crate::table::CHECKPOINT_ENTRIES })
+    }
+
+    fn solve_note(&self, ply: u32) -> Option<String> {
+        let journal = self.journal.as_ref().filter(|_| ply == self.last)?;
+        Some(format!(
+            "the proofs' journal {} holds {}, read back: those positions are not searched again",
+            journal.path().display(),
+            crate::text::count(journal.len() as u64, "proved outcome")
+        ))
     }
 
     fn confirms(&self, _ply: u32, position: &Position, stored: Value) -> bool {
