@@ -74,6 +74,9 @@ fn max_time_out_of_range_is_a_usage_error_naming_the_flag() {
             vec!["probe", "connect4", "--size", "7x6", &flag, late],
             vec!["play", "connect4", "--size", "7x6", "--from", late, "--side", "second", &flag],
             vec!["serve", "--port", "0", &flag],
+            // The benchmarks' proofs too: a bad limit there gave up at once (0, NaN) or never.
+            vec!["bench", "sogo-prove", "--table-mb", "128", &flag, "a1b2"],
+            vec!["bench", "cube-prove", "sogo", "a1b2", "--table-mb", "128", &flag],
         ] {
             // Within a limit: a serve that took the flag would serve until stopped.
             let text = refused(&within(&args, Duration::from_secs(20)), 2);
@@ -390,11 +393,12 @@ fn a_link_planted_in_the_table_directory_is_never_written_through() {
         tablebase(&args, "")
     };
     // Names the first forward pass writes, the backward pass writes, the lock, and the
-    // temporary file of the checkpoints of a book's searched ply.
-    let cases: [(&str, &[&str]); 4] = [
+    // checkpoints of a book's searched ply and their temporary file.
+    let cases: [(&str, &[&str]); 5] = [
         (".generate.lock", &[]),
         ("connect4-4x4-ply00.set.tmp", &[]),
         ("connect4-4x4-ply16.tbl.tmp", &[]),
+        ("connect4-4x4-ply06.tbl.tmp.chunks", &["--book-plies", "6"]),
         ("connect4-4x4-ply06.tbl.tmp.chunks.tmp", &["--book-plies", "6"]),
     ];
     for (name, extra) in cases {

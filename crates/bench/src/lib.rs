@@ -1013,7 +1013,7 @@ pub struct SogoProveArgs {
     #[arg(long, default_value = "all")]
     knowledge: String,
     /// Give up on a position after this many seconds.
-    #[arg(long)]
+    #[arg(long, value_name = "S", value_parser = tablebase::text::parse_seconds)]
     max_time: Option<f64>,
     /// Memory of the prover's table, in MB (at least 128).
     #[arg(long, default_value_t = 2048, value_parser = at_least_one)]

@@ -152,8 +152,10 @@ fn whole_records(records: &[u8], chunks: usize) -> (Vec<Option<Recorded>>, usize
     (done, len)
 }
 
+/// The checkpoints at `path`, if there are any: opened as a file that will be written (it is
+/// replaced by its records kept), so never through a link, which is refused.
 fn read_all(path: &Path) -> io::Result<Option<Vec<u8>>> {
-    match super::regular::open_to_read(path) {
+    match super::regular::open_to_write(OpenOptions::new().read(true), path) {
         Ok(mut file) => {
             let mut bytes = Vec::new();
             file.read_to_end(&mut bytes)?;
