@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
@@ -112,6 +112,10 @@ impl JournalError {
     }
 }
 
+/// The longest line a journal may hold, newline apart: some ten times its longest record (a
+/// proof by parts' 64 moves, 4 bytes each).
+const MOST_LINE_BYTES: usize = 4096;
+
 /// A journal's file, opened to append when it is first needed.
 pub(super) struct JournalFile {
     path: PathBuf,
@@ -158,13 +162,19 @@ impl JournalFile {
         let mut line = Vec::new();
         for number in 1.. {
             line.clear();
-            if reader.read_until(b'\n', &mut line).map_err(io("cannot read it"))? == 0 {
+            let malformed = || JournalError::Malformed { path: path.to_path_buf(), line: number };
+            // No more than a record can hold: a file of one endless line (zeros, a hand's
+            // mistake) is refused at its first line, not read into memory whole.
+            let mut limited = (&mut reader).take(MOST_LINE_BYTES as u64 + 1);
+            if limited.read_until(b'\n', &mut line).map_err(io("cannot read it"))? == 0 {
                 break;
             }
             if line.pop() != Some(b'\n') {
-                return Err(JournalError::Unterminated { path: path.to_path_buf(), line: number });
+                return Err(match line.len() >= MOST_LINE_BYTES {
+                    true => malformed(),
+                    false => JournalError::Unterminated { path: path.to_path_buf(), line: number },
+                });
             }
-            let malformed = || JournalError::Malformed { path: path.to_path_buf(), line: number };
             let text = std::str::from_utf8(&line).map_err(|_| malformed())?;
             if !text.trim().is_empty() {
                 records.push((number, parse(text).ok_or_else(malformed)?));
@@ -236,4 +246,31 @@ impl JournalFile {
 /// The file at `path` opened to append (and read), made if missing, never through a link.
 fn open_to_append(path: &Path) -> std::io::Result<File> {
     crate::table::open_to_write(OpenOptions::new().create(true).append(true).read(true), path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line longer than any record is refused as no record at once, where it ends in a newline
+    /// or not, and however long the file (an 8 GB file of zeros, sparse, is not read whole).
+    #[test]
+    fn a_line_too_long_for_a_record_is_refused_without_reading_it_whole() {
+        let scratch = tempfile::tempdir().unwrap();
+        let path = scratch.path().join("long.journal");
+        let parse = |text: &str| (!text.is_empty()).then_some(());
+        let opened = |path: &Path| JournalFile::open(path, Creation::AtFirstRecord, parse).map(|(_, r)| r.len());
+        std::fs::write(&path, "a record\n".repeat(3)).unwrap();
+        assert_eq!(opened(&path).unwrap(), 3);
+        let longest = format!("{}\n", "x".repeat(MOST_LINE_BYTES));
+        std::fs::write(&path, &longest).unwrap();
+        assert_eq!(opened(&path).unwrap(), 1, "a line of the longest length is read");
+        std::fs::write(&path, format!("a record\n{}x\n", &longest[..MOST_LINE_BYTES])).unwrap();
+        assert!(matches!(opened(&path), Err(JournalError::Malformed { line: 2, .. })));
+        std::fs::write(&path, "a record\nno newline").unwrap();
+        assert!(matches!(opened(&path), Err(JournalError::Unterminated { line: 2, .. })));
+        let zeros = std::fs::File::create(&path).unwrap();
+        zeros.set_len(8 << 30).unwrap();
+        assert!(matches!(opened(&path), Err(JournalError::Malformed { line: 1, .. })));
+    }
 }
