@@ -190,7 +190,7 @@ impl<const GRAVITY: bool> LayeredGame for CubeBook<GRAVITY> {
         self.last + 1
     }
 
-    /// Sogo's positions one a chunk: each is a proof of minutes to hours, so that the
+    /// Sogo's positions one per chunk: each is a proof of minutes to hours, so that the
     /// threads prove different positions from the first (a ply of Sogo's book has fewer
     /// positions than one chunk of the default), the bar moves with each proof, and a run cut
     /// short keeps every proof it finished. Qubic's proofs share the threads already.
