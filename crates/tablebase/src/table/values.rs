@@ -445,12 +445,11 @@ where
     let (pending, checkpoints) = match checkpoints {
         None => (Pending::create(&spec.path)?, None),
         Some(_) => {
-            let chunk = chunk_len;
-            let (pending, checkpoints, done) = Checkpoints::open(&spec.path, index_size, chunk)?;
+            let (pending, checkpoints, done) = Checkpoints::open(&spec.path, index_size, chunk_len)?;
             if done > 0 {
                 progress.message(&format!(
                     "resuming: {done} of {} chunks written before",
-                    index_size.div_ceil(chunk)
+                    index_size.div_ceil(chunk_len)
                 ));
             }
             (pending, Some(checkpoints))
