@@ -1168,3 +1168,47 @@ fn the_checked_in_drawn_sogo_positions_are_draws() {
     }
     assert!(checked >= 100, "{checked} positions checked");
 }
+
+/// `probe` answers from the journal of proofs by parts in its directory: a position recorded
+/// won is `win ?`, and one whose every move leads to a recorded win of the other side is
+/// `loss ?`, where a search would need far more than the second allowed (the proof of White's
+/// win after a11 takes about a minute). With one kind of Black's reply not recorded nothing is
+/// claimed, and a journal that cannot be read fails the probe, naming the file and the line.
+#[test]
+fn probe_answers_from_the_journal_of_proofs_by_parts() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_str().unwrap();
+    let journal = scratch.path().join("qubic-parts.journal");
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/qubic-parts.journal")).unwrap();
+    let replies: Vec<&str> =
+        text.lines().filter(|l| l.starts_with("wins a11 ") && l.split(' ').count() == 3).collect();
+    assert_eq!(replies.len(), 12, "White's win recorded after each kind of Black's reply to a11");
+    let probe = |position: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tablebase"))
+            .args(["probe", "qubic", "--brief", "--max-time", "1", "--dir", dir, position])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    std::fs::write(&journal, replies.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    // Images of the records' positions: d44 is a corner as a11 is, and `d44 c33` is `a11 b22`.
+    for (position, value) in
+        [("a11", "loss\t?\n"), ("d44", "loss\t?\n"), ("a11 b22", "win\t?\n"), ("d44 c33", "win\t?\n")]
+    {
+        assert_eq!(probe(position), (Some(0), value.to_string(), String::new()), "{position}");
+    }
+    let all_but_one: String = replies[1..].iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&journal, &all_but_one).unwrap();
+    let (code, _, said) = probe("a11");
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("--max-time"), "not settled by the journal: {said}");
+    std::fs::write(&journal, format!("{all_but_one}wins a11 a11\n")).unwrap();
+    let (code, _, said) = probe("a11 b22");
+    assert_eq!(code, Some(1));
+    assert!(said.contains("qubic-parts.journal: line 12 is not a record"), "{said}");
+}

@@ -935,6 +935,46 @@ fn qubic_and_sogo_answer_from_the_first_move() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--max-time"));
 }
 
+/// The perfect player of Qubic opens as White with a move proved to keep the win, at once (the
+/// book's win, and the checked-in journal's records of White's win after each kind of Black's
+/// reply to a corner), and answers Black's replies with moves proved winning too (a proof by
+/// parts names its first move), never a move whose value is not settled.
+#[test]
+fn play_qubic_as_white_keeps_the_win_from_the_first_move() {
+    for (seed, reply) in [("1", 0usize), ("2", 5)] {
+        let started = std::time::Instant::now();
+        let mut session = Session::start(&[
+            "play",
+            "qubic",
+            "--dir",
+            "tables",
+            "--side",
+            "black",
+            "--seed",
+            seed,
+            "--max-time",
+            "300",
+        ]);
+        let opened = session.until_prompt().expect("White's first move, then the prompt");
+        assert!(started.elapsed().as_secs_f64() < 5.0, "the first move waited for a search");
+        assert_eq!(opened.len(), 3, "{opened}");
+        // Black's reply: one of the empty cells, a different kind of reply for each seed.
+        let cells: Vec<String> =
+            (0..64).map(|i| format!("{}{}{}", (b'a' + i % 4) as char, i / 4 % 4 + 1, i / 16 + 1)).collect();
+        let free: Vec<&String> = cells.iter().filter(|c| **c != opened).collect();
+        session.send(free[reply * 7]);
+        let answered = session.until_prompt().expect("White's second move");
+        assert_eq!(answered.len(), 9, "{answered}");
+        session.send("quit");
+        let transcript = session.finish();
+        let white: Vec<&str> = transcript.lines().filter(|l| l.starts_with("White plays ")).collect();
+        assert_eq!(white.len(), 2, "{transcript}");
+        for line in white {
+            assert!(line.ends_with("(it wins (the distance is not known))."), "{line}");
+        }
+    }
+}
+
 /// `--max-time` asks for exact distances: a Sogo position of 34 stones whose outcome is proved
 /// in a second but whose distance the quarter-second exact search does not find gets it when
 /// the limit allows (the exact search alone finds a loss in 26).

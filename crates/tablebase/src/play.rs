@@ -192,6 +192,31 @@ impl<'a, G: Play> Match<'a, G> {
         let chosen = match value {
             Value::LossUnknown => not_losing_at_once(&children),
             _ => {
+                let keeps =
+                    |got: Value| got == value || (value.distance_unknown() && got.word() == value.word());
+                // A move whose value is known without a search (a book, a proof's record) first:
+                // Qubic's weak first moves are unproved, and the search of one would spend the
+                // whole limit before a proved move was tried.
+                if let Some(k) =
+                    children.iter().position(|(_, next)| cheap(next).is_ok_and(|v| keeps(v.for_mover())))
+                {
+                    let (mv, next) = children.swap_remove(k);
+                    self.push(next);
+                    return Ok(Some((mv, Some(value))));
+                }
+                // Then a move the game proves winning by a proof that names it, where it has one.
+                if value == Value::WinUnknown {
+                    match self.game.winning_move(self.position()) {
+                        Ok(Some(mv)) => {
+                            let k = children.iter().position(|(m, _)| m.to_string() == mv.to_string());
+                            let (mv, next) = children.swap_remove(k.expect("the winning move is legal"));
+                            self.push(next);
+                            return Ok(Some((mv, Some(value))));
+                        }
+                        Ok(None) | Err(ProbeError::Search(_)) => {}
+                        Err(e) => return Err(e),
+                    }
+                }
                 let mut found = None;
                 let mut best: Option<(usize, Value)> = None;
                 for (k, (_, next)) in children.iter().enumerate() {
@@ -206,8 +231,7 @@ impl<'a, G: Play> Match<'a, G> {
                         }
                         Err(e) => return Err(e),
                     };
-                    let keeps = got == value || (value.distance_unknown() && got.word() == value.word());
-                    if keeps {
+                    if keeps(got) {
                         found = Some(k);
                         break;
                     }

@@ -67,6 +67,13 @@ pub trait Probe: Sync {
     /// can (Sogo's): for a caller that asks about one position at a time, where a batch or a
     /// server would rather run positions side by side.
     fn prove_on_threads(&mut self, _threads: usize) {}
+    /// A move of `position`, which the side to move wins, proved to keep the win by a proof
+    /// that names it (quicker than a search of each move's value, where early positions have
+    /// dozens of moves whose proofs take minutes), or `None` where the game has no such proof:
+    /// `play` asks it where values need searches. The default has none.
+    fn winning_move(&self, _position: &Self::Position) -> Result<Option<Self::Move>, ProbeError> {
+        Ok(None)
+    }
     /// Drops what the game keeps for later searches (transposition tables), keeping the tables
     /// mapped: a long-running server calls it once its searches end.
     fn release(&self) {}

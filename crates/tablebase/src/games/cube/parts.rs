@@ -27,6 +27,10 @@ pub struct PartsJournal<const GRAVITY: bool> {
     file: JournalFile,
     /// The side to move's outcome by the position's key under the game's symmetries.
     outcomes: Mutex<HashMap<u128, bool>>,
+    /// The position of each win read from the file, as its first record has it: of a
+    /// position's images, the one a proof by parts was seen to settle (its cost differs from
+    /// image to image: `a11 c22` 5 s, `a14 b22` 175 s).
+    wins_as_recorded: HashMap<u128, Position>,
     game: CubeLines<GRAVITY>,
     /// Set when a record could not be written: the proof goes on without recording, warned
     /// once.
@@ -41,10 +45,33 @@ impl<const GRAVITY: bool> PartsJournal<GRAVITY> {
     /// Opens the journal at `path` (made if missing; never through a link), with the outcomes
     /// it holds.
     pub fn open(path: &Path) -> Result<PartsJournal<GRAVITY>, JournalError> {
-        let (file, records) = JournalFile::open(path, Creation::Now, parse_record::<GRAVITY>)?;
+        PartsJournal::opened(path, Creation::Now)
+    }
+
+    /// Opens the journal at `path` for its outcomes only: one that is missing holds none, and
+    /// the file is not opened to write (a probe answers from what proofs recorded, and records
+    /// nothing: the directory may be read-only).
+    pub fn read(path: &Path) -> Result<PartsJournal<GRAVITY>, JournalError> {
+        PartsJournal::opened(path, Creation::AtFirstRecord)
+    }
+
+    fn opened(path: &Path, creation: Creation) -> Result<PartsJournal<GRAVITY>, JournalError> {
+        let (file, records) = JournalFile::open(path, creation, parse_record::<GRAVITY>)?;
         let game = CubeLines::<GRAVITY>::new();
+        let mut wins_as_recorded = HashMap::new();
+        for (_, (position, wins)) in &records {
+            if *wins {
+                wins_as_recorded.entry(game.canonical_key(position)).or_insert(*position);
+            }
+        }
         let outcomes = file.outcomes(records, |(position, _)| game.canonical_key(position), |r| r.1)?;
-        Ok(PartsJournal { file, outcomes: Mutex::new(outcomes), game, failed: AtomicBool::new(false) })
+        let outcomes = Mutex::new(outcomes);
+        Ok(PartsJournal { file, outcomes, wins_as_recorded, game, failed: AtomicBool::new(false) })
+    }
+
+    /// The image of `position` that the file records as won by the side to move, where it does.
+    pub fn win_as_recorded(&self, position: &Position) -> Option<Position> {
+        self.wins_as_recorded.get(&self.game.canonical_key(position)).copied()
     }
 
     /// The file.

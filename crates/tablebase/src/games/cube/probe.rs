@@ -3,14 +3,16 @@
 
 use super::board::{self, CELLS, MovesError, Position, play_qubic, play_sogo};
 use super::catalogue::CubeBook;
+use super::parts::{PartsJournal, PartsSettings, prove_by_parts};
 use super::solver::CubeSolver;
 use crate::catalogue::Catalogue;
 use crate::layered::{Layered, SolvedLayer};
 use crate::probe::{LazyTables, Outcome, Probe, ProbeError};
-use crate::table::Check;
+use crate::table::{Check, TableError};
 use crate::value::Value;
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 
 /// A move: a cell of the cube (Qubic, `a11`..`d44`), or the column a stone drops into (Sogo,
 /// `a1`..`d4`), here the cell it lands on.
@@ -43,6 +45,16 @@ pub struct CubeTablebase<const GRAVITY: bool> {
     plies: LazyTables<SolvedLayer>,
     solver: CubeSolver<GRAVITY>,
     max_time: Option<f64>,
+    /// The outcomes proofs by parts recorded in the directory ([`parts_journal_name`]), read
+    /// at the first position asked about.
+    journal: OnceLock<Result<PartsJournal<GRAVITY>, Arc<TableError>>>,
+}
+
+/// The name, in a table directory, of the journal of proofs by parts whose outcomes `probe`
+/// and `play` answer from (`qubic-parts.journal`; `bench cube-prove --parts --journal` writes
+/// such a file).
+pub fn parts_journal_name(gravity: bool) -> String {
+    format!("{}-parts.journal", super::catalogue::key(gravity))
 }
 
 impl<const GRAVITY: bool> std::fmt::Debug for CubeTablebase<GRAVITY> {
@@ -56,7 +68,8 @@ impl<const GRAVITY: bool> CubeTablebase<GRAVITY> {
     pub fn open(dir: impl Into<PathBuf>, max_time: Option<f64>) -> CubeTablebase<GRAVITY> {
         let book = CubeBook::tables(super::catalogue::MAX_BOOK_PLIES);
         let plies = LazyTables::new(super::catalogue::MAX_BOOK_PLIES as usize + 1);
-        CubeTablebase { dir: dir.into(), book, plies, solver: CubeSolver::default(), max_time }
+        let journal = OnceLock::new();
+        CubeTablebase { dir: dir.into(), book, plies, solver: CubeSolver::default(), max_time, journal }
     }
 
     fn value_of(&self, position: &Position) -> Result<Value, ProbeError> {
@@ -74,7 +87,38 @@ impl<const GRAVITY: bool> CubeTablebase<GRAVITY> {
             // Every legal position of a ply is in its set: one that is not means a damaged set.
             return layer.value_at(index)?.ok_or_else(|| layer.set.damaged(index).into());
         }
+        if self.solver.within_a_ply(position).is_none()
+            && let Some(value) = self.journal_value(position)?
+        {
+            return Ok(value);
+        }
         self.solver.value(position, self.max_time).map_err(|e| ProbeError::Search(Box::new(e)))
+    }
+
+    /// The journal of proofs by parts in the directory; empty where there is none.
+    fn journal(&self) -> Result<&PartsJournal<GRAVITY>, ProbeError> {
+        let read = self.journal.get_or_init(|| {
+            let path = self.dir.join(parts_journal_name(GRAVITY));
+            PartsJournal::read(&path).map_err(|e| Arc::new(e.into_table_error("the outcomes of proofs by parts")))
+        });
+        read.as_ref().map_err(|e| ProbeError::Damaged(e.clone()))
+    }
+
+    /// The outcome the journal gives `position` (a game not over within a ply): won where the
+    /// journal records the side to move's win, lost where it records the other side's win
+    /// after every move. A record that the side to move cannot win settles nothing alone (a
+    /// draw or a loss).
+    fn journal_value(&self, position: &Position) -> Result<Option<Value>, ProbeError> {
+        let journal = self.journal()?;
+        if journal.is_empty() {
+            return Ok(None);
+        }
+        if journal.get(position) == Some(true) {
+            return Ok(Some(Value::WinUnknown));
+        }
+        let children = self.children(position);
+        let lost = !children.is_empty() && children.iter().all(|(_, child)| journal.get(child) == Some(true));
+        Ok(lost.then_some(Value::LossUnknown))
     }
 
     /// Every legal move and the position it leads to.
@@ -145,6 +189,41 @@ impl<const GRAVITY: bool> Probe for CubeTablebase<GRAVITY> {
 
     fn prove_on_threads(&mut self, threads: usize) {
         self.solver.prove_on_threads(threads);
+    }
+
+    fn winning_move(&self, played: &Played<GRAVITY>) -> Result<Option<CubeMove<GRAVITY>>, ProbeError> {
+        let position = &played.position;
+        // The proof of the position's own value, where one was just made, holds its winning moves.
+        let proved = self.solver.proved_winning_cells(position);
+        if proved != 0 {
+            return Ok(Some(CubeMove(proved.trailing_zeros() as u8)));
+        }
+        if GRAVITY {
+            return Ok(None);
+        }
+        // Else a proof by parts, which names its first move: for an early position won by the
+        // record of a journal, or by the strategy, which proves the positions after its moves
+        // (`a11 c22 d11` is not proved in 30 s so, where the proof by parts of `a11 c22` takes
+        // 5 s). Of the position's images, the one the journal records, whose proof by parts
+        // was seen to end.
+        let recorded = self.journal()?.win_as_recorded(position).unwrap_or(*position);
+        let max_time = match (self.max_time, crate::search::time_left()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let settings = PartsSettings {
+            threads: rayon::current_num_threads().max(1),
+            table_bytes: super::solver::PROVER_TABLE_BYTES,
+            max_time,
+            ..PartsSettings::default()
+        };
+        let proof = prove_by_parts::<GRAVITY>(&recorded, &settings, None, &|_, _, _, _| {}, &|_, _, _| {})
+            .map_err(|e| ProbeError::Search(Box::new(e)))?;
+        let Some(cell) = proof.first_move else { return Ok(None) };
+        // The same move in `position`: one whose position is an image of the move's there.
+        let won = self.solver.canonical_key(&recorded.play(1 << cell));
+        let found = self.children(position).into_iter().find(|(_, next)| self.solver.canonical_key(next) == won);
+        Ok(found.map(|(mv, _)| mv))
     }
 
     fn describe(&self, played: &Played<GRAVITY>, value: Option<Value>) -> String {

@@ -60,6 +60,9 @@ pub struct CubeSolver<const GRAVITY: bool> {
     /// White's strategy ([`super::strategy`]; Qubic only), made at the first proof of a win
     /// of White's.
     strategy: Mutex<Option<Strategy<GRAVITY>>>,
+    /// The winning moves (cells) of positions whose proofs found them, by the exact position:
+    /// `play` needs one move that keeps a win, and the proof of the win has one.
+    winning_cells: Mutex<HashMap<(u64, u64), u64>>,
 }
 
 /// Whether a search of `max_time` seconds may be long: it has no limit, nor has the work it
@@ -156,6 +159,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
             seeks_distances: false,
             known: Mutex::new(HashMap::new()),
             strategy: Mutex::new(None),
+            winning_cells: Mutex::new(HashMap::new()),
         }
     }
 
@@ -311,8 +315,28 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
         let mut prover = idle().pop().unwrap_or_else(|| new_prover(&self.game, self.prover_bytes, is_long(max_time)));
         prover.set_time_limit(max_time);
         let proof = prover.prove(position, attacker_to_move);
+        if attacker_to_move && proof.as_ref().is_ok_and(|proof| proof.attacker_wins) {
+            let cells = prover.proved_moves(position);
+            let mut remembered = self.winning_cells.lock().unwrap_or_else(PoisonError::into_inner);
+            if remembered.len() >= REMEMBERED {
+                remembered.clear();
+            }
+            remembered.insert((position.current, position.mask), cells);
+        }
         idle().push(prover);
         Ok(proof?.attacker_wins)
+    }
+
+    /// The key of `position` under the game's symmetries: images have one.
+    pub fn canonical_key(&self, position: &Position) -> u128 {
+        self.game.canonical_key(position)
+    }
+
+    /// The winning moves (cells) of `position` that the last proof of its win found, where one
+    /// did (the prover's, not the strategy's, which proves positions after White's moves).
+    pub fn proved_winning_cells(&self, position: &Position) -> u64 {
+        let remembered = self.winning_cells.lock().unwrap_or_else(PoisonError::into_inner);
+        remembered.get(&(position.current, position.mask)).copied().unwrap_or(0)
     }
 
     /// Whether White wins `position` by a proof that follows White's strategy; false where the
@@ -415,7 +439,7 @@ impl<const GRAVITY: bool> CubeSolver<GRAVITY> {
 
     /// The value of a position whose game ends within a ply: lost, full, or won with the next
     /// stone.
-    fn within_a_ply(&self, position: &Position) -> Option<Value> {
+    pub(super) fn within_a_ply(&self, position: &Position) -> Option<Value> {
         if position.is_won_by_previous() {
             return Some(Value::Loss(0));
         }
