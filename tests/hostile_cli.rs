@@ -793,6 +793,21 @@ fn sogo_proof_journal_damaged_or_linked_is_refused_and_plan_writes_none() {
         let text = refused(&tablebase(args, ""), 1);
         assert!(text.contains("sogo-proof.journal: line 2 contradicts line 1"), "{args:?}: {text}");
     }
+    // A mirror image is the same position (its rows read backwards): its record must agree too.
+    let mirrored = |record: &str| -> String {
+        let mut words: Vec<String> = record.split(' ').map(String::from).collect();
+        let rows_reversed =
+            |layer: &str| layer.split('/').map(|row| row.chars().rev().collect()).collect::<Vec<String>>();
+        words[2] =
+            words[2].split('|').map(|layer| rows_reversed(layer).join("/")).collect::<Vec<_>>().join("|");
+        words.join(" ")
+    };
+    assert_ne!(mirrored(&contradiction), contradiction, "a position that is its own image");
+    std::fs::write(&journal, format!("{cut}\n{}\n", mirrored(&contradiction))).unwrap();
+    for args in [&plan[..], &generate[..]] {
+        let text = refused(&tablebase(args, ""), 1);
+        assert!(text.contains("sogo-proof.journal: line 2 contradicts line 1"), "{args:?}: {text}");
+    }
     // Both sides winning one position: White's win and Black's of the same stones.
     let white_wins = checked_in.lines().find(|l| l.starts_with("white wins ")).unwrap();
     let black_wins = white_wins.replacen("white wins ", "black wins ", 1);

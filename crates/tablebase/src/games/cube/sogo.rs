@@ -588,14 +588,21 @@ impl ProofJournal {
     /// record.
     pub fn open(path: &Path) -> Result<ProofJournal, JournalError> {
         let (file, records) = JournalFile::open(path, Creation::AtFirstRecord, parse_record)?;
-        // Where White wins, Black cannot (and the other way round): the two sides' records of
-        // one position must agree too.
-        let mut winners: HashMap<Position, (bool, usize)> = HashMap::new();
+        // Images share an outcome, so records of a position and of its mirror image must agree:
+        // one attacker's outcomes, and where White wins, Black cannot (and the other way round).
+        let game = super::search::CubeLines::<true>::new();
+        let mut outcomes: HashMap<(u128, bool), (bool, usize)> = HashMap::new();
+        let mut winners: HashMap<u128, (bool, usize)> = HashMap::new();
         for &(line, (position, white_attacks, wins)) in &records {
+            let key = game.canonical_key(&position);
+            let (outcome, earlier) = *outcomes.entry((key, white_attacks)).or_insert((wins, line));
+            if outcome != wins {
+                return Err(JournalError::Contradicts { path: path.to_path_buf(), line, earlier });
+            }
             if !wins {
                 continue;
             }
-            let (winner, first) = *winners.entry(position).or_insert((white_attacks, line));
+            let (winner, first) = *winners.entry(key).or_insert((white_attacks, line));
             if winner != white_attacks {
                 return Err(JournalError::BothWin { path: path.to_path_buf(), line, earlier: first });
             }
