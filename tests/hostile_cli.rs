@@ -1313,3 +1313,22 @@ fn a_table_cut_within_a_page_or_written_in_place_under_a_running_probe_gives_no_
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout), "win\t3\n", "{}", stderr(&out));
 }
+
+/// A line without end, typed to `play` or listed in `bench sogo-prove --file`, is refused
+/// before it is held whole: `play` says the line is too long and asks again, and the bench
+/// names the file and the line (exit 2), where before a line of 300 MB took 886 MB.
+#[test]
+fn endless_lines_to_play_and_to_sogo_prove_are_refused_unread() {
+    let line = "a".repeat(1 << 20);
+    let out = tablebase(&["play", "qubic", "--dir", "tables"], &format!("{line}\nquit\n"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("That line is longer than 65536 bytes: not a move."), "{said}");
+    assert!(said.trim_end().ends_with("Game abandoned."), "{said}");
+    let dir = common::scratch("endless-line");
+    let list = dir.join("positions.txt");
+    std::fs::write(&list, format!("# a position, then no end\nb2c3\n{line}\n")).unwrap();
+    let out = tablebase(&["bench", "sogo-prove", "--file", list.to_str().unwrap()], "");
+    let text = refused(&out, 2);
+    assert!(text.contains("positions.txt, line 3: longer than 65536 bytes: not a position"), "{text}");
+}

@@ -1,13 +1,14 @@
 //! `tablebase play`: a game in the terminal against the perfect player. Reads one command per
 //! line, so it can be driven through a pipe as well as typed.
 
+use super::batch::MAX_LINE;
 use super::error::Error;
 use std::io::{BufRead, Write};
 use tablebase::Value;
 use tablebase::play::{Ending, Match, MoveError, Play};
 use tablebase::probe::{ProbeError, Reads};
 use tablebase::search::{Work, within};
-use tablebase::text::{plies, quote};
+use tablebase::text::{BoundedLine, plies, quote, read_line_within};
 
 /// A probe error as the command line reports it.
 fn failed(e: ProbeError) -> Error {
@@ -45,7 +46,7 @@ pub fn play<G: Play>(
     input: Input<impl BufRead>,
     out: &mut impl Write,
 ) -> Result<(), Error> {
-    let Input { lines: input, echo } = input;
+    let Input { lines: mut input, echo } = input;
     let Engine { seed, max_time } = engine;
     let start = game.parse(start).map_err(failed)?;
     // A missing table shows before the first prompt, not after the first move; a value that
@@ -65,7 +66,6 @@ pub fn play<G: Play>(
     say(out, &format!("You play {you}, the perfect player plays {engine}; {} moves first.", names[0]))?;
     instructions(game, out)?;
     // Lines as bytes: a line that is not UTF-8 is a bad move to answer, not the end of the game.
-    let mut lines = input.split(b'\n');
     let mut redraw = true;
     loop {
         let position = game_now.position().clone();
@@ -106,10 +106,24 @@ pub fn play<G: Play>(
         }
         write!(out, "your move: ").map_err(Error::Output)?;
         out.flush().map_err(Error::Output)?;
-        let Some(line) = lines.next() else {
-            return say(out, "\nEnd of input: the game stops here.");
+        let line = match read_line_within(&mut input, MAX_LINE).map_err(Error::Input)? {
+            None => return say(out, "\nEnd of input: the game stops here."),
+            Some(BoundedLine::TooLong) => {
+                if echo {
+                    say(out, "")?;
+                }
+                say(
+                    out,
+                    &format!(
+                        "That line is longer than {MAX_LINE} bytes: not a move. Type {}; or hint, undo, quit.",
+                        game.move_hint()
+                    ),
+                )?;
+                redraw = false;
+                continue;
+            }
+            Some(BoundedLine::Whole(line)) => line,
         };
-        let line = line.map_err(Error::Input)?;
         if echo {
             // Input that is not typed is not shown by a terminal: without it, the answer would
             // follow the prompt on its line ("your move: Game abandoned.").

@@ -18,6 +18,7 @@ use tablebase::games::morris::{
 };
 use tablebase::testing::SplitMix64;
 use tablebase::testing::morris::{ClassIndex, for_each_unslide};
+use tablebase::text::{BoundedLine, read_line_within};
 
 const MAX_STONES: u32 = Standard::RULES.stones;
 
@@ -1028,6 +1029,11 @@ pub struct SogoProveArgs {
     order_by_proof: bool,
 }
 
+/// The longest line of `sogo-prove --file`: a position with a long comment, far beyond any
+/// position (the cube notation is 79 bytes), short enough that a line without end is refused
+/// before it takes the machine's memory.
+const MOST_LINE_BYTES: usize = 64 << 10;
+
 /// Proves Sogo positions with [`tablebase::games::cube::sogo::SogoProver`].
 pub fn sogo_prove(args: &SogoProveArgs, host: &impl Host) -> Result<(), Error> {
     use tablebase::games::cube::parse_sogo;
@@ -1050,9 +1056,18 @@ pub fn sogo_prove(args: &SogoProveArgs, host: &impl Host) -> Result<(), Error> {
         positions.push((text.clone(), position));
     }
     if let Some(path) = &args.file {
-        let listed =
-            std::fs::read_to_string(path).map_err(|source| Error::File { path: path.clone(), source })?;
-        for (number, line) in listed.lines().enumerate() {
+        let file = std::fs::File::open(path).map_err(|source| Error::File { path: path.clone(), source })?;
+        let mut listed = std::io::BufReader::new(file);
+        for number in 0.. {
+            let read = read_line_within(&mut listed, MOST_LINE_BYTES);
+            let line = match read.map_err(|source| Error::File { path: path.clone(), source })? {
+                None => break,
+                Some(BoundedLine::Whole(line)) => String::from_utf8_lossy(&line).into_owned(),
+                Some(BoundedLine::TooLong) => {
+                    let why = format!("longer than {MOST_LINE_BYTES} bytes: not a position");
+                    return Err(Error::Usage(format!("{}, line {}: {why}", path.display(), number + 1)));
+                }
+            };
             let text = line.split('#').next().unwrap_or("").trim();
             if text.is_empty() {
                 continue;

@@ -104,3 +104,53 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
         )),
     }
 }
+
+/// A line read by [`read_line_within`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum BoundedLine {
+    /// The line's bytes, without its newline.
+    Whole(Vec<u8>),
+    /// A line longer than the bound: read to its end and dropped, so that a line without end
+    /// (a file of zeros, a stream) cannot take the machine's memory.
+    TooLong,
+}
+
+/// The next line of `input`, kept only where it has at most `most` bytes; `None` at the end of
+/// the input.
+pub fn read_line_within(input: &mut impl std::io::BufRead, most: usize) -> std::io::Result<Option<BoundedLine>> {
+    use std::io::{BufRead, Read};
+    let mut line = Vec::new();
+    if input.by_ref().take(most as u64 + 1).read_until(b'\n', &mut line)? == 0 {
+        return Ok(None);
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+    } else if line.len() > most {
+        input.skip_until(b'\n')?;
+        return Ok(Some(BoundedLine::TooLong));
+    }
+    Ok(Some(BoundedLine::Whole(line)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BoundedLine, read_line_within};
+
+    #[test]
+    fn a_line_over_the_bound_is_dropped_and_the_next_one_read() {
+        let long = "x".repeat(100);
+        let text = format!("ab\n{long}\n\ncd\n{long}");
+        let mut input = std::io::BufReader::with_capacity(8, text.as_bytes());
+        let mut read = Vec::new();
+        while let Some(line) = read_line_within(&mut input, 10).unwrap() {
+            read.push(line);
+        }
+        let whole = |s: &str| BoundedLine::Whole(s.as_bytes().to_vec());
+        assert_eq!(read, [whole("ab"), BoundedLine::TooLong, whole(""), whole("cd"), BoundedLine::TooLong]);
+        // Exactly the bound is whole, with or without its newline.
+        let mut input = "0123456789\n0123456789".as_bytes();
+        assert_eq!(read_line_within(&mut input, 10).unwrap(), Some(whole("0123456789")));
+        assert_eq!(read_line_within(&mut input, 10).unwrap(), Some(whole("0123456789")));
+        assert_eq!(read_line_within(&mut input, 10).unwrap(), None);
+    }
+}
