@@ -60,13 +60,24 @@ impl Report for Stderr {
     }
 }
 
+/// The time left as the bar's rate gives it, `?` until the phase has done anything: a phase of
+/// a few long units (Sogo's positions, each proved for minutes) has no rate before its first
+/// ends, and indicatif's own estimate says `0s` then.
+fn eta_known(state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write) {
+    let _ = match state.pos() {
+        0 => write!(out, "?"),
+        _ => write!(out, "{:#}", indicatif::HumanDuration(state.eta())),
+    };
+}
+
 impl Stderr {
     fn new() -> Stderr {
         let output = if std::io::stderr().is_terminal() {
             let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
             bar.set_style(
-                ProgressStyle::with_template("{prefix} {msg:<14} [{bar:30}] {percent:>3}% eta {eta}")
+                ProgressStyle::with_template("{prefix} {msg:<14} [{bar:30}] {percent:>3}% eta {eta_known}")
                     .expect("template")
+                    .with_key("eta_known", eta_known)
                     .progress_chars("=> "),
             );
             Output::Bar(bar)
