@@ -589,6 +589,37 @@ fn check_probes(gravity: bool, count: usize, seed: u64) {
     }
 }
 
+/// The move `play` takes where Qubic's side to move wins with the distance unknown, named by a
+/// proof by parts ([`Probe::winning_move`]), wins by the brute force: late positions that the
+/// side to move wins, each move named leading to a loss of the other side.
+#[test]
+fn qubic_winning_moves_named_by_proofs_win_by_brute_force() {
+    use tablebase::games::cube::CubeTablebase;
+    use tablebase::probe::Probe;
+    let scratch = tempfile::tempdir().unwrap();
+    let tables = CubeTablebase::<false>::open(scratch.path(), None);
+    let mut rng = SplitMix64::new(21);
+    let mut checked = 0;
+    for _ in 0..200 {
+        let (p, played) = late_game(&mut rng, 12, false);
+        let mut brute = Brute::new(false);
+        if !matches!(brute.value(p.current, p.mask ^ p.current), Value::Win(_)) {
+            continue;
+        }
+        let text = notation(&played, false);
+        let position = tables.parse(&text).unwrap();
+        let mv = tables.winning_move(&position).unwrap().unwrap_or_else(|| panic!("{text}: no move named"));
+        let next = tables.parse(&format!("{text}{mv}")).unwrap().position;
+        let after = brute.value(next.current, next.mask ^ next.current);
+        assert!(matches!(after, Value::Loss(_)), "{text}: {mv} leads to {after} for the other side");
+        checked += 1;
+        if checked == 6 {
+            return;
+        }
+    }
+    panic!("only {checked} won positions among 200");
+}
+
 #[test]
 fn probes_of_late_qubic_positions_match_brute_force() {
     check_probes(false, 4, 11);
