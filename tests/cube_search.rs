@@ -1238,6 +1238,11 @@ fn probe_answers_from_the_journal_of_proofs_by_parts() {
     let (code, _, said) = probe("a11");
     assert_eq!(code, Some(1), "{said}");
     assert!(said.contains("--max-time"), "not settled by the journal: {said}");
+    // A last line without its newline is a record a proof beside is writing: left out, the rest
+    // answers.
+    std::fs::write(&journal, format!("{all_but_one}{}", replies[0])).unwrap();
+    assert_eq!(probe("a11 b22"), (Some(0), "win\t?\n".to_string(), String::new()));
+    assert_eq!(probe("a11").0, Some(1), "the record cut short is not taken");
     std::fs::write(&journal, format!("{all_but_one}wins a11 a11\n")).unwrap();
     let (code, _, said) = probe("a11 b22");
     assert_eq!(code, Some(1));

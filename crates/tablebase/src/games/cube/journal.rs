@@ -122,6 +122,8 @@ pub(super) struct JournalFile {
     /// `None` until the first record, or until [`JournalFile::check_appendable`], where the
     /// journal is made at its first record (see [`Creation`]).
     file: Mutex<Option<File>>,
+    /// Opened with [`Creation::Never`]: no record is ever written.
+    read_only: bool,
 }
 
 /// When a journal that is not there yet is made.
@@ -134,6 +136,10 @@ pub(super) enum Creation {
     /// One that is there is only read until then, so that `plan` works in a directory it may
     /// not write; `generate` asks [`JournalFile::check_appendable`] before its first proof.
     AtFirstRecord,
+    /// Never: the journal is only read (`probe` answers from it), and a last line without its
+    /// newline is a record that a proof beside is writing at this moment, left out rather than
+    /// refused (a writer would append to it, so a proof refuses it).
+    Never,
 }
 
 impl JournalFile {
@@ -147,13 +153,18 @@ impl JournalFile {
     ) -> Result<(JournalFile, Vec<(usize, T)>), JournalError> {
         let io = |doing| move |source| JournalError::Io { path: path.to_path_buf(), doing, source };
         // symlink_metadata, not exists: a dangling link is there, and refused by the open.
-        if creation == Creation::AtFirstRecord && std::fs::symlink_metadata(path).is_err() {
-            return Ok((JournalFile { path: path.to_path_buf(), file: Mutex::new(None) }, Vec::new()));
+        if creation != Creation::Now && std::fs::symlink_metadata(path).is_err() {
+            let read_only = creation == Creation::Never;
+            return Ok((JournalFile { path: path.to_path_buf(), file: Mutex::new(None), read_only }, Vec::new()));
         }
         let file = match creation {
             Creation::Now => Some(open_to_append(path).map_err(io("cannot open it to append"))?),
             Creation::AtFirstRecord => {
                 crate::table::refuse_link(path).map_err(io("cannot open it to append"))?;
+                None
+            }
+            Creation::Never => {
+                crate::table::refuse_link(path).map_err(io("cannot read it"))?;
                 None
             }
         };
@@ -170,6 +181,9 @@ impl JournalFile {
                 break;
             }
             if line.pop() != Some(b'\n') {
+                if creation == Creation::Never && line.len() < MOST_LINE_BYTES {
+                    break;
+                }
                 return Err(match line.len() >= MOST_LINE_BYTES {
                     true => malformed(),
                     false => JournalError::Unterminated { path: path.to_path_buf(), line: number },
@@ -180,7 +194,8 @@ impl JournalFile {
                 records.push((number, parse(text).ok_or_else(malformed)?));
             }
         }
-        Ok((JournalFile { path: path.to_path_buf(), file: Mutex::new(file) }, records))
+        let read_only = creation == Creation::Never;
+        Ok((JournalFile { path: path.to_path_buf(), file: Mutex::new(file), read_only }, records))
     }
 
     /// Whether a record could be appended now: the journal, where it is there, opened to append
@@ -231,6 +246,10 @@ impl JournalFile {
 
     /// The file open to append: opened now (made where it is missing) if it is not yet.
     fn appending<'a>(&self, file: &'a mut Option<File>) -> Result<&'a mut File, JournalError> {
+        if self.read_only {
+            let refused = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "opened only to be read");
+            return Err(self.error("cannot append a record")(refused));
+        }
         match file {
             Some(file) => Ok(file),
             None => Ok(file.insert(open_to_append(&self.path).map_err(self.error("cannot open it to append"))?)),

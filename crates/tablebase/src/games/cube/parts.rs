@@ -48,11 +48,12 @@ impl<const GRAVITY: bool> PartsJournal<GRAVITY> {
         PartsJournal::opened(path, Creation::Now)
     }
 
-    /// Opens the journal at `path` for its outcomes only: one that is missing holds none, and
-    /// the file is not opened to write (a probe answers from what proofs recorded, and records
-    /// nothing: the directory may be read-only).
+    /// Opens the journal at `path` for its outcomes only: one that is missing holds none, the
+    /// file is never written (a probe answers from what proofs recorded, and records nothing:
+    /// the directory may be read-only), and a last line without its newline, a record that a
+    /// proof beside is writing, is left out.
     pub fn read(path: &Path) -> Result<PartsJournal<GRAVITY>, JournalError> {
-        PartsJournal::opened(path, Creation::AtFirstRecord)
+        PartsJournal::opened(path, Creation::Never)
     }
 
     fn opened(path: &Path, creation: Creation) -> Result<PartsJournal<GRAVITY>, JournalError> {
