@@ -1027,6 +1027,13 @@ pub struct SogoProveArgs {
     /// that good would save. One thread.
     #[arg(long)]
     order_by_proof: bool,
+    /// Prove by proof numbers (df-pn) with the same knowledge and table of outcomes: alone, on
+    /// one thread, positions left open starting at `unit` numbers (1, 1) or at `moves` (1,
+    /// their number of moves); or `either`, beside the depth-first search (one thread by
+    /// numbers, the others depth first; on one thread, rounds of each in turn), as `probe` and
+    /// `generate` prove. `--table-mb` is the outcomes', and as much again holds the numbers.
+    #[arg(long, value_name = "HOW", value_parser = ["unit", "moves", "either"])]
+    df_pn: Option<String>,
 }
 
 /// The longest line of `sogo-prove --file`: a position with a long comment, far beyond any
@@ -1037,7 +1044,7 @@ const MOST_LINE_BYTES: usize = 64 << 10;
 /// Proves Sogo positions with [`tablebase::games::cube::sogo::SogoProver`].
 pub fn sogo_prove(args: &SogoProveArgs, host: &impl Host) -> Result<(), Error> {
     use tablebase::games::cube::parse_sogo;
-    use tablebase::games::cube::sogo::{Knowledge, SogoProver, parse_notation};
+    use tablebase::games::cube::sogo::{FirstNumbers, Knowledge, SogoProver, parse_notation};
     // The journal's notation where the text has its layers, else the columns played.
     let parse_sogo = |text: &str| match text.contains('|') {
         true => parse_notation(text).ok_or_else(|| {
@@ -1087,7 +1094,22 @@ pub fn sogo_prove(args: &SogoProveArgs, host: &impl Host) -> Result<(), Error> {
     if args.order_by_proof && args.threads > 1 {
         return Err(Error::Usage("--order-by-proof proves on one thread: leave out --threads".to_string()));
     }
+    if args.df_pn.is_some() && args.order_by_proof {
+        return Err(Error::Usage(
+            "--df-pn orders the moves by its numbers: leave out --order-by-proof".to_string(),
+        ));
+    }
     let mut prover = SogoProver::new(knowledge, args.table_mb << 20).on_huge_pages();
+    let mut by_numbers = false;
+    if let Some(first) = args.df_pn.as_deref() {
+        let (first, alone) = match first {
+            "unit" => (FirstNumbers::Unit, true),
+            "moves" => (FirstNumbers::Moves, true),
+            _ => (FirstNumbers::Moves, false),
+        };
+        prover = prover.with_numbers(args.table_mb << 20, first);
+        by_numbers = alone;
+    }
     let mut helpers: Vec<SogoProver> = (1..args.threads).map(|_| prover.helper()).collect();
     let mut out = host.stdout();
     writeln!(out, "position\tattacker\toutcome\tnodes\tby rule\tseconds\tpeak MB").map_err(Error::Output)?;
@@ -1118,8 +1140,11 @@ pub fn sogo_prove(args: &SogoProveArgs, host: &impl Host) -> Result<(), Error> {
             let attacker = if attacker_to_move { "mover" } else { "other" };
             let start = Instant::now();
             prover.set_time_limit(args.max_time);
-            let (outcome, nodes, by_rule) =
-                settled(prover.prove_together(&mut helpers, position, attacker_to_move))?;
+            let proved = match by_numbers {
+                true => prover.prove_by_numbers(position, attacker_to_move),
+                false => prover.prove_together(&mut helpers, position, attacker_to_move),
+            };
+            let (outcome, nodes, by_rule) = settled(proved)?;
             write_proof_row(&mut out, text, attacker, (outcome, nodes, &by_rule), start)?;
             if args.order_by_proof && outcome != "out of time" {
                 prover.order_by_last_proof();

@@ -176,6 +176,22 @@ impl Deadline {
         Deadline { time: None, last_node }
     }
 
+    /// The same clock, and a stop at the searcher's count of nodes `last_node` too (the earlier
+    /// of this one's and that).
+    pub(crate) fn until_node(self, last_node: u64) -> Deadline {
+        Deadline { last_node: self.last_node.min(last_node), ..self }
+    }
+
+    /// Whether a search at `nodes` has reached this deadline's count of nodes.
+    pub(crate) fn reached_node(&self, nodes: u64) -> bool {
+        nodes >= self.last_node
+    }
+
+    /// Whether the clock has passed this deadline's time.
+    pub(crate) fn time_is_up(&self) -> bool {
+        self.time.is_some_and(|(deadline, _)| Instant::now() > deadline)
+    }
+
     /// The error to stop with after `nodes` nodes, once the time is up, this search's own or
     /// that of the work the thread does (`Work`), or once that work is stopped; the clock is
     /// read at every [`CLOCK_EVERY`]th node, the stop looked at on each of the first

@@ -50,6 +50,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 
+mod numbers;
+pub use numbers::FirstNumbers;
+
 /// The cells of the first and third levels (heights 1 and 3: bits of `z` = 0 and 2).
 const ODD_LEVELS: u64 = 0x0000_ffff_0000_ffff;
 /// The bottom layer.
@@ -752,6 +755,12 @@ pub struct SogoProver {
     oracle: Option<Arc<Outcomes>>,
     /// Each cell's column in the exact search's order, higher first: inner, corner, edge.
     column_rank: [u8; 64],
+    /// The proof and disproof numbers of open positions, where it proves by proof numbers too
+    /// ([`SogoProver::with_numbers`]), and how a position's numbers start.
+    numbers: Option<Box<numbers::NumberTable>>,
+    first_numbers: FirstNumbers,
+    /// Nodes of the first round by proof numbers in [`SogoProver::prove_either`].
+    first_round_nodes: u64,
 }
 
 /// Nodes a probe of one move may take beyond the move's own position: enough to see what
@@ -785,6 +794,9 @@ impl SogoProver {
             budget_end: u64::MAX,
             journal: None,
             oracle: None,
+            numbers: None,
+            first_numbers: FirstNumbers::Moves,
+            first_round_nodes: numbers::FIRST_ROUND_NODES,
             column_rank: {
                 let game = Sogo::new();
                 std::array::from_fn(|cell| {
@@ -810,6 +822,9 @@ impl SogoProver {
             journal: self.journal.clone(),
             oracle: self.oracle.clone(),
             column_rank: self.column_rank,
+            numbers: None,
+            first_numbers: self.first_numbers,
+            first_round_nodes: self.first_round_nodes,
         }
     }
 
@@ -861,6 +876,9 @@ impl SogoProver {
     /// Forgets every outcome proved.
     pub fn clear(&mut self) {
         self.table.clear();
+        if let Some(numbers) = &mut self.numbers {
+            numbers.clear();
+        }
     }
 
     /// Positions searched so far, by every proof.
@@ -890,7 +908,10 @@ impl SogoProver {
     /// [`SogoProver::prove`] by this prover and `helpers` together, each on a thread of its
     /// own, sharing the table: near the root each leaves the moves another is searching for
     /// last ([`Busy`]), below it they search alike and find each other's outcomes in the table.
-    /// The first to finish answers, and the others stop. Nodes are those of every thread.
+    /// Where this prover has a table of proof numbers ([`SogoProver::with_numbers`]) it proves
+    /// by them while the helpers search depth first (alone, by both in turn:
+    /// [`SogoProver::prove_either`]). The first to finish answers, and the others stop. Nodes
+    /// are those of every thread.
     pub fn prove_together(
         &mut self,
         helpers: &mut [SogoProver],
@@ -898,7 +919,7 @@ impl SogoProver {
         attacker_to_move: bool,
     ) -> Result<SogoProof, SearchError> {
         if helpers.is_empty() {
-            return self.prove(position, attacker_to_move);
+            return self.prove_either(position, attacker_to_move);
         }
         let busy = Arc::new(Busy::new());
         let below = position.ply + SPLIT_PLIES;
@@ -915,7 +936,11 @@ impl SogoProver {
                     prover.split = Some((Arc::clone(&busy), below));
                     let work = &work;
                     scope.spawn(move || {
-                        let outcome = Work::run(Some(work), || prover.prove(position, attacker_to_move));
+                        // The prover with a table of numbers proves by them, the others depth first.
+                        let outcome = Work::run(Some(work), || match prover.numbers.is_some() {
+                            true => prover.prove_by_numbers(position, attacker_to_move),
+                            false => prover.prove(position, attacker_to_move),
+                        });
                         if outcome.is_ok() {
                             work.stop();
                         }
