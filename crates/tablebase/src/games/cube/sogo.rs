@@ -1242,7 +1242,7 @@ mod tests {
     }
 
     /// Random positions of `plies` stones whose game is not over, by random drops.
-    fn random_position(rng: &mut crate::rng::SplitMix64, plies: u32) -> Option<Position> {
+    pub(super) fn random_position(rng: &mut crate::rng::SplitMix64, plies: u32) -> Option<Position> {
         let mut p = Position::EMPTY;
         for _ in 0..plies {
             let mut playable = board::drop_cells(p.mask);

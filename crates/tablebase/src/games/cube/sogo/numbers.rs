@@ -330,23 +330,7 @@ mod tests {
     use super::*;
     use crate::games::cube::search::Sogo;
     use crate::games::cube::sogo::Knowledge;
-
-    /// A position of `plies` random drops whose game is not over.
-    fn random_position(rng: &mut crate::rng::SplitMix64, plies: u32) -> Option<Position> {
-        let mut p = Position::EMPTY;
-        for _ in 0..plies {
-            let playable = board::drop_cells(p.mask);
-            let mut cells = playable;
-            for _ in 0..rng.next_u64() % u64::from(playable.count_ones()) {
-                cells &= cells - 1;
-            }
-            p = p.play(cells & cells.wrapping_neg());
-            if p.is_won_by_previous() {
-                return None;
-            }
-        }
-        Some(p)
-    }
+    use crate::games::cube::sogo::tests::random_position;
 
     /// Both colours' outcomes of random positions of 28 to 44 stones, by proof numbers from
     /// either start and by proof numbers and depth first in turn, equal the depth-first prover's (where it finishes within a count of nodes,
